@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// The Activity Broker package: layers from CDBus (libdbus-1) up to the executables; see DESIGN.md.
+import PackageDescription
+
+let package = Package(
+    name: "ActivityBroker",
+    products: [
+        .library(name: "ActivityBrokerClient", targets: ["ActivityBrokerClient"]),
+        .library(name: "ActivityKit", targets: ["ActivityKit"]),
+        .executable(name: "activity-broker", targets: ["activity-broker"]),
+        .executable(name: "share", targets: ["share"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "ActivityKit"),
+        .target(name: "ActivityBroker", dependencies: ["DBus", "ActivityKit"]),
+        .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit"]),
+        .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker"]),
+        .executableTarget(name: "share", dependencies: ["ActivityBrokerClient"]),
+        .target(name: "TestSupport", dependencies: ["DBus"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
+        .testTarget(
+            name: "ActivityBrokerTests",
+            dependencies: ["ActivityBroker", "ActivityKit", "DBus", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ActivityBrokerClientTests",
+            dependencies: ["ActivityBrokerClient", "ActivityKit", "DBus", "TestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

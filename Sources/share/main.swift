@@ -1,0 +1,2 @@
+// The share command entry point (wiring only).
+print("share: not yet built")
