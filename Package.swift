@@ -21,10 +21,12 @@ let package = Package(
         .target(name: "ActivityBroker", dependencies: ["DBus", "ActivityKit"]),
         .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit"]),
         .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker"]),
-        .executableTarget(name: "share", dependencies: ["ActivityBrokerClient"]),
+        .target(name: "TerminalUI"),
+        .executableTarget(name: "share", dependencies: ["ActivityBrokerClient", "TerminalUI"]),
         .target(name: "TestSupport", dependencies: ["DBus"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(
             name: "ActivityBrokerTests",
             dependencies: ["ActivityBroker", "ActivityKit", "DBus", "TestSupport"]
