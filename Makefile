@@ -41,13 +41,10 @@ install: release
 		if [ -x $(RELEASE_BIN)/$$exe ]; then install -m 755 $(RELEASE_BIN)/$$exe $(DESTDIR)$(PREFIX)/bin/; fi; \
 	done
 	install -m 644 extensions/*.json $(DESTDIR)$(PREFIX)/share/activity-broker/extensions/
-	sed 's|@bindir@|$(PREFIX)/bin|g' systemd/activity-broker.service \
+	sed 's|/usr/local/bin|$(PREFIX)/bin|g' systemd/activity-broker.service \
 		> $(DESTDIR)$(PREFIX)/lib/systemd/user/activity-broker.service
-	@for f in systemd/*.service.in systemd/org.*.service; do \
-		[ -f $$f ] || continue; \
-		case $$f in *activity-broker.service) continue;; esac; \
-		out=$$(basename $$f .in); \
-		sed 's|@bindir@|$(PREFIX)/bin|g' $$f > $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$out; \
+	@for f in systemd/org.*.service; do \
+		sed 's|/usr/local/bin|$(PREFIX)/bin|g' $$f > $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$(basename $$f); \
 	done
 
 format:

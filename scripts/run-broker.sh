@@ -17,9 +17,9 @@ if ! bus_answers; then
   runtime=$(mktemp -d "${TMPDIR:-/tmp}/activity-broker-bus.XXXXXX")
   mkdir -p "$runtime/services"
   # Activation files for the providers this build ships, pointing at the built binaries.
-  for f in "$repo"/systemd/*.service.in; do
-    [ -f "$f" ] || continue
-    sed "s|@bindir@|$bin|g" "$f" > "$runtime/services/$(basename "$f" .in)"
+  for f in "$repo"/systemd/org.*.service; do
+    [ "$(basename "$f")" = org.activitybroker.Broker1.service ] && continue
+    sed "s|/usr/local/bin|$bin|g" "$f" > "$runtime/services/$(basename "$f")"
   done
   cat > "$runtime/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
