@@ -23,7 +23,7 @@ public struct DesktopEntry: Hashable, Sendable {
     /// `[Desktop Entry]`.
     public init(parsing contents: String, fileName: String) throws(DesktopEntryError) {
         self.fileName = fileName
-        file = try DesktopEntryKeyFile(parsing: contents, fileName: fileName, duplicates: .reject)
+        file = try DesktopEntryKeyFile(parsing: contents, fileName: fileName, dialect: .desktopEntry)
         guard let first = file.groups.first else {
             throw DesktopEntryError(fileName: fileName, line: nil, message: "no [Desktop Entry] group")
         }

@@ -19,17 +19,19 @@ struct DesktopEntryKeyFile: Hashable, Sendable {
         var values: [String: Value] = [:]
     }
 
-    /// What to do with a repeated group or key.
-    enum DuplicatePolicy {
-        /// The Desktop Entry Specification forbids both: the file is broken.
-        case reject
-        /// Tolerant reading (mimeapps.list in the wild): repeated groups merge, the first key wins.
-        case firstWins
+    /// Which rules apply beyond the common line syntax.
+    enum Dialect {
+        /// Desktop entries: key names only A-Za-z0-9- (plus `[locale]`); a repeated group or
+        /// key makes the file broken, as the specification forbids both.
+        case desktopEntry
+        /// mimeapps.list: keys are MIME types; tolerant of files in the wild, so repeated
+        /// groups merge and the first of repeated keys wins.
+        case mimeApps
     }
 
     var groups: [Group] = []
 
-    init(parsing text: String, fileName: String, duplicates: DuplicatePolicy) throws(DesktopEntryError) {
+    init(parsing text: String, fileName: String, dialect: Dialect) throws(DesktopEntryError) {
         // "\r\n" is one Character in Swift, so it must be named as a separator itself.
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         var index: [String: Int] = [:]
@@ -52,7 +54,7 @@ struct DesktopEntryKeyFile: Hashable, Sendable {
                     !name.contains(where: { $0 == "[" || $0 == "]" || $0.isASCII && ($0.asciiValue! < 32 || $0.asciiValue! == 127) })
                 else { throw fail("invalid group name '\(name)'") }
                 if let existing = index[name] {
-                    if duplicates == .reject { throw fail("duplicate group [\(name)]") }
+                    if dialect == .desktopEntry { throw fail("duplicate group [\(name)]") }
                     current = existing
                 } else {
                     index[name] = groups.count
@@ -67,11 +69,11 @@ struct DesktopEntryKeyFile: Hashable, Sendable {
             var key = trimmed[..<equals]
             while let last = key.last, last == " " || last == "\t" { key = key.dropLast() }
             let value = trimmed[trimmed.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
-            guard Self.isValidKey(key) else { throw fail("invalid key name '\(key)'") }
+            guard dialect == .desktopEntry ? Self.isValidKey(key) : !key.isEmpty else { throw fail("invalid key name '\(key)'") }
             guard let group = current else { throw fail("key '\(key)' before the first group header") }
             let name = String(key)
             if groups[group].values[name] != nil {
-                if duplicates == .reject { throw fail("duplicate key '\(name)' in group [\(groups[group].name)]") }
+                if dialect == .desktopEntry { throw fail("duplicate key '\(name)' in group [\(groups[group].name)]") }
                 continue
             }
             groups[group].keys.append(name)

@@ -22,7 +22,7 @@ public struct MimeAppsList: Hashable, Sendable {
         self.path = path
         let baseName = path.split(separator: "/").last.map(String.init) ?? path
         isDesktopSpecific = baseName != "mimeapps.list" && baseName.hasSuffix("-mimeapps.list")
-        let file = try DesktopEntryKeyFile(parsing: contents, fileName: path, duplicates: .firstWins)
+        let file = try DesktopEntryKeyFile(parsing: contents, fileName: path, dialect: .mimeApps)
         func table(_ group: String) -> [String: [String]] {
             guard let g = file.group(group) else { return [:] }
             var result: [String: [String]] = [:]
