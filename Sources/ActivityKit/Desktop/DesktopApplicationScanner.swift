@@ -50,7 +50,9 @@ public enum DesktopApplicationScanner {
         var claimed: Set<String> = []
         for directory in directories {
             var found: [(id: String, relative: String)] = []
-            for relative in directory.files.keys {
+            // Sorted so that two paths naming the same id in one directory
+            // (`a-b.desktop`, `a/b.desktop`) resolve the same way every time.
+            for relative in directory.files.keys.sorted() {
                 guard let id = desktopID(forRelativePath: relative), claimed.insert(id).inserted else { continue }
                 found.append((id, relative))
             }

@@ -9,11 +9,11 @@ public struct MimeAppsList: Hashable, Sendable {
     public let path: String
     /// `true` for a `$desktop-mimeapps.list`: per the spec only its default applications count.
     public let isDesktopSpecific: Bool
-    /// `[Default Applications]`: MIME type → desktop ids, most preferred first.
+    /// `[Default Applications]`: MIME type (lowercased) → desktop ids, most preferred first.
     public let defaults: [String: [String]]
-    /// `[Added Associations]`: MIME type → desktop ids.
+    /// `[Added Associations]`: MIME type (lowercased) → desktop ids.
     public let added: [String: [String]]
-    /// `[Removed Associations]`: MIME type → desktop ids.
+    /// `[Removed Associations]`: MIME type (lowercased) → desktop ids.
     public let removed: [String: [String]]
 
     /// Parses `contents`; throws a `DesktopEntryError` naming `path` and the line for a
@@ -26,7 +26,10 @@ public struct MimeAppsList: Hashable, Sendable {
         func table(_ group: String) -> [String: [String]] {
             guard let g = file.group(group) else { return [:] }
             var result: [String: [String]] = [:]
-            for (key, value) in g.values { result[key] = DesktopEntryKeyFile.splitList(value.raw) }
+            // MIME types compare case-insensitively; keys are stored lowercased.
+            for key in g.keys where result[key.lowercased()] == nil {
+                result[key.lowercased()] = DesktopEntryKeyFile.splitList(g.values[key]!.raw)
+            }
             return result
         }
         defaults = table("Default Applications")

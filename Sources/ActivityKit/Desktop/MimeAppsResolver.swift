@@ -47,6 +47,7 @@ public struct MimeAppsResolver: Sendable {
     /// seen. Desktop-specific files are skipped here (they may only set defaults).
     /// Only ids in `installed` are returned.
     public func associatedApplications(for mimeType: String, installed: [MimeAppsInstalledEntry]) -> [String] {
+        let mimeType = mimeType.lowercased()
         let installedIDs = Set(installed.map(\.desktopID))
         var results: [String] = []
         var blacklist: Set<String> = []
@@ -56,7 +57,7 @@ public struct MimeAppsResolver: Sendable {
             guard visited.insert(dir).inserted else { return }
             let here = installed.filter { Self.normalize($0.directory) == dir }
             for entry in here.sorted(by: { $0.desktopID < $1.desktopID })
-            where entry.mimeTypes.contains(mimeType) && !blacklist.contains(entry.desktopID)
+            where entry.mimeTypes.contains(where: { $0.lowercased() == mimeType }) && !blacklist.contains(entry.desktopID)
                 && !results.contains(entry.desktopID)
             {
                 results.append(entry.desktopID)
@@ -88,7 +89,7 @@ public struct MimeAppsResolver: Sendable {
     public func defaultApplication(for mimeType: String, installed: [MimeAppsInstalledEntry]) -> String? {
         let associated = associatedApplications(for: mimeType, installed: installed)
         for list in lists {
-            for id in list.defaults[mimeType] ?? [] where associated.contains(id) { return id }
+            for id in list.defaults[mimeType.lowercased()] ?? [] where associated.contains(id) { return id }
         }
         return associated.first
     }

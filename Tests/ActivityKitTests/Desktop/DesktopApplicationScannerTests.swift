@@ -68,6 +68,13 @@ import Testing
         #expect(result.applications.map(\.desktopID) == ["vendor-app.desktop", "other.desktop"])
     }
 
+    @Test func sameIDTwiceInOneDirectoryResolvesDeterministically() {
+        for _ in 0..<5 {
+            let result = Self.scan([("/apps", ["a/b.desktop": Self.entry("Nested"), "a-b.desktop": Self.entry("Flat")])])
+            #expect(result.applications.map(\.name) == ["Flat"])
+        }
+    }
+
     @Test func hiddenMasksALowerEntry() {
         let result = Self.scan([
             ("/home/u/.local/share/applications", ["browser.desktop": "[Desktop Entry]\nHidden=true\n"]),
@@ -132,6 +139,17 @@ import Testing
                 "/usr/share/applications/bool.desktop:5",
                 "/usr/share/applications/bad id.desktop:-",
             ])
+    }
+
+    @Test func aBrokenUserOverrideIsReportedNotReplacedByTheSystemFile() {
+        let result = Self.scan([
+            ("/home/u/.local/share/applications", ["browser.desktop": "[Desktop Entry]\nType=Application\nName=A\nName=B\n"]),
+            ("/usr/share/applications", ["browser.desktop": Self.entry("System Browser")]),
+        ])
+        #expect(result.applications.isEmpty)
+        #expect(result.errors.map(\.description) == [
+            "/home/u/.local/share/applications/browser.desktop:4: duplicate key 'Name' in group [Desktop Entry]"
+        ])
     }
 
     @Test func localFileOnlyHandlersHaveNoTemplate() throws {

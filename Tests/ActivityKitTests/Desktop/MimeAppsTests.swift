@@ -135,6 +135,17 @@ import Testing
         #expect(resolver.defaultApplication(for: Self.https, installed: Self.installed) == expected)
     }
 
+    @Test func mimeTypesCompareCaseInsensitively() {
+        let resolver = MimeAppsResolver(files: [
+            ("/home/u/.config/mimeapps.list", "[Default Applications]\nX-Scheme-Handler/HTTPS=b.desktop\n")
+        ])
+        let installed = [
+            MimeAppsInstalledEntry(desktopID: "a.desktop", directory: Self.system, mimeTypes: [Self.https]),
+            MimeAppsInstalledEntry(desktopID: "b.desktop", directory: Self.system, mimeTypes: ["x-scheme-handler/HTTPS"]),
+        ]
+        #expect(resolver.defaultApplication(for: "x-scheme-handler/Https", installed: installed) == "b.desktop")
+    }
+
     @Test func associationOrder() {
         let resolver = MimeAppsResolver(files: Self.paths([
             "/home/u/.config/mimeapps.list": "[Added Associations]\n\(Self.https)=c.desktop;\n",
