@@ -44,7 +44,8 @@ public final class Broker: @unchecked Sendable {
         self.usage = UsageStore(path: paths.usageFile, queue: connection.queue, log: log)
         connection.queue.sync {
             self.catalog = StaticCatalog(
-                paths: paths, builtinDirectories: configuration.extensionDirectories,
+                paths: paths, environment: configuration.environment,
+                builtinDirectories: configuration.extensionDirectories,
                 machine: machine, queue: connection.queue, log: log)
             self.jobs = JobTable(broker: self)
         }

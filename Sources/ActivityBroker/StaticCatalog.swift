@@ -20,8 +20,8 @@ final class StaticCatalog: @unchecked Sendable {
     var onChange: (([StaticLayer]) -> Void)?
 
     init(
-        paths: XDGPaths, builtinDirectories: [String], machine: MachineEnvironment, queue: DispatchQueue,
-        log: BrokerLog
+        paths: XDGPaths, environment: [String: String], builtinDirectories: [String], machine: MachineEnvironment,
+        queue: DispatchQueue, log: BrokerLog
     ) {
         var directories: [(ActivityOrigin, String)] = []
         let manifestDirectories = paths.manifestDirectories
@@ -29,7 +29,7 @@ final class StaticCatalog: @unchecked Sendable {
         directories += manifestDirectories.dropFirst().map { (.system, $0) }
         directories += builtinDirectories.map { (.builtin, $0) }
         self.manifestDirectories = directories
-        self.applications = DesktopApplicationsSource(paths: paths, machine: machine)
+        self.applications = DesktopApplicationsSource(environment: environment, machine: machine)
         self.queue = queue
         self.log = log
     }
