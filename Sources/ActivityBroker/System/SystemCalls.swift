@@ -1,0 +1,92 @@
+// The one seam to Linux calls that Swift's Glibc module does not import (GNU extensions).
+import Foundation
+import Glibc
+
+/// A failed system call: which call, on what, and `errno`.
+///
+/// Used by the file and watcher pieces of this folder; `description` is a log line.
+public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The C function that failed, e.g. `"open"`.
+    public let operation: String
+    /// The path the call was about, when there is one.
+    public let path: String?
+    /// The `errno` value.
+    public let code: Int32
+
+    public init(_ operation: String, path: String? = nil, code: Int32 = errno) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    public var description: String {
+        let reason = String(cString: strerror(code))
+        if let path { return "\(operation) \(path): \(reason)" }
+        return "\(operation): \(reason)"
+    }
+}
+
+/// Thin wrappers over GNU/Linux functions reached through `dlsym`, because Swift's Glibc
+/// module is built without `_GNU_SOURCE` and so does not declare them.
+enum SystemCalls {
+    /// `POSIX_SPAWN_SETSID` from `<spawn.h>` (glibc ≥ 2.26), a GNU extension.
+    static let spawnSetSID: Int32 = 0x80
+
+    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+    private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
+        // RTLD_DEFAULT is the null handle on glibc.
+        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(pointer, to: type)
+    }
+
+    private static let pipe2Function = symbol("pipe2", as: Pipe2.self)
+    private static let pidfdOpenFunction = symbol("pidfd_open", as: PidfdOpen.self)
+    private static let addCloseFromFunction = symbol(
+        "posix_spawn_file_actions_addclosefrom_np", as: AddCloseFrom.self)
+
+    /// `pipe2(fds, O_CLOEXEC)`: a pipe whose ends no child inherits unless dup'ed onto 0–2.
+    /// Falls back to `pipe` + `FD_CLOEXEC` (racy against other threads' forks) without `pipe2`.
+    static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        let result = fds.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            if let pipe2Function { return pipe2Function(buffer.baseAddress!, O_CLOEXEC) }
+            let result = pipe(buffer.baseAddress!)
+            if result == 0 {
+                _ = fcntl(buffer[0], F_SETFD, FD_CLOEXEC)
+                _ = fcntl(buffer[1], F_SETFD, FD_CLOEXEC)
+            }
+            return result
+        }
+        guard result == 0 else { throw SystemError("pipe2") }
+        return (fds[0], fds[1])
+    }
+
+    /// `pidfd_open(pid, 0)` (Linux ≥ 5.3): a descriptor that becomes readable when `pid` exits.
+    /// Returns nil when the kernel or libc lacks it; the caller then falls back to SIGCHLD.
+    static func pidfdOpen(_ pid: pid_t) -> Int32? {
+        guard let pidfdOpenFunction else { return nil }
+        let fd = pidfdOpenFunction(pid, 0)
+        return fd >= 0 ? fd : nil
+    }
+
+    /// `posix_spawn_file_actions_addclosefrom_np(actions, from)` (glibc ≥ 2.34): the child closes
+    /// every descriptor ≥ `from`. Returns false when unavailable.
+    static func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Bool {
+        guard let addCloseFromFunction else { return false }
+        return addCloseFromFunction(actions, from) == 0
+    }
+
+    /// Sets `O_NONBLOCK` on a descriptor's open file description (only this end of a pipe).
+    static func setNonBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// `close` that retries nothing: on Linux the descriptor is gone even after EINTR.
+    static func closeQuietly(_ fd: Int32) {
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+}
