@@ -85,6 +85,34 @@ enum SystemCalls {
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     }
 
+    /// Reads a whole regular file, at most `limit` bytes.
+    /// - Throws: `SystemError` from `open`/`read`; `EFBIG` ("read") when the file is larger than
+    ///   `limit`; `EINVAL` ("open") when it is not a regular file (a FIFO would block the loop).
+    static func readFile(_ path: String, limit: Int) throws(SystemError) -> Data {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; no effect on regular files.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw SystemError("open", path: path) }
+        defer { closeQuietly(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SystemError("fstat", path: path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw SystemError("open", path: path, code: EINVAL) }
+        guard Int(info.st_size) <= limit else { throw SystemError("read", path: path, code: EFBIG) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", path: path)
+            }
+            // The file may have grown since fstat.
+            guard data.count + count <= limit else { throw SystemError("read", path: path, code: EFBIG) }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
+    }
+
     /// `close` that retries nothing: on Linux the descriptor is gone even after EINTR.
     static func closeQuietly(_ fd: Int32) {
         if fd >= 0 { _ = Glibc.close(fd) }
