@@ -181,6 +181,9 @@ public struct ChildProcessLauncher: Sendable {
 
     private func resolve(_ program: String, environment: [String: String]) throws(SpawnError) -> String {
         if let found = locator.find(program, environment: environment) { return found }
+        let path = environment["PATH"] ?? ExecutableLocator.defaultPath
+        // A cached miss may be stale (installed since, change not yet reported): look again.
+        if let found = ExecutableLocator.search(program, path: path) { return found }
         guard program.contains("/") else { throw .notFound(program: program) }
         // Tell "missing" from "not executable" for a path the caller gave.
         var info = stat()

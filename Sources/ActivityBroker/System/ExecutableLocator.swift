@@ -12,6 +12,9 @@ public final class ExecutableLocator: @unchecked Sendable {
     private let lock = NSLock()
     private var cache: [String: [String: String?]] = [:]
 
+    /// The search path used when the environment has no PATH (as glibc's `execvp` minus ".").
+    public static let defaultPath = "/usr/local/bin:/usr/bin:/bin"
+
     public init() {}
 
     /// The directories of a PATH string in search order: absolute entries only, duplicates
@@ -36,38 +39,39 @@ public final class ExecutableLocator: @unchecked Sendable {
         return access(path, X_OK) == 0
     }
 
-    /// The absolute path of `name` on `path`, or nil.
+    /// The absolute path of `name` on `path`, or nil; answers come from the cache when it has one.
     ///
     /// A `name` containing a slash is not searched: it is returned when it is an executable
     /// file itself. An empty name is never found.
     public func find(_ name: String, path: String) -> String? {
-        guard !name.isEmpty else { return nil }
-        if name.contains("/") {
-            return Self.isExecutableFile(name) ? name : nil
-        }
+        guard !name.isEmpty, !name.contains("/") else { return Self.search(name, path: path) }
         lock.lock()
         if let cached = cache[path]?[name] {
             lock.unlock()
             return cached
         }
         lock.unlock()
-        var found: String?
-        for directory in Self.directories(in: path) {
-            let candidate = directory == "/" ? "/" + name : directory + "/" + name
-            if Self.isExecutableFile(candidate) {
-                found = candidate
-                break
-            }
-        }
+        let found = Self.search(name, path: path)
         lock.lock()
         cache[path, default: [:]][name] = .some(found)
         lock.unlock()
         return found
     }
 
+    /// `find` without the cache: looks at the file system now.
+    public static func search(_ name: String, path: String) -> String? {
+        guard !name.isEmpty else { return nil }
+        if name.contains("/") { return isExecutableFile(name) ? name : nil }
+        for directory in directories(in: path) {
+            let candidate = directory == "/" ? "/" + name : directory + "/" + name
+            if isExecutableFile(candidate) { return candidate }
+        }
+        return nil
+    }
+
     /// Looks `name` up on the PATH of `environment` (default: the process environment).
     public func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        find(name, path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
+        find(name, path: environment["PATH"] ?? Self.defaultPath)
     }
 
     /// Forgets every cached answer, found or not.

@@ -27,10 +27,11 @@ public struct XDGPaths: Hashable, Sendable {
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         home = Self.absolute(environment["HOME"]) ?? Self.passwordHome() ?? "/"
-        let home = home
-        dataHome = Self.absolute(environment["XDG_DATA_HOME"]) ?? home + "/.local/share"
-        stateHome = Self.absolute(environment["XDG_STATE_HOME"]) ?? home + "/.local/state"
-        configHome = Self.absolute(environment["XDG_CONFIG_HOME"]) ?? home + "/.config"
+        // A home of "/" must not give "//.local/share".
+        let base = home == "/" ? "" : home
+        dataHome = Self.absolute(environment["XDG_DATA_HOME"]) ?? base + "/.local/share"
+        stateHome = Self.absolute(environment["XDG_STATE_HOME"]) ?? base + "/.local/state"
+        configHome = Self.absolute(environment["XDG_CONFIG_HOME"]) ?? base + "/.config"
         dataDirectories = Self.list(environment["XDG_DATA_DIRS"]) ?? ["/usr/local/share", "/usr/share"]
         configDirectories = Self.list(environment["XDG_CONFIG_DIRS"]) ?? ["/etc/xdg"]
         currentDesktops = (environment["XDG_CURRENT_DESKTOP"] ?? "")

@@ -164,4 +164,38 @@ import Testing
         #expect(fds.contains("0") && fds.contains("1") && fds.contains("2"))
         #expect(!fds.contains(String(leaked)))
     }
+
+    @Test func childLeadsItsOwnProcessGroupOrSession() throws {
+        // Fields 5 and 6 of /proc/<pid>/stat are the process group and the session.
+        let script = "cut -d' ' -f5,6 /proc/$$/stat"
+        let groupDone = Awaited<ProcessTermination>()
+        let grouped = try ChildProcessLauncher(queue: queue).spawn(
+            ["/bin/sh", "-c", script], options: SpawnOptions(captureStandardOutput: true)) { groupDone.set($0) }
+        let groupIDs = groupDone.wait()?.standardOutput.flatMap { String(data: $0, encoding: .utf8) }?
+            .split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) ?? []
+        #expect(groupIDs.first == String(grouped.pid))
+        #expect(groupIDs.last != String(grouped.pid))
+
+        let sessionDone = Awaited<ProcessTermination>()
+        let led = try ChildProcessLauncher(queue: queue).spawn(
+            ["/bin/sh", "-c", script], options: SpawnOptions(captureStandardOutput: true, newSession: true)
+        ) { sessionDone.set($0) }
+        let sessionIDs = sessionDone.wait()?.standardOutput.flatMap { String(data: $0, encoding: .utf8) }?
+            .split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) ?? []
+        #expect(sessionIDs == [String(led.pid), String(led.pid)])
+    }
+
+    @Test func programInstalledAfterACachedMissIsFound() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let locator = ExecutableLocator()
+        let launcher = ChildProcessLauncher(
+            queue: queue, locator: locator, environment: ["PATH": directory.path + ":/usr/bin:/bin"])
+        #expect(locator.find("late-tool", path: directory.path + ":/usr/bin:/bin") == nil)
+        #expect(FileManager.default.createFile(
+            atPath: directory.file("late-tool"), contents: Data("#!/bin/sh\nexit 4\n".utf8)))
+        #expect(chmod(directory.file("late-tool"), 0o755) == 0)
+        let result = try run(["late-tool"], launcher: launcher)
+        #expect(result?.exit == .exited(4))
+    }
 }
