@@ -16,10 +16,10 @@ public enum AtomicFile {
     public static func write(
         _ data: Data, to path: String, permissions: mode_t = 0o600, directoryPermissions: mode_t = 0o700
     ) throws(SystemError) {
-        let directory = DirectoryWatcher.parent(path)
+        let directory = PathName.parent(path)
         try createDirectories(directory, permissions: directoryPermissions)
 
-        let temporary = directory + "/." + DirectoryWatcher.lastComponent(path) + ".tmp-" + randomSuffix()
+        let temporary = directory + "/." + PathName.lastComponent(path) + ".tmp-" + randomSuffix()
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw SystemError("open", path: temporary) }
         do throws(SystemError) {
@@ -39,13 +39,13 @@ public enum AtomicFile {
     /// Creates `path` and its missing ancestors with `permissions`; existing ones are left as they are.
     /// - Throws: `SystemError` from `mkdir`, or `ENOTDIR` when a component is not a directory.
     public static func createDirectories(_ path: String, permissions: mode_t = 0o700) throws(SystemError) {
-        if DirectoryWatcher.isDirectory(path) { return }
-        let parent = DirectoryWatcher.parent(path)
+        if PathName.isDirectory(path) { return }
+        let parent = PathName.parent(path)
         if parent != path { try createDirectories(parent, permissions: permissions) }
         if mkdir(path, permissions) != 0 {
             let code = errno
             // Another process may have created it meanwhile.
-            if code == EEXIST && DirectoryWatcher.isDirectory(path) { return }
+            if code == EEXIST && PathName.isDirectory(path) { return }
             throw SystemError("mkdir", path: path, code: code == EEXIST ? ENOTDIR : code)
         }
     }

@@ -110,9 +110,9 @@ public final class DirectoryWatcher: @unchecked Sendable {
             for target in targets {
                 var path = target
                 var child: String?
-                while !Self.isDirectory(path) && path != "/" {
-                    child = Self.lastComponent(path)
-                    path = Self.parent(path)
+                while !PathName.isDirectory(path) && path != "/" {
+                    child = PathName.lastComponent(path)
+                    path = PathName.parent(path)
                 }
                 if let child {
                     plan[path, default: Watch(path: path)].waiting[child, default: []].insert(target)
@@ -138,7 +138,7 @@ public final class DirectoryWatcher: @unchecked Sendable {
                 armed[wd] = merged
             }
             for watch in armed.values {
-                for child in watch.waiting.keys where Self.isDirectory(Self.join(watch.path, child)) {
+                for child in watch.waiting.keys where PathName.isDirectory(PathName.join(watch.path, child)) {
                     stale = true
                 }
             }
@@ -241,24 +241,5 @@ public final class DirectoryWatcher: @unchecked Sendable {
             if seen.insert(normalized).inserted { result.append(normalized) }
         }
         return result
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    static func parent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
-    }
-
-    static func lastComponent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
-
-    static func join(_ directory: String, _ name: String) -> String {
-        directory == "/" ? "/" + name : directory + "/" + name
     }
 }

@@ -60,7 +60,7 @@ public struct ManifestDirectoryReader: Sendable {
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard name.hasSuffix(".json"), name.count > 5, !name.hasPrefix(".") else { continue }
-            let path = DirectoryWatcher.join(directory, name)
+            let path = PathName.join(directory, name)
             do throws(SystemError) {
                 listing.files[name] = try SystemCalls.readFile(path, limit: sizeLimit)
             } catch {

@@ -7,8 +7,9 @@ import Glibc
 /// Create it early in `main`, before other threads exist: it blocks the signals in the
 /// calling thread (threads created later inherit the mask) and sets them to ignored before the
 /// sources exist, so a signal arriving in between cannot kill the process with its default
-/// action. libdispatch registers the sources asynchronously and reads them through signalfd;
-/// a signal sent before then stays pending (blocked) on the creating thread's process. SIGPIPE is ignored for the whole process
+/// action. libdispatch registers the sources asynchronously and reads them through signalfd; a
+/// signal that arrives before then stays pending as long as every thread blocks it, which
+/// holds when this runs on the main thread before others start. SIGPIPE is ignored for the whole process
 /// (writes to closed pipes and sockets return EPIPE instead). Children started by
 /// `ChildProcessLauncher` get default signal handling back.
 public final class SignalWatcher: @unchecked Sendable {

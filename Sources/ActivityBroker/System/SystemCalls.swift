@@ -1,30 +1,6 @@
-// The one seam to Linux calls that Swift's Glibc module does not import (GNU extensions).
+// Thin wrappers over Linux calls: GNU extensions reached through dlsym, and small I/O helpers.
 import Foundation
 import Glibc
-
-/// A failed system call: which call, on what, and `errno`.
-///
-/// Used by the file and watcher pieces of this folder; `description` is a log line.
-public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The C function that failed, e.g. `"open"`.
-    public let operation: String
-    /// The path the call was about, when there is one.
-    public let path: String?
-    /// The `errno` value.
-    public let code: Int32
-
-    public init(_ operation: String, path: String? = nil, code: Int32 = errno) {
-        self.operation = operation
-        self.path = path
-        self.code = code
-    }
-
-    public var description: String {
-        let reason = String(cString: strerror(code))
-        if let path { return "\(operation) \(path): \(reason)" }
-        return "\(operation): \(reason)"
-    }
-}
 
 /// Thin wrappers over GNU/Linux functions reached through `dlsym`, because Swift's Glibc
 /// module is built without `_GNU_SOURCE` and so does not declare them.
