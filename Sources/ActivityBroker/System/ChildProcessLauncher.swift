@@ -2,98 +2,6 @@
 import Foundation
 import Glibc
 
-/// Why a program could not be started; thrown by `ChildProcessLauncher.spawn` before any
-/// process exists. Every case names the program as it was asked for.
-public enum SpawnError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Not on PATH, or the given path does not exist (ENOENT).
-    case notFound(program: String)
-    /// Exists but may not be executed (EACCES).
-    case permissionDenied(program: String)
-    /// Any other failure: the system call and `errno`.
-    case failed(program: String, operation: String, code: Int32)
-
-    /// The program the error is about.
-    public var program: String {
-        switch self {
-        case .notFound(let program), .permissionDenied(let program), .failed(let program, _, _):
-            return program
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .notFound(let program): return "\(program): program not found"
-        case .permissionDenied(let program): return "\(program): permission denied"
-        case .failed(let program, let operation, let code):
-            return "\(program): \(operation) failed: \(String(cString: strerror(code)))"
-        }
-    }
-}
-
-/// How a child process ended.
-public enum ProcessExit: Hashable, Sendable, CustomStringConvertible {
-    /// Exited normally with this status (0–255).
-    case exited(Int32)
-    /// Killed by this signal.
-    case signaled(Int32)
-    /// Reaped by someone else in this process (a stray `waitpid(-1)`): the status is lost.
-    case unknown
-
-    /// Whether the child exited with status 0.
-    public var succeeded: Bool { self == .exited(0) }
-
-    public var description: String {
-        switch self {
-        case .exited(let code): return "exited with status \(code)"
-        case .signaled(let signal): return "killed by signal \(signal)"
-        case .unknown: return "ended (status unknown)"
-        }
-    }
-}
-
-/// The end of a child process: its exit and, when captured, its output.
-public struct ProcessTermination: Sendable {
-    /// How it ended.
-    public var exit: ProcessExit
-    /// Standard output, when `SpawnOptions.captureStandardOutput` was set (truncated at
-    /// `SpawnOptions.captureLimit`).
-    public var standardOutput: Data?
-    /// Standard error, when `SpawnOptions.captureStandardError` was set.
-    public var standardError: Data?
-}
-
-/// What a spawned child gets besides its arguments.
-public struct SpawnOptions: Sendable {
-    /// Written to the child's standard input through a pipe, asynchronously; nil gives it
-    /// `/dev/null`. A child that exits without reading it is not an error.
-    public var standardInput: String?
-    /// Variables set on top of the launcher's environment (e.g. `XDG_ACTIVATION_TOKEN`).
-    public var environment: [String: String]
-    /// Capture standard output (tests, diagnostics). Off by default: a shared URL a child
-    /// prints must never reach the broker's log, so output goes to `/dev/null`.
-    public var captureStandardOutput: Bool
-    /// Capture standard error; `/dev/null` otherwise.
-    public var captureStandardError: Bool
-    /// Most bytes kept per captured stream; the rest is read and dropped.
-    public var captureLimit: Int
-    /// Start a new session (`setsid`) instead of only a new process group. Either way the
-    /// child leads its own group, so `terminate` reaches its descendants.
-    public var newSession: Bool
-
-    public init(
-        standardInput: String? = nil, environment: [String: String] = [:],
-        captureStandardOutput: Bool = false, captureStandardError: Bool = false,
-        captureLimit: Int = 1 << 20, newSession: Bool = false
-    ) {
-        self.standardInput = standardInput
-        self.environment = environment
-        self.captureStandardOutput = captureStandardOutput
-        self.captureStandardError = captureStandardError
-        self.captureLimit = captureLimit
-        self.newSession = newSession
-    }
-}
-
 /// Starts programs without a shell and watches them on a caller's queue.
 ///
 /// Each child gets an empty signal mask and default signal handlers (the broker, and the
@@ -239,12 +147,19 @@ public struct ChildProcessLauncher: Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-            (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
-                posix_spawn(
-                    &pid, executable, &actions, &attributes,
-                    argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+        var result: Int32 = 0
+        for attempt in 1...5 {
+            result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+                (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
+                    posix_spawn(
+                        &pid, executable, &actions, &attributes,
+                        argvBuffer.baseAddress!, envpBuffer.baseAddress!)
+                }
             }
+            // ETXTBSY is transient: a program just written is still open for writing in a
+            // child some other thread forked before its descriptors were closed. Retry briefly.
+            guard result == ETXTBSY, attempt < 5 else { break }
+            usleep(UInt32(attempt) * 2_000)
         }
         switch result {
         case 0: return pid
