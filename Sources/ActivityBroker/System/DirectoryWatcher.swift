@@ -124,7 +124,9 @@ public final class DirectoryWatcher: @unchecked Sendable {
             var stale = false
             for (path, watch) in plan {
                 let mask = watch.targets.isEmpty ? Self.ancestorMask : Self.contentMask | Self.ancestorMask
-                let wd = inotify_add_watch(fd, path, mask)
+                // IN_MASK_ADD: a second path to the same directory (a symlink) must not narrow
+                // the mask the first one set; extra events are filtered in `handle`.
+                let wd = inotify_add_watch(fd, path, mask | UInt32(IN_MASK_ADD))
                 if wd < 0 {
                     // Gone since it was checked: plan again. Other errors (EACCES, ENOSPC)
                     // leave this path unwatched rather than failing every directory.

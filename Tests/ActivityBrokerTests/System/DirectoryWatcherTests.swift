@@ -143,4 +143,25 @@ import Testing
     @Test func pathsAreNormalized() {
         #expect(DirectoryWatcher.normalize(["/a//b/./c/", "/a/b/c", "relative", "/x/../y"]) == ["/a/b/c", "/y"])
     }
+
+    @Test func aSymlinkToAWatchedDirectoryDoesNotNarrowItsWatch() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let real = directory.file("real")
+        try fileManager.createDirectory(atPath: real, withIntermediateDirectories: true)
+        // "alias" is a symlink to "real"; "alias/missing" makes it an ancestor watch of the same inode.
+        try fileManager.createSymbolicLink(atPath: directory.file("alias"), withDestinationPath: real)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: real + "/a.json"))
+        let reports = Awaited<Set<String>>()
+        let watcher = try watch([real, directory.file("alias/missing")], reports: reports)
+        defer { queue.sync { watcher.cancel() } }
+
+        // IN_ATTRIB is only in the content mask: lost if the ancestor mask replaced it.
+        expectReport(of: real, in: reports) {
+            #expect(chmod(real + "/a.json", 0o640) == 0)
+        }
+        try expectReport(of: directory.file("alias/missing"), in: reports) {
+            try fileManager.createDirectory(atPath: real + "/missing", withIntermediateDirectories: false)
+        }
+    }
 }
