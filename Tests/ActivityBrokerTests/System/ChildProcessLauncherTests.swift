@@ -108,6 +108,7 @@ import Testing
         // Swift Testing's threads block SIGTERM; the child must still get default handling.
         let done = Awaited<ProcessTermination>()
         let process = try ChildProcessLauncher(queue: queue).spawn(["sleep", "1000"]) { done.set($0) }
+        defer { process.terminate(grace: 0) }  // never leave a child behind, even on failure
         process.terminate(grace: 30)
         #expect(done.wait()?.exit == .signaled(SIGTERM))
     }
@@ -120,6 +121,7 @@ import Testing
         let process = try ChildProcessLauncher(queue: queue).spawn(
             ["/bin/sh", "-c", "trap '' TERM; echo ready > \"$1\"; exec sleep 1000", "sh", ready]
         ) { done.set($0) }
+        defer { process.terminate(grace: 0) }
         #expect(eventually { contents(of: ready) == "ready\n" })
         process.terminate(grace: 0.2)
         #expect(done.wait()?.exit == .signaled(SIGKILL))
@@ -133,6 +135,7 @@ import Testing
         let process = try ChildProcessLauncher(queue: queue).spawn(
             ["/bin/sh", "-c", "sleep 1000 & echo $! > \"$1\"; wait", "sh", pidFile]
         ) { done.set($0) }
+        defer { process.terminate(grace: 0) }
         var grandchild: pid_t = 0
         #expect(eventually {
             grandchild = contents(of: pidFile).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
