@@ -18,12 +18,12 @@ final class Dispatcher: @unchecked Sendable {
 
     private let connection: Connection
     private let opener: [String]
-    private let log: BrokerLog
+    private let launcher: ChildProcessLauncher
 
-    init(connection: Connection, opener: [String], log: BrokerLog) {
+    init(connection: Connection, opener: [String], environment: [String: String]) {
         self.connection = connection
         self.opener = opener
-        self.log = log
+        self.launcher = ChildProcessLauncher(queue: connection.queue, environment: environment)
     }
 
     /// Expands the resolved perform spec for these items.
@@ -57,7 +57,7 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     /// Starts the plan; `completion` runs once on the loop unless the dispatch is cancelled.
-    func start(_ plan: DispatchPlan, timeout: UInt32, completion: @escaping (JobOutcome) -> Void)
+    func start(_ plan: DispatchPlan, timeout: UInt32, completion: @escaping @Sendable (JobOutcome) -> Void)
         -> any RunningDispatch
     {
         switch plan {
@@ -74,21 +74,18 @@ final class Dispatcher: @unchecked Sendable {
 
     private func spawn(
         program: String, arguments: [String], stdin: String?, environment: [String: String],
-        completion: @escaping (JobOutcome) -> Void
+        completion: @escaping @Sendable (JobOutcome) -> Void
     ) -> any RunningDispatch {
         let name = (program as NSString).lastPathComponent
         do {
-            let process = try ChildProcessLauncher.spawn(
-                executable: program, arguments: arguments, extraEnvironment: environment, stdin: stdin,
-                queue: connection.queue
-            ) { status in
-                switch status {
+            let process = try launcher.spawn(
+                [program] + arguments, options: SpawnOptions(standardInput: stdin, environment: environment)
+            ) { termination in
+                switch termination.exit {
                 case .exited(0):
                     completion(.completed)
-                case .exited(let code):
-                    completion(.failed(.providerFailed("\(name) exited with status \(code)")))
-                case .signaled(let signal):
-                    completion(.failed(.providerFailed("\(name) was killed by signal \(signal)")))
+                case let status:
+                    completion(.failed(.providerFailed("\(name) ended: \(status)")))
                 }
             }
             return ProcessDispatch(process: process)
@@ -125,7 +122,7 @@ final class Dispatcher: @unchecked Sendable {
 
     private func callProvider(
         destination: BusName, path: ObjectPath, autoStart: Bool, body: [Value], timeout: UInt32,
-        completion: @escaping (JobOutcome) -> Void
+        completion: @escaping @Sendable (JobOutcome) -> Void
     ) -> any RunningDispatch {
         let call = MethodCall(
             destination: destination, path: path, interface: Self.providerInterface, member: "Perform", body: body)
@@ -169,7 +166,7 @@ final class Dispatcher: @unchecked Sendable {
 private final class ProcessDispatch: RunningDispatch {
     let process: SpawnedProcess
     init(process: SpawnedProcess) { self.process = process }
-    func cancel() { process.terminate(grace: .seconds(2)) }
+    func cancel() { process.terminate(grace: 2) }
 }
 
 /// A pending provider call: cancelling drops the reply and the disconnect watch.

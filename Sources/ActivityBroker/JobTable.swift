@@ -16,7 +16,8 @@ final class JobTable: @unchecked Sendable {
     init(broker: Broker) {
         self.broker = broker
         self.dispatcher = Dispatcher(
-            connection: broker.connection, opener: broker.configuration.opener, log: broker.log)
+            connection: broker.connection, opener: broker.configuration.opener,
+            environment: broker.configuration.environment)
     }
 
     /// `Perform`: every check happens before the job exists (API.md §3), then the job is

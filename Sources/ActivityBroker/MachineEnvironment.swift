@@ -40,7 +40,7 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
                 nameOwnerSubscription = connection.addMatch(
                     MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged")
                 ) { [unowned self] signal in nameOwnerChanged(signal.body) }
-                pathWatcher = DirectoryWatcher(
+                pathWatcher = try? DirectoryWatcher(
                     directories: ExecutableLocator.directories(in: path), queue: connection.queue
                 ) { [unowned self] _ in
                     locator.invalidate()

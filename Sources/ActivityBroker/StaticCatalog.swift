@@ -38,8 +38,12 @@ final class StaticCatalog: @unchecked Sendable {
     func start() {
         reload()
         let watched = manifestDirectories.map(\.path) + applications.watchedDirectories
-        watcher = DirectoryWatcher(directories: watched, queue: queue) { [unowned self] _ in
-            reload()
+        do {
+            watcher = try DirectoryWatcher(directories: watched, queue: queue) { [unowned self] _ in
+                reload()
+            }
+        } catch {
+            log.event("cannot watch manifest directories (\(error)); changes need a restart")
         }
     }
 
@@ -58,7 +62,7 @@ final class StaticCatalog: @unchecked Sendable {
     }
 
     private func loadManifests(in directory: String, origin: ActivityOrigin) -> [String: StaticEntry] {
-        let listing = ManifestDirectoryReader.read(directory)
+        let listing = ManifestDirectoryReader().read(directory: directory)
         for (fileName, error) in listing.errors { report(directory + "/" + fileName, "\(error)") }
         var entries: [String: StaticEntry] = [:]
         for (fileName, data) in listing.files {

@@ -14,7 +14,9 @@ final class UsageStore: @unchecked Sendable {
     init(path: String, queue: DispatchQueue, log: BrokerLog) {
         self.path = path
         self.log = log
-        self.file = UsageStoreFile(path: path, queue: queue)
+        self.file = UsageStoreFile(path: path, queue: queue) { error in
+            log.event("could not write \(path): \(error)")
+        }
     }
 
     /// Reads the file; a missing one starts empty silently, a corrupt one with one log line.

@@ -14,17 +14,21 @@ do {
     exit(0)
 }
 
-let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: DispatchQueue(label: "activity-broker.signals"))
-let broker: Broker
+// Signals are blocked before any other thread starts, so every thread inherits the mask
+// and SIGTERM/SIGINT arrive only through the watcher.
+nonisolated(unsafe) var runningBroker: Broker?
+let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: DispatchQueue(label: "activity-broker.signals")) { _ in
+    runningBroker?.shutdown()
+    exit(0)
+}
+
 do {
-    broker = try Broker(configuration: configuration)
+    let broker = try Broker(configuration: configuration)
     try await broker.start()
+    runningBroker = broker
 } catch {
     FileHandle.standardError.write(Data("activity-broker: \(error)\n".utf8))
     exit(1)
 }
-signals.onSignal { _ in
-    broker.shutdown()
-    exit(0)
-}
+withExtendedLifetime(signals) {}
 while true { try await Task.sleep(for: .seconds(3600)) }
