@@ -30,5 +30,4 @@ do {
     FileHandle.standardError.write(Data("activity-broker: \(error)\n".utf8))
     exit(1)
 }
-withExtendedLifetime(signals) {}
 while true { try await Task.sleep(for: .seconds(3600)) }
