@@ -1,0 +1,228 @@
+// RawModeRegistry: the process-wide, async-signal-safe record of terminals in raw mode, and the signal handlers that restore them.
+
+import Foundation
+import Glibc
+
+/// One terminal in raw mode as the signal handlers see it: plain data, read without locks.
+struct RawModeSlot {
+    var active: Int32 = 0
+    /// Set while the process is stopped by SIGTSTP with this terminal given back to the shell.
+    var suspended: Int32 = 0
+    var fd: Int32 = -1
+    var hideCursor: Int32 = 0
+    var alternateScreen: Int32 = 0
+    var saved = termios()
+    var raw = termios()
+}
+
+/// Terminals in raw mode, and the handlers that give them back on a signal.
+///
+/// Invariant (why the unsynchronised reads are sound): slots live in one buffer allocated before
+/// any handler is installed and never freed; a slot's data is written before `active` is set and
+/// `active` is cleared before the slot is reused, all under `lock`, which handlers never take.
+/// Handlers only call `tcsetattr`, `write`, `tcgetpgrp`, `getpgrp`, `sigaction`, `signal` and
+/// `raise` — all async-signal-safe — and touch no Swift object.
+///
+/// On SIGINT, SIGTERM, SIGHUP, SIGQUIT: restore every slot (leave the alternate screen, show the
+/// cursor, put back the saved termios), then re-raise with the default disposition. A signal the
+/// process ignored when the first terminal went raw (nohup) stays ignored.
+/// On SIGTSTP: restore, then stop with the default action. On SIGCONT: re-enter raw mode (when in
+/// the foreground, or on a terminal that is not our controlling one), re-arm SIGTSTP, and ask
+/// readers to redraw. SIGWINCH only asks readers to redraw. Readers learn of a redraw from
+/// `generation` and are woken through `wakeFD`. Crash signals (SIGILL/SIGSEGV from a trap) are
+/// left to the Swift runtime's backtracer; after one, the terminal needs `reset`.
+enum RawModeRegistry {
+    static let capacity = 8
+    static let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    static let allSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH]
+
+    nonisolated(unsafe) static let slots: UnsafeMutablePointer<RawModeSlot> = {
+        let buffer = UnsafeMutablePointer<RawModeSlot>.allocate(capacity: capacity)
+        buffer.initialize(repeating: RawModeSlot(), count: capacity)
+        return buffer
+    }()
+
+    /// Bumped by SIGWINCH and SIGCONT; a reader that sees it change redraws.
+    nonisolated(unsafe) static var generation: Int32 = 0
+    /// Read end of the self-pipe the handlers write one byte to; -1 before the first install.
+    nonisolated(unsafe) static var wakeFD: Int32 = -1
+    nonisolated(unsafe) static var wakeWriteFD: Int32 = -1
+    /// Our SIGTSTP action, kept so the SIGCONT handler can re-arm it without building one.
+    nonisolated(unsafe) static var suspendAction = sigaction()
+    /// 1 while our SIGTSTP handler is meant to be armed (installed, and SIGTSTP was not ignored).
+    nonisolated(unsafe) static var suspendArmed: Int32 = 0
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var previousActions: [Int32: sigaction] = [:]
+    nonisolated(unsafe) private static var activeCount = 0
+
+    /// Records a terminal about to enter raw mode; installs the handlers with the first one.
+    /// Returns the slot, or nil when all slots are taken (the terminal then has no signal cover).
+    static func register(fd: Int32, saved: termios, raw: termios, hideCursor: Bool, alternateScreen: Bool) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        let buffer = slots
+        guard let index = (0..<capacity).first(where: { buffer[$0].active == 0 }) else { return nil }
+        buffer[index].fd = fd
+        buffer[index].saved = saved
+        buffer[index].raw = raw
+        buffer[index].hideCursor = hideCursor ? 1 : 0
+        buffer[index].alternateScreen = alternateScreen ? 1 : 0
+        buffer[index].suspended = 0
+        buffer[index].active = 1
+        activeCount += 1
+        if activeCount == 1 { install() }
+        return index
+    }
+
+    /// Forgets a slot after its terminal was restored; puts back the previous handlers with the last one.
+    static func unregister(_ index: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        precondition(slots[index].active == 1, "unregistering a free raw-mode slot")
+        slots[index].active = 0
+        activeCount -= 1
+        if activeCount == 0 { uninstall() }
+    }
+
+    private static func install() {
+        if wakeFD < 0 {
+            var fds: [Int32] = [-1, -1]
+            if pipe(&fds) == 0 {
+                for fd in fds {
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                }
+                wakeWriteFD = fds[1]
+                wakeFD = fds[0]
+            }
+        }
+        for signal in allSignals {
+            var previous = sigaction()
+            sigaction(signal, nil, &previous)
+            // Respect an ignored signal (nohup, shells without job control): we must not turn
+            // "ignore" into "die".
+            if signal != SIGWINCH && signal != SIGCONT && isIgnored(previous) { continue }
+            var action = sigaction()
+            switch signal {
+            case SIGTSTP: action.__sigaction_handler.sa_handler = onSuspendSignal
+            case SIGCONT: action.__sigaction_handler.sa_handler = onContinueSignal
+            case SIGWINCH: action.__sigaction_handler.sa_handler = onResizeSignal
+            default: action.__sigaction_handler.sa_handler = onTerminatingSignal
+            }
+            sigemptyset(&action.sa_mask)
+            // Block the others while one runs, so restore and re-enter never interleave.
+            for other in allSignals { sigaddset(&action.sa_mask, other) }
+            action.sa_flags = SA_RESTART
+            if signal == SIGTSTP {
+                suspendAction = action
+                suspendArmed = 1
+            }
+            previousActions[signal] = previous
+            sigaction(signal, &action, nil)
+        }
+    }
+
+    private static func uninstall() {
+        suspendArmed = 0
+        for (signal, previous) in previousActions {
+            var action = previous
+            sigaction(signal, &action, nil)
+        }
+        previousActions = [:]
+    }
+
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
+    }
+
+    // MARK: Async-signal-safe helpers (also used on the normal path)
+
+    /// Leaves the alternate screen, shows the cursor, puts back the saved termios of slot `index`.
+    static func restoreTerminal(slot index: Int, when: Int32) {
+        let slot = slots + index
+        let fd = slot.pointee.fd
+        if slot.pointee.alternateScreen != 0 { writeStatic(fd, "\u{1B}[?1049l") }
+        if slot.pointee.hideCursor != 0 { writeStatic(fd, "\u{1B}[?25h") }
+        _ = tcsetattr(fd, when, &slot.pointee.saved)
+    }
+
+    /// Puts slot `index` back into raw mode, alternate screen and hidden cursor as it was.
+    static func reenterTerminal(slot index: Int, when: Int32) {
+        let slot = slots + index
+        let fd = slot.pointee.fd
+        _ = tcsetattr(fd, when, &slot.pointee.raw)
+        if slot.pointee.alternateScreen != 0 { writeStatic(fd, "\u{1B}[?1049h") }
+        if slot.pointee.hideCursor != 0 { writeStatic(fd, "\u{1B}[?25l") }
+    }
+
+    static func writeStatic(_ fd: Int32, _ text: StaticString) {
+        var offset = 0
+        let count = text.utf8CodeUnitCount
+        while offset < count {
+            let n = write(fd, text.utf8Start + offset, count - offset)
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+
+    static func requestRedraw() {
+        generation &+= 1
+        if wakeWriteFD >= 0 {
+            var byte: UInt8 = 1
+            _ = write(wakeWriteFD, &byte, 1)
+        }
+    }
+}
+
+private func onTerminatingSignal(_ signal: Int32) {
+    let savedErrno = errno
+    for index in 0..<RawModeRegistry.capacity where RawModeRegistry.slots[index].active != 0 {
+        RawModeRegistry.restoreTerminal(slot: index, when: TCSANOW)
+    }
+    // Default disposition, then re-raise: blocked while we run, delivered when we return.
+    _ = Glibc.signal(signal, SIG_DFL)
+    _ = raise(signal)
+    errno = savedErrno
+}
+
+private func onSuspendSignal(_ signal: Int32) {
+    let savedErrno = errno
+    for index in 0..<RawModeRegistry.capacity where RawModeRegistry.slots[index].active != 0 {
+        RawModeRegistry.restoreTerminal(slot: index, when: TCSANOW)
+        RawModeRegistry.slots[index].suspended = 1
+    }
+    // Stop with the default action once we return; SIGCONT re-arms this handler.
+    _ = Glibc.signal(SIGTSTP, SIG_DFL)
+    _ = raise(SIGTSTP)
+    errno = savedErrno
+}
+
+private func onContinueSignal(_ signal: Int32) {
+    let savedErrno = errno
+    for index in 0..<RawModeRegistry.capacity
+    where RawModeRegistry.slots[index].active != 0 && RawModeRegistry.slots[index].suspended != 0 {
+        let group = tcgetpgrp(RawModeRegistry.slots[index].fd)
+        // Continued in the background (`bg`): leave the terminal to the shell until `fg`.
+        if group == -1 || group == getpgrp() {
+            RawModeRegistry.reenterTerminal(slot: index, when: TCSANOW)
+            RawModeRegistry.slots[index].suspended = 0
+        }
+    }
+    if RawModeRegistry.suspendArmed != 0 {
+        _ = sigaction(SIGTSTP, &RawModeRegistry.suspendAction, nil)
+    }
+    RawModeRegistry.requestRedraw()
+    errno = savedErrno
+}
+
+private func onResizeSignal(_ signal: Int32) {
+    let savedErrno = errno
+    RawModeRegistry.requestRedraw()
+    errno = savedErrno
+}
