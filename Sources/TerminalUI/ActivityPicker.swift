@@ -1,0 +1,72 @@
+// ActivityPicker: runs the activity picker on a terminal (raw mode, inline drawing, key loop).
+
+import Dispatch
+
+/// The interactive activity picker: draws below the cursor, reads keys until a choice or a cancel.
+///
+/// Drawing is inline (no alternate screen): the picker occupies as many rows as it needs under
+/// the current line and erases itself when done, so the caller's next line ("Sending with
+/// Telegram…") appears where the picker was. Keys and numbering are those of
+/// `ActivityPickerModel`. Use it when `Terminal.isInteractive`; otherwise `NumberedPrompt`.
+public struct ActivityPicker: Sendable {
+    public var model: ActivityPickerModel
+
+    public init(header: ActivityPickerHeader, entries: [ActivityPickerEntry], status: String? = nil) {
+        model = ActivityPickerModel(header: header, entries: entries, status: status)
+    }
+
+    public init(model: ActivityPickerModel) {
+        self.model = model
+    }
+
+    /// Runs the picker on `terminal` until the user chooses or cancels; end of input cancels.
+    ///
+    /// Blocks the calling thread, which must own `terminal`. Enters raw mode with a hidden cursor
+    /// and restores the terminal before returning or throwing (signals are covered by
+    /// `RawModeRegistry`). Throws `TerminalError` when raw mode cannot be entered (not a tty).
+    public func run(on terminal: Terminal) throws -> PickerResult {
+        try terminal.withRawMode(alternateScreen: false, hideCursor: true) {
+            var model = self.model
+            var drawnRows = 0
+            func draw() {
+                let renderer = ActivityPickerRenderer(size: terminal.size, colors: terminal.colorSupport)
+                var frame = drawnRows > 0 ? "\r\u{1B}[\(drawnRows)A" : "\r"
+                frame += "\u{1B}[J"
+                let lines = renderer.lines(for: model)
+                for line in lines { frame += line + "\r\n" }
+                drawnRows = lines.count
+                terminal.write(frame)
+            }
+            func erase() {
+                if drawnRows > 0 { terminal.write("\r\u{1B}[\(drawnRows)A\u{1B}[J") }
+                drawnRows = 0
+            }
+            defer { erase() }
+            draw()
+            while true {
+                let timeout: Int
+                if let deadline = model.pendingDeadline {
+                    timeout = max(0, Int(((deadline - Self.now()) * 1000).rounded(.up)))
+                } else {
+                    timeout = -1
+                }
+                switch terminal.readEvent(timeout: timeout) {
+                case .key(let key):
+                    if let result = model.handle(key, now: Self.now()) { return result }
+                case .timeout:
+                    if let result = model.tick(now: Self.now()) { return result }
+                case .redraw:
+                    break
+                case .endOfInput:
+                    return .cancelled
+                }
+                draw()
+            }
+        }
+    }
+
+    /// Monotonic seconds, the clock the model's digit window runs on.
+    static func now() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+}
