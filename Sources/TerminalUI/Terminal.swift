@@ -30,6 +30,10 @@ public enum TerminalEvent: Equatable, Sendable {
 public struct TerminalError: Error, Equatable, Sendable {
     public var operation: String
     public var code: Int32
+    public init(operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
 }
 
 /// A terminal on an input and an output file descriptor (by default standard input and output).
