@@ -83,6 +83,9 @@ public final class Terminal {
     /// Both ends are terminals and `TERM` can move the cursor: full-screen drawing works.
     public var isInteractive: Bool { inputIsTTY && outputIsTTY && !isDumb }
 
+    /// The `RawModeRegistry` slot while raw (for tests).
+    var registrySlot: Int? { slot }
+
     /// Whether raw mode is on (between `enterRawMode` and `restore`).
     public var isRaw: Bool { savedTermios != nil }
 

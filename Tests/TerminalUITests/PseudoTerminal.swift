@@ -6,7 +6,7 @@ import TerminalUI
 
 /// A pseudo-terminal for tests: the code under test uses `slave`, the test plays the user on `master`.
 final class PseudoTerminal {
-    let master: Int32
+    private(set) var master: Int32
     let slave: Int32
     /// Everything read from the master so far (what the code under test drew).
     private(set) var output: [UInt8] = []
@@ -25,8 +25,14 @@ final class PseudoTerminal {
     }
 
     deinit {
-        close(master)
+        if master >= 0 { close(master) }
         close(slave)
+    }
+
+    /// Closes the master now (a hang-up for the slave side); the deinit will not close it again.
+    func hangUp() {
+        close(master)
+        master = -1
     }
 
     var outputText: String { String(decoding: output, as: UTF8.self) }
