@@ -70,6 +70,11 @@ final class PseudoTerminal {
         return true
     }
 
+    /// The slave's device path (for a child process to open).
+    var slaveName: String {
+        String(cString: ttyname(slave))
+    }
+
     /// The slave's current termios.
     func slaveAttributes() -> termios {
         var attributes = termios()
