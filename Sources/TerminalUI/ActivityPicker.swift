@@ -7,7 +7,7 @@ import Dispatch
 /// Drawing is inline (no alternate screen): the picker occupies as many rows as it needs under
 /// the current line and erases itself when done, so the caller's next line ("Sending with
 /// Telegram…") appears where the picker was. Keys and numbering are those of
-/// `ActivityPickerModel`. Use it when `Terminal.isInteractive`; otherwise `NumberedPrompt`.
+/// `ActivityPickerModel`; Ctrl-Z suspends the job as usual. Use it when `Terminal.isInteractive`; otherwise `NumberedPrompt`.
 public struct ActivityPicker: Sendable {
     public var model: ActivityPickerModel
 
@@ -51,6 +51,8 @@ public struct ActivityPicker: Sendable {
                     timeout = -1
                 }
                 switch terminal.readEvent(timeout: timeout) {
+                case .key(.control(0x1A)):
+                    terminal.suspend()  // Ctrl-Z: raw mode delivers it as a byte
                 case .key(let key):
                     if let result = model.handle(key, now: Self.now()) { return result }
                 case .timeout:

@@ -55,8 +55,18 @@ public struct ActivityPickerRenderer: Sendable {
             }
         }
 
-        // Leave one row free so the cursor parked under the picker does not scroll it.
-        let room = max(1, size.rows - 1 - top.count - bottom.count)
+        // Leave one row free so the cursor parked under the picker does not scroll it. On a very
+        // short window give up the hint, then the URL, before the entries.
+        var room = size.rows - 1 - top.count - bottom.count
+        if room < 3, !bottom.isEmpty {
+            bottom.removeFirst()
+            room += 1
+        }
+        if room < 3, top.count == 2 {
+            top.removeLast()
+            room += 1
+        }
+        room = max(1, room)
         if rows.count > room {
             let start = max(0, min(rows.count - room, selectedRow - room / 2))
             rows = Array(rows[start..<(start + room)])

@@ -9,6 +9,9 @@ struct RawModeSlot {
     /// Set while the process is stopped by SIGTSTP with this terminal given back to the shell.
     var suspended: Int32 = 0
     var fd: Int32 = -1
+    /// When it was registered: later slots are restored first, so two raw sessions on one
+    /// terminal unwind to the older one's original attributes.
+    var order: Int64 = 0
     var hideCursor: Int32 = 0
     var alternateScreen: Int32 = 0
     var saved = termios()
@@ -55,6 +58,7 @@ enum RawModeRegistry {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var previousActions: [Int32: sigaction] = [:]
     nonisolated(unsafe) private static var activeCount = 0
+    nonisolated(unsafe) private static var nextOrder: Int64 = 0
 
     /// Records a terminal about to enter raw mode; installs the handlers with the first one.
     /// Returns the slot, or nil when all slots are taken (the terminal then has no signal cover).
@@ -69,6 +73,8 @@ enum RawModeRegistry {
         buffer[index].hideCursor = hideCursor ? 1 : 0
         buffer[index].alternateScreen = alternateScreen ? 1 : 0
         buffer[index].suspended = 0
+        nextOrder += 1
+        buffer[index].order = nextOrder
         buffer[index].active = 1
         activeCount += 1
         if activeCount == 1 { install() }
@@ -136,7 +142,30 @@ enum RawModeRegistry {
         unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
     }
 
+    /// Stops the process group as Ctrl-Z would (raw mode turns that key into a byte): our SIGTSTP
+    /// handler gives the terminal back first. Does nothing unless that handler is armed, so a
+    /// process that ignores SIGTSTP, or one not in raw mode, is never stopped with a raw terminal.
+    static func suspendProcessGroup() {
+        guard suspendArmed != 0 else { return }
+        kill(0, SIGTSTP)
+    }
+
     // MARK: Async-signal-safe helpers (also used on the normal path)
+
+    /// Calls `body` with each active slot index, most recently registered first. No allocation:
+    /// a selection over the few slots, safe in a signal handler.
+    static func forEachActiveSlotNewestFirst(_ body: (Int) -> Void) {
+        var below = Int64.max
+        while true {
+            var best = -1
+            for index in 0..<capacity where slots[index].active != 0 && slots[index].order < below {
+                if best < 0 || slots[index].order > slots[best].order { best = index }
+            }
+            if best < 0 { return }
+            below = slots[best].order
+            body(best)
+        }
+    }
 
     /// Leaves the alternate screen, shows the cursor, puts back the saved termios of slot `index`.
     static func restoreTerminal(slot index: Int, when: Int32) {
@@ -182,7 +211,7 @@ enum RawModeRegistry {
 
 private func onTerminatingSignal(_ signal: Int32) {
     let savedErrno = errno
-    for index in 0..<RawModeRegistry.capacity where RawModeRegistry.slots[index].active != 0 {
+    RawModeRegistry.forEachActiveSlotNewestFirst { index in
         RawModeRegistry.restoreTerminal(slot: index, when: TCSANOW)
     }
     // Default disposition, then re-raise: blocked while we run, delivered when we return.
@@ -193,7 +222,7 @@ private func onTerminatingSignal(_ signal: Int32) {
 
 private func onSuspendSignal(_ signal: Int32) {
     let savedErrno = errno
-    for index in 0..<RawModeRegistry.capacity where RawModeRegistry.slots[index].active != 0 {
+    RawModeRegistry.forEachActiveSlotNewestFirst { index in
         RawModeRegistry.restoreTerminal(slot: index, when: TCSANOW)
         RawModeRegistry.slots[index].suspended = 1
     }

@@ -189,6 +189,14 @@ public final class Terminal {
         return try body()
     }
 
+    /// Suspends the process like Ctrl-Z does outside raw mode (in raw mode Ctrl-Z is the byte
+    /// 0x1A, `.control(0x1A)`): the terminal is restored, the job stops, and on `fg` raw mode
+    /// comes back and `readEvent` reports `.redraw`. Does nothing if SIGTSTP is ignored.
+    public func suspend() {
+        guard isRaw else { return }
+        RawModeRegistry.suspendProcessGroup()
+    }
+
     /// Waits for the next key, redraw request or end of input, up to `timeout` milliseconds
     /// (negative: no limit). Meant for raw mode. A lone ESC becomes `.escape` after
     /// `KeyDecoder.escapeTimeoutMilliseconds` without more bytes.

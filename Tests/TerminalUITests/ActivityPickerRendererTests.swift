@@ -60,4 +60,14 @@ import Testing
         #expect(lines.count <= 9)
         #expect(lines.contains { $0.hasPrefix("› 26") })
     }
+
+    @Test func shortWindowsKeepEntriesBeforeHintAndURL() {
+        var model = ActivityPickerModelTests.mixed()
+        _ = model.handle(.end, now: 0)
+        let lines = ActivityPickerRenderer(size: TerminalSize(columns: 40, rows: 5), styled: false).lines(for: model)
+        #expect(lines.count <= 4)
+        #expect(lines.first == "Example")
+        #expect(!lines.contains(ActivityPickerRenderer.hint(count: 5)))
+        #expect(lines.contains { $0.hasPrefix("› 5") })
+    }
 }

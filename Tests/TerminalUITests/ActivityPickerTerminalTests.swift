@@ -190,4 +190,26 @@ import Testing
         RawModeRegistry.reenterTerminal(slot: slot, when: TCSANOW)
         #expect(sameAttributes(pty.slaveAttributes(), raw))
     }
+
+    @Test func twoRawSessionsOnOneTerminalUnwindToTheOriginal() throws {
+        let pty = try PseudoTerminal()
+        let before = pty.slaveAttributes()
+        let outer = Terminal(input: pty.slave, output: pty.slave, environment: ["TERM": "xterm"])
+        let inner = Terminal(input: pty.slave, output: pty.slave, environment: ["TERM": "xterm"])
+        try outer.enterRawMode()
+        try inner.enterRawMode()
+        defer {
+            inner.restore()
+            outer.restore()
+        }
+        let slots = [try #require(outer.registrySlot), try #require(inner.registrySlot)]
+        // What a terminating signal does: the inner session (saved = raw) first, then the outer.
+        var order: [Int] = []
+        RawModeRegistry.forEachActiveSlotNewestFirst { index in
+            if slots.contains(index) { order.append(index) }
+            if slots.contains(index) { RawModeRegistry.restoreTerminal(slot: index, when: TCSANOW) }
+        }
+        #expect(order == [slots[1], slots[0]])
+        #expect(sameAttributes(pty.slaveAttributes(), before))
+    }
 }

@@ -15,7 +15,7 @@ struct ChildStatus {
     var stopSignal: Int32? { (raw & 0xFF) == 0x7F ? (raw >> 8) & 0xFF : nil }
 }
 
-/// The test binary run again for `SignalRestoreTests.childEntersRawModeAndSignalsItself`.
+/// The test binary run again for one child-side test of `SignalRestoreTests`.
 ///
 /// Spawned with an empty signal mask and default dispositions (Swift Testing's workers block
 /// signals, and a child inherits that), in its own process group of this session so a stop
@@ -27,7 +27,8 @@ final class ChildProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var finished = false
 
-    init(tty: String, signal: Int32) throws {
+    /// Runs `SignalRestoreTests/<test>` with the slave's path and `signal` in the environment.
+    init(test: String = "childEntersRawModeAndSignalsItself", tty: String, signal: Int32) throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw TerminalErrorForTests.system("pipe") }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -53,10 +54,11 @@ final class ChildProcess: @unchecked Sendable {
         let executable = try Self.executablePath()
         let arguments = [
             executable, "--testing-library", "swift-testing",
-            "--filter", "SignalRestoreTests/childEntersRawModeAndSignalsItself",
+            "--filter", "SignalRestoreTests/\(test)",
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["TERMINALUI_CHILD_TTY"] = tty
+        environment["TERMINALUI_CHILD_TEST"] = test
         environment["TERMINALUI_CHILD_SIGNAL"] = String(signal)
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -10,10 +10,12 @@ import Testing
 /// signals that kill or stop the process cannot be sent to the test process itself.
 @Suite struct SignalRestoreTests {
     static let childTTY = ProcessInfo.processInfo.environment["TERMINALUI_CHILD_TTY"]
+    static let childTest = ProcessInfo.processInfo.environment["TERMINALUI_CHILD_TEST"]
     static let childSignal = ProcessInfo.processInfo.environment["TERMINALUI_CHILD_SIGNAL"].flatMap { Int32($0) }
 
     /// Child side only (skipped in a normal run): raw mode, then the signal to itself.
-    @Test(.enabled(if: childTTY != nil)) func childEntersRawModeAndSignalsItself() throws {
+    @Test(.enabled(if: childTest == "childEntersRawModeAndSignalsItself"))
+    func childEntersRawModeAndSignalsItself() throws {
         let path = try #require(Self.childTTY)
         let signal = try #require(Self.childSignal)
         let fd = open(path, O_RDWR | O_NOCTTY)
@@ -37,6 +39,21 @@ import Testing
         #expect(sameAttributes(now, raw))
         terminal.write("RESUMED\r\n")
         terminal.restore()
+    }
+
+    /// Child side only (skipped in a normal run): the picker, with job-control signals let through.
+    @Test(.enabled(if: childTest == "childRunsThePicker")) func childRunsThePicker() throws {
+        let path = try #require(Self.childTTY)
+        let fd = open(path, O_RDWR | O_NOCTTY)
+        try #require(fd >= 0)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTSTP)
+        sigaddset(&set, SIGCONT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        let terminal = Terminal(input: fd, output: fd, environment: ["TERM": "xterm"])
+        let result = try ActivityPickerTerminalTests.picker.run(on: terminal)
+        terminal.write("RESULT \(result)\r\n")
     }
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
@@ -67,6 +84,26 @@ import Testing
         #expect(sameAttributes(pty.slaveAttributes(), before))
         kill(child.pid, SIGCONT)
         #expect(pty.readUntil { $0.contains("RESUMED") })
+        let exited = try #require(child.wait(untraced: false, seconds: 20), "child did not exit")
+        #expect(exited.exitCode == 0, "output: \(child.output())")
+        #expect(sameAttributes(pty.slaveAttributes(), before))
+    }
+
+    @Test func ctrlZInThePickerSuspendsAndResumes() throws {
+        let pty = try PseudoTerminal()
+        let before = pty.slaveAttributes()
+        let child = try ChildProcess(test: "childRunsThePicker", tty: pty.slaveName, signal: 0)
+        defer { child.killIfRunning() }
+        #expect(pty.readUntil { $0.contains("Esc cancel") })
+        pty.send([0x1A])
+        let stopped = try #require(child.wait(untraced: true, seconds: 20), "child did not stop")
+        #expect(stopped.stopSignal == SIGTSTP)
+        #expect(sameAttributes(pty.slaveAttributes(), before))
+        kill(child.pid, SIGCONT)
+        // Continued: the picker draws itself again, then takes keys in raw mode.
+        #expect(pty.readUntil { $0.components(separatedBy: "Esc cancel").count == 3 })
+        pty.send([0x1B, 0x5B, 0x42, 0x0D])
+        #expect(pty.readUntil { $0.contains("RESULT chosen(\"mail\")") })
         let exited = try #require(child.wait(untraced: false, seconds: 20), "child did not exit")
         #expect(exited.exitCode == 0, "output: \(child.output())")
         #expect(sameAttributes(pty.slaveAttributes(), before))
