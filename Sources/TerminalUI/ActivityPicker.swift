@@ -52,7 +52,10 @@ public struct ActivityPicker: Sendable {
                 }
                 switch terminal.readEvent(timeout: timeout) {
                 case .key(.control(0x1A)):
-                    terminal.suspend()  // Ctrl-Z: raw mode delivers it as a byte
+                    // Ctrl-Z arrives as a byte in raw mode. On `fg` the SIGCONT handler asks
+                    // for the redraw, so do not draw here.
+                    terminal.suspend()
+                    continue
                 case .key(let key):
                     if let result = model.handle(key, now: Self.now()) { return result }
                 case .timeout:
