@@ -6,9 +6,10 @@ import Glibc
 /// One terminal in raw mode as the signal handlers see it: plain data, read without locks.
 struct RawModeSlot {
     var active: Int32 = 0
-    /// Set while the process is stopped by SIGTSTP with this terminal given back to the shell.
-    var suspended: Int32 = 0
+    /// The terminal whose attributes are saved and set (the input side).
     var fd: Int32 = -1
+    /// Where cursor and screen sequences go (the output side; often the same terminal).
+    var outputFD: Int32 = -1
     /// When it was registered: later slots are restored first, so two raw sessions on one
     /// terminal unwind to the older one's original attributes.
     var order: Int64 = 0
@@ -29,8 +30,9 @@ struct RawModeSlot {
 /// On SIGINT, SIGTERM, SIGHUP, SIGQUIT: restore every slot (leave the alternate screen, show the
 /// cursor, put back the saved termios), then re-raise with the default disposition. A signal the
 /// process ignored when the first terminal went raw (nohup) stays ignored.
-/// On SIGTSTP: restore, then stop with the default action. On SIGCONT: re-enter raw mode (when in
-/// the foreground, or on a terminal that is not our controlling one), re-arm SIGTSTP, and ask
+/// On SIGTSTP: restore, then stop with the default action. On SIGCONT: re-enter raw mode on every
+/// active slot (when in the foreground, or on a terminal that is not our controlling one; also
+/// after an uncatchable SIGSTOP), re-arm SIGTSTP, and ask
 /// readers to redraw. SIGWINCH only asks readers to redraw. Readers learn of a redraw from
 /// `generation` and are woken through `wakeFD`. Crash signals (SIGILL/SIGSEGV from a trap) are
 /// left to the Swift runtime's backtracer; after one, the terminal needs `reset`.
@@ -62,17 +64,17 @@ enum RawModeRegistry {
 
     /// Records a terminal about to enter raw mode; installs the handlers with the first one.
     /// Returns the slot, or nil when all slots are taken (the terminal then has no signal cover).
-    static func register(fd: Int32, saved: termios, raw: termios, hideCursor: Bool, alternateScreen: Bool) -> Int? {
+    static func register(fd: Int32, outputFD: Int32, saved: termios, raw: termios, hideCursor: Bool, alternateScreen: Bool) -> Int? {
         lock.lock()
         defer { lock.unlock() }
         let buffer = slots
         guard let index = (0..<capacity).first(where: { buffer[$0].active == 0 }) else { return nil }
         buffer[index].fd = fd
+        buffer[index].outputFD = outputFD
         buffer[index].saved = saved
         buffer[index].raw = raw
         buffer[index].hideCursor = hideCursor ? 1 : 0
         buffer[index].alternateScreen = alternateScreen ? 1 : 0
-        buffer[index].suspended = 0
         nextOrder += 1
         buffer[index].order = nextOrder
         buffer[index].active = 1
@@ -170,19 +172,19 @@ enum RawModeRegistry {
     /// Leaves the alternate screen, shows the cursor, puts back the saved termios of slot `index`.
     static func restoreTerminal(slot index: Int, when: Int32) {
         let slot = slots + index
-        let fd = slot.pointee.fd
-        if slot.pointee.alternateScreen != 0 { writeStatic(fd, "\u{1B}[?1049l") }
-        if slot.pointee.hideCursor != 0 { writeStatic(fd, "\u{1B}[?25h") }
-        _ = tcsetattr(fd, when, &slot.pointee.saved)
+        let output = slot.pointee.outputFD
+        if slot.pointee.alternateScreen != 0 { writeStatic(output, "\u{1B}[?1049l") }
+        if slot.pointee.hideCursor != 0 { writeStatic(output, "\u{1B}[?25h") }
+        _ = tcsetattr(slot.pointee.fd, when, &slot.pointee.saved)
     }
 
     /// Puts slot `index` back into raw mode, alternate screen and hidden cursor as it was.
     static func reenterTerminal(slot index: Int, when: Int32) {
         let slot = slots + index
-        let fd = slot.pointee.fd
-        _ = tcsetattr(fd, when, &slot.pointee.raw)
-        if slot.pointee.alternateScreen != 0 { writeStatic(fd, "\u{1B}[?1049h") }
-        if slot.pointee.hideCursor != 0 { writeStatic(fd, "\u{1B}[?25l") }
+        let output = slot.pointee.outputFD
+        _ = tcsetattr(slot.pointee.fd, when, &slot.pointee.raw)
+        if slot.pointee.alternateScreen != 0 { writeStatic(output, "\u{1B}[?1049h") }
+        if slot.pointee.hideCursor != 0 { writeStatic(output, "\u{1B}[?25l") }
     }
 
     static func writeStatic(_ fd: Int32, _ text: StaticString) {
@@ -224,7 +226,6 @@ private func onSuspendSignal(_ signal: Int32) {
     let savedErrno = errno
     RawModeRegistry.forEachActiveSlotNewestFirst { index in
         RawModeRegistry.restoreTerminal(slot: index, when: TCSANOW)
-        RawModeRegistry.slots[index].suspended = 1
     }
     // Stop with the default action once we return; SIGCONT re-arms this handler.
     _ = Glibc.signal(SIGTSTP, SIG_DFL)
@@ -234,13 +235,13 @@ private func onSuspendSignal(_ signal: Int32) {
 
 private func onContinueSignal(_ signal: Int32) {
     let savedErrno = errno
-    for index in 0..<RawModeRegistry.capacity
-    where RawModeRegistry.slots[index].active != 0 && RawModeRegistry.slots[index].suspended != 0 {
+    // Every active slot, not only those we suspended: after a SIGSTOP we could not catch, the
+    // shell may have put its own attributes back. Raw mode is idempotent.
+    for index in 0..<RawModeRegistry.capacity where RawModeRegistry.slots[index].active != 0 {
         let group = tcgetpgrp(RawModeRegistry.slots[index].fd)
         // Continued in the background (`bg`): leave the terminal to the shell until `fg`.
         if group == -1 || group == getpgrp() {
             RawModeRegistry.reenterTerminal(slot: index, when: TCSANOW)
-            RawModeRegistry.slots[index].suspended = 0
         }
     }
     if RawModeRegistry.suspendArmed != 0 {

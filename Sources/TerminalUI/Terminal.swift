@@ -151,7 +151,7 @@ public final class Terminal {
             cc[Int(VTIME)] = 0
         }
         slot = RawModeRegistry.register(
-            fd: inputFD, saved: original, raw: raw, hideCursor: hideCursor, alternateScreen: alternateScreen)
+            fd: inputFD, outputFD: outputFD, saved: original, raw: raw, hideCursor: hideCursor, alternateScreen: alternateScreen)
         // TCSADRAIN keeps typeahead (a quick "2" is not lost), unlike TCSAFLUSH.
         guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else {
             let code = errno
