@@ -1,6 +1,8 @@
 // ActivityPicker: runs the activity picker on a terminal (raw mode, inline drawing, key loop).
 
 import Dispatch
+import Foundation
+import Glibc
 
 /// The interactive activity picker: draws below the cursor, reads keys until a choice or a cancel.
 ///
@@ -68,6 +70,28 @@ public struct ActivityPicker: Sendable {
                 draw()
             }
         }
+    }
+
+    /// Asks with the best interface the descriptors allow; nil when input is not a terminal.
+    ///
+    /// The full picker when input and output are terminals and TERM can move the cursor; when
+    /// `output` is not a terminal (`share URL | cat`) the picker draws on `errorOutput` if that
+    /// one is. With TERM=dumb, or no terminal to draw on, but a terminal as input: the
+    /// `NumberedPrompt`, on `output` or else `errorOutput` if only that is a terminal. With no
+    /// terminal as input there is nobody to ask: nil (the caller reports that `--activity` is
+    /// needed). Throws `TerminalError` only if raw mode fails on a terminal.
+    public static func choose(
+        header: ActivityPickerHeader, entries: [ActivityPickerEntry], status: String? = nil,
+        input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, errorOutput: Int32 = STDERR_FILENO,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> PickerResult? {
+        guard isatty(input) == 1 else { return nil }
+        let drawOn = isatty(output) == 1 ? output : (isatty(errorOutput) == 1 ? errorOutput : output)
+        let terminal = Terminal(input: input, output: drawOn, environment: environment)
+        if terminal.isInteractive {
+            return try ActivityPicker(header: header, entries: entries, status: status).run(on: terminal)
+        }
+        return NumberedPrompt(header: header, entries: entries, status: status).run(input: input, output: drawOn)
     }
 
     /// Monotonic seconds, the clock the model's digit window runs on.

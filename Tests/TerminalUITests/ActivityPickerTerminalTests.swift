@@ -212,4 +212,55 @@ import Testing
         #expect(order == [slots[1], slots[0]])
         #expect(sameAttributes(pty.slaveAttributes(), before))
     }
+
+    @Test func chooseUsesThePickerOnStandardErrorWhenOutputIsAPipe() throws {
+        let pty = try PseudoTerminal()
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let slave = pty.slave
+        let pipeOut = fds[1]
+        let outcome = Outcome<Result<PickerResult?, any Error>>()
+        Thread {
+            outcome.set(Result {
+                try ActivityPicker.choose(
+                    header: .init(title: "T", url: "https://example.com/"),
+                    entries: [.init(id: "a", title: "A", group: .share), .init(id: "b", title: "B", group: .action)],
+                    input: slave, output: pipeOut, errorOutput: slave, environment: ["TERM": "xterm"])
+            })
+        }.start()
+        #expect(pty.readUntil { $0.contains("Esc cancel") })
+        pty.send("2")
+        let result = try #require(outcome.wait(seconds: 10))
+        #expect(try result.get() == .chosen("b"))
+    }
+
+    @Test func chooseUsesTheNumberedPromptOnADumbTerminal() throws {
+        let pty = try PseudoTerminal()
+        let slave = pty.slave
+        let outcome = Outcome<Result<PickerResult?, any Error>>()
+        Thread {
+            outcome.set(Result {
+                try ActivityPicker.choose(
+                    header: .init(title: "T", url: "https://example.com/"),
+                    entries: [.init(id: "a", title: "A", group: .share), .init(id: "b", title: "B", group: .action)],
+                    input: slave, output: slave, errorOutput: slave, environment: ["TERM": "dumb"])
+            })
+        }.start()
+        #expect(pty.readUntil { $0.contains("Choose 1-2 (Enter to cancel): ") })
+        #expect(!pty.outputText.contains("\u{1B}"))
+        pty.send("2\n")
+        let result = try #require(outcome.wait(seconds: 10))
+        #expect(try result.get() == .chosen("b"))
+    }
+
+    @Test func chooseWithoutATerminalAsksNobody() throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let result = try ActivityPicker.choose(
+            header: .init(title: "T", url: "u"), entries: [.init(id: "a", title: "A", group: .share)],
+            input: fds[0], output: fds[1], errorOutput: fds[1], environment: ["TERM": "xterm"])
+        #expect(result == nil)
+    }
 }
