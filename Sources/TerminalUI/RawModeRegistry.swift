@@ -21,24 +21,27 @@ struct RawModeSlot {
 
 /// Terminals in raw mode, and the handlers that give them back on a signal.
 ///
-/// Invariant (why the unsynchronised reads are sound): slots live in one buffer allocated before
-/// any handler is installed and never freed; a slot's data is written before `active` is set and
-/// `active` is cleared before the slot is reused, all under `lock`, which handlers never take.
-/// Handlers only call `tcsetattr`, `write`, `tcgetpgrp`, `getpgrp`, `sigaction`, `signal` and
-/// `raise` — all async-signal-safe — and touch no Swift object.
+/// Invariant (why the unsynchronised reads are sound): slots and `HandlerState` live in buffers
+/// allocated before any handler is installed and never freed; a slot's data is written before
+/// `active` is set and `active` is cleared before the slot is reused, all under `lock`, which
+/// handlers never take. Handlers only call `tcsetattr`, `write`, `tcgetpgrp`, `getpgrp`,
+/// `sigaction`, `signal`, `kill`/`raise` — all async-signal-safe — and touch no Swift object or
+/// global variable (only those pointers' memory). The handlers' `generation` bump is not atomic:
+/// two racing bumps may count as one, which still asks for a redraw.
+///
+/// Handlers run only on threads that do not block these signals; a process whose threads all
+/// block them (Swift Testing's workers do) gets no cover until one thread unblocks them.
 ///
 /// On SIGINT, SIGTERM, SIGHUP, SIGQUIT: restore every slot (leave the alternate screen, show the
 /// cursor, put back the saved termios), then re-raise with the default disposition. A signal the
 /// process ignored when the first terminal went raw (nohup) stays ignored.
 /// On SIGTSTP: restore, then stop with the default action. On SIGCONT: re-enter raw mode on every
 /// active slot (when in the foreground, or on a terminal that is not our controlling one; also
-/// after an uncatchable SIGSTOP), re-arm SIGTSTP, and ask
-/// readers to redraw. SIGWINCH only asks readers to redraw. Readers learn of a redraw from
+/// after an uncatchable SIGSTOP), re-arm SIGTSTP, and ask readers to redraw. SIGWINCH only asks readers to redraw. Readers learn of a redraw from
 /// `generation` and are woken through `wakeFD`. Crash signals (SIGILL/SIGSEGV from a trap) are
 /// left to the Swift runtime's backtracer; after one, the terminal needs `reset`.
 enum RawModeRegistry {
     static let capacity = 8
-    static let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
     static let allSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH]
 
     nonisolated(unsafe) static let slots: UnsafeMutablePointer<RawModeSlot> = {
@@ -47,15 +50,31 @@ enum RawModeRegistry {
         return buffer
     }()
 
+    /// State the handlers write or read besides the slots. Behind a pointer, like the slots,
+    /// because Swift's run-time exclusivity checks on global variables are not safe to trip from
+    /// a signal handler that interrupts an access to the same variable.
+    struct HandlerState {
+        /// Bumped by SIGWINCH and SIGCONT; a reader that sees it change redraws.
+        var generation: Int32 = 0
+        /// Read end of the self-pipe the handlers write one byte to; -1 before the first install.
+        var wakeFD: Int32 = -1
+        var wakeWriteFD: Int32 = -1
+        /// 1 while our SIGTSTP handler is meant to be armed (installed, and SIGTSTP not ignored).
+        var suspendArmed: Int32 = 0
+        /// Our SIGTSTP action, kept so the SIGCONT handler can re-arm it without building one.
+        var suspendAction = sigaction()
+    }
+
+    nonisolated(unsafe) static let state: UnsafeMutablePointer<HandlerState> = {
+        let pointer = UnsafeMutablePointer<HandlerState>.allocate(capacity: 1)
+        pointer.initialize(to: HandlerState())
+        return pointer
+    }()
+
     /// Bumped by SIGWINCH and SIGCONT; a reader that sees it change redraws.
-    nonisolated(unsafe) static var generation: Int32 = 0
-    /// Read end of the self-pipe the handlers write one byte to; -1 before the first install.
-    nonisolated(unsafe) static var wakeFD: Int32 = -1
-    nonisolated(unsafe) static var wakeWriteFD: Int32 = -1
-    /// Our SIGTSTP action, kept so the SIGCONT handler can re-arm it without building one.
-    nonisolated(unsafe) static var suspendAction = sigaction()
-    /// 1 while our SIGTSTP handler is meant to be armed (installed, and SIGTSTP was not ignored).
-    nonisolated(unsafe) static var suspendArmed: Int32 = 0
+    static var generation: Int32 { state.pointee.generation }
+    /// Read end of the self-pipe the handlers write one byte to (poll it for wake-ups), or -1.
+    static var wakeFD: Int32 { state.pointee.wakeFD }
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var previousActions: [Int32: sigaction] = [:]
@@ -67,6 +86,7 @@ enum RawModeRegistry {
     static func register(fd: Int32, outputFD: Int32, saved: termios, raw: termios, hideCursor: Bool, alternateScreen: Bool) -> Int? {
         lock.lock()
         defer { lock.unlock() }
+        _ = state  // created before any handler can run
         let buffer = slots
         guard let index = (0..<capacity).first(where: { buffer[$0].active == 0 }) else { return nil }
         buffer[index].fd = fd
@@ -94,15 +114,15 @@ enum RawModeRegistry {
     }
 
     private static func install() {
-        if wakeFD < 0 {
+        if state.pointee.wakeFD < 0 {
             var fds: [Int32] = [-1, -1]
             if pipe(&fds) == 0 {
                 for fd in fds {
                     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 }
-                wakeWriteFD = fds[1]
-                wakeFD = fds[0]
+                state.pointee.wakeWriteFD = fds[1]
+                state.pointee.wakeFD = fds[0]
             }
         }
         for signal in allSignals {
@@ -123,8 +143,8 @@ enum RawModeRegistry {
             for other in allSignals { sigaddset(&action.sa_mask, other) }
             action.sa_flags = SA_RESTART
             if signal == SIGTSTP {
-                suspendAction = action
-                suspendArmed = 1
+                state.pointee.suspendAction = action
+                state.pointee.suspendArmed = 1
             }
             previousActions[signal] = previous
             sigaction(signal, &action, nil)
@@ -132,7 +152,7 @@ enum RawModeRegistry {
     }
 
     private static func uninstall() {
-        suspendArmed = 0
+        state.pointee.suspendArmed = 0
         for (signal, previous) in previousActions {
             var action = previous
             sigaction(signal, &action, nil)
@@ -148,7 +168,7 @@ enum RawModeRegistry {
     /// handler gives the terminal back first. Does nothing unless that handler is armed, so a
     /// process that ignores SIGTSTP, or one not in raw mode, is never stopped with a raw terminal.
     static func suspendProcessGroup() {
-        guard suspendArmed != 0 else { return }
+        guard state.pointee.suspendArmed != 0 else { return }
         kill(0, SIGTSTP)
     }
 
@@ -203,10 +223,11 @@ enum RawModeRegistry {
     }
 
     static func requestRedraw() {
-        generation &+= 1
-        if wakeWriteFD >= 0 {
+        state.pointee.generation &+= 1
+        let fd = state.pointee.wakeWriteFD
+        if fd >= 0 {
             var byte: UInt8 = 1
-            _ = write(wakeWriteFD, &byte, 1)
+            _ = write(fd, &byte, 1)
         }
     }
 }
@@ -244,8 +265,8 @@ private func onContinueSignal(_ signal: Int32) {
             RawModeRegistry.reenterTerminal(slot: index, when: TCSANOW)
         }
     }
-    if RawModeRegistry.suspendArmed != 0 {
-        _ = sigaction(SIGTSTP, &RawModeRegistry.suspendAction, nil)
+    if RawModeRegistry.state.pointee.suspendArmed != 0 {
+        _ = sigaction(SIGTSTP, &RawModeRegistry.state.pointee.suspendAction, nil)
     }
     RawModeRegistry.requestRedraw()
     errno = savedErrno
