@@ -9,7 +9,8 @@ import Glibc
 /// Drawing is inline (no alternate screen): the picker occupies as many rows as it needs under
 /// the current line and erases itself when done, so the caller's next line ("Sending with
 /// Telegram…") appears where the picker was. Keys and numbering are those of
-/// `ActivityPickerModel`; Ctrl-Z suspends the job as usual. Use it when `Terminal.isInteractive`; otherwise `NumberedPrompt`.
+/// `ActivityPickerModel`; Ctrl-Z suspends the job as usual. Use it when
+/// `Terminal.isInteractive`, otherwise `NumberedPrompt` (`choose` decides).
 public struct ActivityPicker: Sendable {
     public var model: ActivityPickerModel
 

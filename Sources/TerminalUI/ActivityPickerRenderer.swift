@@ -51,7 +51,8 @@ public struct ActivityPickerRenderer: Sendable {
             rows.append(style(.bold, DisplayWidth.truncate(group.title, toWidth: width)))
             for index in range {
                 if index == model.selection { selectedRow = rows.count }
-                rows.append(entryLine(model, index: index, numberWidth: numberWidth, glyphs: hasGlyphs, width: width))
+                rows.append(
+                    entryLine(model, index: index, numberWidth: numberWidth, glyphs: hasGlyphs, width: width))
             }
         }
 
@@ -74,7 +75,9 @@ public struct ActivityPickerRenderer: Sendable {
         return top + rows + bottom
     }
 
-    private func entryLine(_ model: ActivityPickerModel, index: Int, numberWidth: Int, glyphs: Bool, width: Int) -> String {
+    private func entryLine(
+        _ model: ActivityPickerModel, index: Int, numberWidth: Int, glyphs: Bool, width: Int
+    ) -> String {
         let entry = model.entries[index]
         let selected = index == model.selection
         let number = String(model.number(of: index))

@@ -1,4 +1,4 @@
-// RawModeRegistry: the process-wide, async-signal-safe record of terminals in raw mode, and the signal handlers that restore them.
+// RawModeRegistry: async-signal-safe record of terminals in raw mode; signal handlers restoring them.
 
 import Foundation
 import Glibc
@@ -33,13 +33,14 @@ struct RawModeSlot {
 /// block them (Swift Testing's workers do) gets no cover until one thread unblocks them.
 ///
 /// On SIGINT, SIGTERM, SIGHUP, SIGQUIT: restore every slot (leave the alternate screen, show the
-/// cursor, put back the saved termios), then re-raise with the default disposition. A signal the
-/// process ignored when the first terminal went raw (nohup) stays ignored.
-/// On SIGTSTP: restore, then stop with the default action. On SIGCONT: re-enter raw mode on every
-/// active slot (when in the foreground, or on a terminal that is not our controlling one; also
-/// after an uncatchable SIGSTOP), re-arm SIGTSTP, and ask readers to redraw. SIGWINCH only asks readers to redraw. Readers learn of a redraw from
-/// `generation` and are woken through `wakeFD`. Crash signals (SIGILL/SIGSEGV from a trap) are
-/// left to the Swift runtime's backtracer; after one, the terminal needs `reset`.
+/// cursor, put back the saved termios), newest first, then re-raise with the default
+/// disposition. A signal the process ignored when the first terminal went raw (nohup) stays
+/// ignored. On SIGTSTP: restore, then stop with the default action. On SIGCONT: re-enter raw
+/// mode on every active slot (when in the foreground, or on a terminal that is not our
+/// controlling one; also after an uncatchable SIGSTOP), re-arm SIGTSTP, and ask readers to
+/// redraw. SIGWINCH only asks readers to redraw. Readers learn of a redraw from `generation`
+/// and are woken through `wakeFD`. Crash signals (SIGILL/SIGSEGV from a trap) are left to the
+/// Swift runtime's backtracer; after one, the terminal needs `reset`.
 enum RawModeRegistry {
     static let capacity = 8
     static let allSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH]
@@ -83,7 +84,9 @@ enum RawModeRegistry {
 
     /// Records a terminal about to enter raw mode; installs the handlers with the first one.
     /// Returns the slot, or nil when all slots are taken (the terminal then has no signal cover).
-    static func register(fd: Int32, outputFD: Int32, saved: termios, raw: termios, hideCursor: Bool, alternateScreen: Bool) -> Int? {
+    static func register(
+        fd: Int32, outputFD: Int32, saved: termios, raw: termios, hideCursor: Bool, alternateScreen: Bool
+    ) -> Int? {
         lock.lock()
         defer { lock.unlock() }
         _ = state  // created before any handler can run

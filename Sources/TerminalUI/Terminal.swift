@@ -42,8 +42,9 @@ public struct TerminalError: Error, Equatable, Sendable {
 /// descriptors and never closes them. Raw mode turns off echo, line editing and keys that send
 /// signals (Ctrl-C arrives as `.ctrlC`), keeps output processing (`\n` still moves to column 0);
 /// the original termios and cursor are put back on `restore()`, on `deinit`, and by the signal
-/// handlers of `RawModeRegistry` on SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGTSTP. Output goes straight
-/// to write(2), never through stdio buffers.
+/// handlers of `RawModeRegistry` on SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGTSTP (installed while any
+/// terminal is raw; the previous dispositions come back after). Output goes straight to
+/// write(2), never through stdio buffers.
 public final class Terminal {
     public let inputFD: Int32
     public let outputFD: Int32
@@ -151,7 +152,8 @@ public final class Terminal {
             cc[Int(VTIME)] = 0
         }
         slot = RawModeRegistry.register(
-            fd: inputFD, outputFD: outputFD, saved: original, raw: raw, hideCursor: hideCursor, alternateScreen: alternateScreen)
+            fd: inputFD, outputFD: outputFD, saved: original, raw: raw,
+            hideCursor: hideCursor, alternateScreen: alternateScreen)
         // TCSADRAIN keeps typeahead (a quick "2" is not lost), unlike TCSAFLUSH.
         guard tcsetattr(inputFD, TCSADRAIN, &raw) == 0 else {
             let code = errno
