@@ -35,23 +35,17 @@ struct ShareFlow {
 
     private enum Choice { case chosen(String), cancelled, notATerminal }
 
-    /// The picker on a capable terminal, a numbered prompt on a dumb one, nothing otherwise.
+    /// The picker on a capable terminal, a numbered prompt on a dumb one, nothing without a
+    /// terminal on standard input.
     private func choose(from offered: [OfferedActivity]) throws -> Choice {
-        guard isatty(0) == 1, isatty(1) == 1 else { return .notATerminal }
         let entries = offered.map { activity in
             ActivityPickerEntry(id: activity.id, title: activity.name, group: activity.category == "share" ? .share : .action)
         }
         let header = ActivityPickerHeader(title: items.title ?? "", url: items.url)
-        let terminal = Terminal()
-        let result: PickerResult
-        if terminal.isInteractive {
-            result = try ActivityPicker(header: header, entries: entries).run(on: terminal)
-        } else {
-            result = try NumberedPrompt(header: header, entries: entries).run(on: terminal)
-        }
-        switch result {
-        case .chosen(let id): return .chosen(id)
-        case .cancelled: return .cancelled
+        switch try ActivityPicker.choose(header: header, entries: entries) {
+        case .chosen(let id)?: return .chosen(id)
+        case .cancelled?: return .cancelled
+        case nil: return .notATerminal
         }
     }
 
