@@ -44,7 +44,7 @@ extension Connection {
             }
             let signal = Signal(
                 path: path, interface: .properties, member: "PropertiesChanged",
-                body: [.dictionary(key: "s", value: "v", changed), .stringArray([])])
+                body: [.string(interface.rawValue), .dictionary(key: "s", value: "v", changed), .stringArray([])])
             do {
                 self.sendOneWay(try Message.signal(signal))
             } catch {
