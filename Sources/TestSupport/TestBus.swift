@@ -169,6 +169,12 @@ public final class TestBus: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// Closes this process's end of the guard pipe, exactly what the kernel does when the test
+    /// process dies; the guard then stops the daemon. For testing the guard itself.
+    public func closeGuardPipe() {
+        guardProcess.closeStandardInput()
+    }
+
     /// What the daemon wrote to stderr (warnings, activation failures), for diagnostics.
     public var daemonOutput: String { guardProcess.standardError }
 }
