@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// A private `dbus-daemon` listening on a unix socket in a fresh temporary directory, with an
-/// allow-all policy and optionally a `servicedir` for D-Bus activation.
+/// allow-all policy, the limits of a desktop session bus (session.conf: e.g. 50,000 pending
+/// replies per connection, not the built-in 128) and optionally a `servicedir` for activation.
 ///
 /// `init` returns once the daemon prints its address (`--print-address`), which it does only
 /// when it is listening: no polling, no sleeps. `stop()` (also run on deinit) terminates and
@@ -61,6 +62,17 @@ public final class TestBus: @unchecked Sendable {
                 <allow receive_sender="*"/>
                 <allow own="*"/>
               </policy>
+              <limit name="max_incoming_bytes">1000000000</limit>
+              <limit name="max_outgoing_bytes">1000000000</limit>
+              <limit name="max_message_size">1000000000</limit>
+              <limit name="service_start_timeout">120000</limit>
+              <limit name="max_completed_connections">100000</limit>
+              <limit name="max_incomplete_connections">10000</limit>
+              <limit name="max_connections_per_user">100000</limit>
+              <limit name="max_pending_service_starts">10000</limit>
+              <limit name="max_names_per_connection">50000</limit>
+              <limit name="max_match_rules_per_connection">50000</limit>
+              <limit name="max_replies_per_connection">50000</limit>
             </busconfig>
 
             """
