@@ -31,7 +31,8 @@ public struct ObjectPath: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     init(unchecked string: String) { rawValue = string }
 
-    /// A literal must be valid: an invalid literal is a programmer error (precondition).
+    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
+    /// `T("…")` with a literal argument is a literal coercion and lands here too.
     public init(stringLiteral value: String) {
         do { try self.init(value) } catch { preconditionFailure(error.description) }
     }
@@ -80,7 +81,8 @@ public struct BusName: Hashable, Sendable, Comparable, CustomStringConvertible, 
 
     init(unchecked string: String) { rawValue = string }
 
-    /// A literal must be valid: an invalid literal is a programmer error (precondition).
+    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
+    /// `T("…")` with a literal argument is a literal coercion and lands here too.
     public init(stringLiteral value: String) {
         do { try self.init(value) } catch { preconditionFailure(error.description) }
     }
@@ -108,7 +110,8 @@ public struct InterfaceName: Hashable, Sendable, Comparable, CustomStringConvert
 
     init(unchecked string: String) { rawValue = string }
 
-    /// A literal must be valid: an invalid literal is a programmer error (precondition).
+    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
+    /// `T("…")` with a literal argument is a literal coercion and lands here too.
     public init(stringLiteral value: String) {
         do { try self.init(value) } catch { preconditionFailure(error.description) }
     }
@@ -135,7 +138,8 @@ public struct MemberName: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     init(unchecked string: String) { rawValue = string }
 
-    /// A literal must be valid: an invalid literal is a programmer error (precondition).
+    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
+    /// `T("…")` with a literal argument is a literal coercion and lands here too.
     public init(stringLiteral value: String) {
         do { try self.init(value) } catch { preconditionFailure(error.description) }
     }
@@ -158,7 +162,8 @@ public struct ErrorName: Hashable, Sendable, Comparable, CustomStringConvertible
 
     init(unchecked string: String) { rawValue = string }
 
-    /// A literal must be valid: an invalid literal is a programmer error (precondition).
+    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
+    /// `T("…")` with a literal argument is a literal coercion and lands here too.
     public init(stringLiteral value: String) {
         do { try self.init(value) } catch { preconditionFailure(error.description) }
     }
@@ -181,7 +186,8 @@ public struct Signature: Hashable, Sendable, Comparable, CustomStringConvertible
 
     init(unchecked string: String) { rawValue = string }
 
-    /// A literal must be valid: an invalid literal is a programmer error (precondition).
+    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
+    /// `T("…")` with a literal argument is a literal coercion and lands here too.
     public init(stringLiteral value: String) {
         do { try self.init(value) } catch { preconditionFailure(error.description) }
     }
