@@ -84,8 +84,10 @@ public final class TestBus: @unchecked Sendable {
         }
 
         // The guard: starts the daemon, reports its pid, waits for EOF on stdin (our pipe: it
-        // closes on stop() or when this process dies), then stops the daemon.
+        // closes on stop() or when this process dies), then stops the daemon and removes the
+        // directory.
         let script = """
+            dir=$1; shift
             "$@" </dev/null &
             daemon=$!
             echo "daemon-pid=$daemon"
@@ -93,6 +95,7 @@ public final class TestBus: @unchecked Sendable {
             while read -r _; do :; done
             kill -TERM "$daemon" 2>/dev/null
             wait "$daemon"
+            rm -rf "$dir"
             """
         let addressPipe = try ChildProcess.makePipe()
         var environment = ProcessInfo.processInfo.environment
@@ -102,7 +105,7 @@ public final class TestBus: @unchecked Sendable {
             process = try ChildProcess(
                 executable: "/bin/sh",
                 arguments: [
-                    "-c", script, "testbus-guard", daemon, "--nofork", "--config-file=\(configPath)",
+                    "-c", script, "testbus-guard", directory, daemon, "--nofork", "--config-file=\(configPath)",
                     "--print-address=3",
                 ],
                 environment: environment, standardInput: .pipe, fileDescriptors: [3: addressPipe.write])

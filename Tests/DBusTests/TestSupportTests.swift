@@ -64,6 +64,9 @@ import TestSupport
         #expect(kill(pid, 0) == 0)
         bus.closeGuardPipe()
         try await waitUntil("the daemon to exit", deadline: .seconds(10)) { kill(pid, 0) != 0 }
+        try await waitUntil("the directory to go", deadline: .seconds(10)) {
+            !FileManager.default.fileExists(atPath: bus.directory)
+        }
         bus.stop()
     }
 
