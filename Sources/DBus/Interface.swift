@@ -8,6 +8,10 @@ public struct Argument: Sendable {
         self.name = name
         self.signature = signature
     }
+
+    public init(name: String, signature: Signature) {
+        self.init(name, signature)
+    }
 }
 
 /// How a method answers.
