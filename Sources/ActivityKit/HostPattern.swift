@@ -56,9 +56,11 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         case .exact(let h):
             return host == h
         case .suffix(let d):
-            guard let host, host.utf8.count > d.utf8.count + 1, host.hasSuffix(d) else { return false }
+            // Byte comparison: both sides are normalized ASCII, and String.hasSuffix compares by grapheme.
+            guard let host, host.utf8.count > d.utf8.count + 1 else { return false }
             let dotIndex = host.utf8.index(host.utf8.endIndex, offsetBy: -(d.utf8.count + 1))
             return host.utf8[dotIndex] == UInt8(ascii: ".")
+                && host.utf8[host.utf8.index(after: dotIndex)...].elementsEqual(d.utf8)
         }
     }
 

@@ -111,9 +111,11 @@ public struct MatchRule: Hashable, Sendable {
     }
 
     static func path(_ path: String, hasSegmentPrefix prefix: String) -> Bool {
-        guard path.hasPrefix(prefix) else { return false }
-        if path.utf8.count == prefix.utf8.count || prefix.hasSuffix("/") { return true }
-        return path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: prefix.utf8.count)] == UInt8(ascii: "/")
+        // Byte comparison: prefixes are compared as normalized text, not by grapheme.
+        let p = path.utf8, q = prefix.utf8
+        guard p.count >= q.count, p.starts(with: q) else { return false }
+        if p.count == q.count || q.last == UInt8(ascii: "/") { return true }
+        return p[p.index(p.startIndex, offsetBy: q.count)] == UInt8(ascii: "/")
     }
 
     /// Evaluates the rule and explains the outcome in one sentence naming the deciding rule.

@@ -7,17 +7,21 @@ public enum Ranking {
     /// `share` before `action`; within a category decayed usage score descending, then `priority`
     /// descending, then localized name ascending (case- and diacritic-insensitive, then exact), then id.
     public static func order(_ activities: [Activity], usage: UsageScores, now: Date, locale: String?) -> [Activity] {
-        let keyed = activities.map { a in
-            (a, usage.score(of: a.id, at: now), a.localizedName(for: locale))
-        }
-        return keyed.sorted { l, r in
-            if l.0.category != r.0.category { return l.0.category == .share }
-            if l.1 != r.1 { return l.1 > r.1 }
-            if l.0.priority != r.0.priority { return l.0.priority > r.0.priority }
-            let c = l.2.compare(r.2, options: [.caseInsensitive, .diacriticInsensitive])
+        // Keys are computed once and indices sorted: comparing moves small values, not activities.
+        let scores = activities.map { usage.score(of: $0.id, at: now) }
+        let names = activities.map { $0.localizedName(for: locale) }
+        let shares = activities.map { $0.category == .share }
+        let priorities = activities.map(\.priority)
+        let ids = activities.map(\.id)
+        let order = activities.indices.sorted { i, j in
+            if shares[i] != shares[j] { return shares[i] }
+            if scores[i] != scores[j] { return scores[i] > scores[j] }
+            if priorities[i] != priorities[j] { return priorities[i] > priorities[j] }
+            let c = names[i].compare(names[j], options: [.caseInsensitive, .diacriticInsensitive])
             if c != .orderedSame { return c == .orderedAscending }
-            if l.2 != r.2 { return l.2 < r.2 }
-            return l.0.id < r.0.id
-        }.map(\.0)
+            if names[i] != names[j] { return names[i] < names[j] }
+            return ids[i] < ids[j]
+        }
+        return order.map { activities[$0] }
     }
 }

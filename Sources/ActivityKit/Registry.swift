@@ -140,10 +140,12 @@ public struct Registry: Sendable {
 
     /// Activities whose match rules accept `url`, sorted by id; found through the index.
     public func matching(_ url: SharedURL) -> [Activity] {
-        index.candidates(for: url)
-            .compactMap { activity($0) }
-            .filter { $0.match.matches(url) }
-            .sorted { $0.id < $1.id }
+        // Ids are sorted rather than activities: moving large structs around is what a sort costs.
+        var hits: [ActivityID: Activity] = [:]
+        for id in index.candidates(for: url) {
+            if let a = dynamicByID[id] ?? staticByID[id], a.match.matches(url) { hits[id] = a }
+        }
+        return hits.keys.sorted().map { hits[$0]! }
     }
 
     /// How many activities the index offers for `url` before path prefixes are checked (for tests).

@@ -137,13 +137,14 @@ struct RegistryTests {
         }
         let urlHosts = domains + ["www.youtube.com", "a.m.youtube.com", "youtube.com.evil.org", "b.example.org", "bücher.example", "x.bücher.example", "[::1]", "[::2]", "other.net"]
         var checked = 0
+        let all = r.all
         for _ in 0..<400 {
             let s = ["http", "https", "ftp"].randomElement(using: &rng)!
             let h = urlHosts.randomElement(using: &rng)!
             let p = ["/", "/watch", "/watch/x", "/watchlist", "/shorts/1", "/a/b/c", "/z"].randomElement(using: &rng)!
             let u = url("\(s)://\(h)\(p)")
             let viaIndex = r.matching(u).map(\.id)
-            let brute = r.all.filter { $0.match.matches(u) }.map(\.id)
+            let brute = all.filter { $0.match.matches(u) }.map(\.id)
             #expect(viaIndex == brute, "\(u)")
             checked += brute.count
         }
