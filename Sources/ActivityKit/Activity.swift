@@ -44,17 +44,24 @@ public struct Activity: Hashable, Sendable {
         self.owner = owner
     }
 
-    /// The name for a POSIX or BCP 47 locale: `de_DE.UTF-8@euro` tries `de_DE`, then `de`, then `name`
-    /// (codeset and modifier are dropped; `-` and `_` are interchangeable).
+    /// The name for a POSIX or BCP 47 locale, tried like gettext: `sr_RS.UTF-8@latin` tries `sr_RS@latin`,
+    /// `sr@latin`, `sr_RS`, `sr`, then `name` (the codeset is dropped; `-` and `_` are interchangeable).
     public func localizedName(for locale: String?) -> String {
         guard let locale, !names.isEmpty else { return name }
         var base = Substring(locale)
-        if let at = base.firstIndex(of: "@") { base = base[..<at] }
+        var modifier: Substring? = nil
+        if let at = base.firstIndex(of: "@") {
+            modifier = base[base.index(after: at)...]
+            base = base[..<at]
+        }
         if let dot = base.firstIndex(of: ".") { base = base[..<dot] }
         if base.isEmpty || base == "C" || base == "POSIX" { return name }
         let underscored = base.replacingOccurrences("-", "_")
-        var tries = [underscored, underscored.replacingOccurrences("_", "-")]
-        if let sep = underscored.firstIndex(of: "_") { tries.append(String(underscored[..<sep])) }
+        var plain = [underscored, underscored.replacingOccurrences("_", "-")]
+        if let sep = underscored.firstIndex(of: "_") { plain.append(String(underscored[..<sep])) }
+        var tries: [String] = []
+        if let modifier, !modifier.isEmpty { tries = plain.map { "\($0)@\(modifier)" } }
+        tries += plain
         for t in tries {
             if let n = names[t], !n.isEmpty { return n }
         }

@@ -16,7 +16,7 @@ public struct ActivityID: Hashable, Sendable, Comparable, CustomStringConvertibl
         for b in bytes where !ActivityID.isAllowed(b) {
             let shown = s.unicodeScalars.first { !($0.isASCII && ActivityID.isAllowed(UInt8($0.value))) }
                 .map { String($0).debugDescription } ?? "?"
-            throw .invalidArgument("activity id '\(s.prefix(64))' contains \(shown); only A-Z, a-z, 0-9, '_', '.' and '-' are allowed")
+            throw .invalidArgument("activity id '\(HostName.printable(String(s.prefix(64))))' contains \(shown); only A-Z, a-z, 0-9, '_', '.' and '-' are allowed")
         }
         if bytes.count > ActivityID.maxLength {
             throw .invalidArgument("activity id is \(bytes.count) characters long; at most \(ActivityID.maxLength) are allowed")

@@ -23,19 +23,25 @@ public enum HostName {
         if s.isEmpty { throw .invalidArgument("host is empty") }
         var labels: [String] = []
         for raw in s.split(separator: ".", omittingEmptySubsequences: false) {
-            if raw.isEmpty { throw .invalidArgument("host '\(input)' has an empty label") }
+            if raw.isEmpty { throw .invalidArgument("host '\(printable(input))' has an empty label") }
             let label: String
-            if raw.utf8.allSatisfy({ $0 < 0x80 }) {
-                for b in raw.utf8 where !isRegNameASCII(b) {
-                    throw .invalidArgument("host '\(input)' contains '\(Character(Unicode.Scalar(b)))', which a host name cannot hold")
+            // UTS 46 maps compatibility forms (full-width letters, …) and case before Punycode, so
+            // "ｅｘａｍｐｌｅ" is "example" and "BÜCHER" is "bücher"; NFKC and lower-casing approximate it.
+            let folded = raw.utf8.allSatisfy({ $0 < 0x80 })
+                ? raw.lowercased()
+                : String(raw).precomposedStringWithCompatibilityMapping.lowercased().precomposedStringWithCompatibilityMapping
+            if folded.utf8.allSatisfy({ $0 < 0x80 }) {
+                for b in folded.utf8 where !isRegNameASCII(b) {
+                    let shown = b < 0x21 || b == 0x7F ? "U+\(hex4(UInt32(b)))" : "'\(Character(Unicode.Scalar(b)))'"
+                    throw .invalidArgument("host '\(printable(input))' contains \(shown), which a host name cannot hold")
                 }
-                label = raw.lowercased()
+                label = folded
             } else {
-                let folded = String(raw).precomposedStringWithCanonicalMapping.lowercased()
+                if folded.contains(".") { throw .invalidArgument("host '\(printable(input))' has a label that folds into a '.'") }
                 for sc in folded.unicodeScalars where sc.isASCII {
                     let b = UInt8(sc.value)
                     if !(isAlnum(b) || b == UInt8(ascii: "-")) {
-                        throw .invalidArgument("host '\(input)' mixes '\(sc)' into an international label")
+                        throw .invalidArgument("host '\(printable(input))' mixes '\(printable(String(sc)))' into an international label")
                     }
                 }
                 guard let encoded = Punycode.encode(folded) else {
@@ -53,6 +59,19 @@ public enum HostName {
             throw .invalidArgument("host is longer than \(maxLength) characters")
         }
         return result
+    }
+
+    /// `s` with control characters shown as U+XXXX, so a message never carries them raw.
+    static func printable(_ s: String) -> String {
+        var out = ""
+        for sc in s.unicodeScalars {
+            if sc.value < 0x20 || sc.value == 0x7F || (0x80..<0xA0).contains(sc.value) {
+                out += "U+\(hex4(sc.value))"
+            } else {
+                out.unicodeScalars.append(sc)
+            }
+        }
+        return out
     }
 
     /// Registered-name characters of RFC 3986 (unreserved and sub-delims) as they may appear

@@ -30,11 +30,11 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         let wildcard = body.hasPrefix("*.")
         if wildcard { body = body.dropFirst(2) }
         if body.contains("*") {
-            throw .invalidArgument("'\(source)': '*' is allowed only as the whole first label, as in '*.example.org', or alone")
+            throw .invalidArgument("'\(HostName.printable(source))': '*' is allowed only as the whole first label, as in '*.example.org', or alone")
         }
         if body.hasPrefix("[") && body.hasSuffix("]") && !wildcard {
             guard let v6 = HostName.canonicalIPv6(String(body.dropFirst().dropLast())) else {
-                throw .invalidArgument("'\(source)' is not a valid IPv6 address")
+                throw .invalidArgument("'\(HostName.printable(source))' is not a valid IPv6 address")
             }
             kind = .exact(v6)
             return
@@ -43,7 +43,7 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         do {
             normalized = try HostName.normalizeRegName(String(body))
         } catch {
-            throw .invalidArgument("'\(source)': \(error.message)")
+            throw .invalidArgument("'\(HostName.printable(source))': \(error.message)")
         }
         kind = wildcard ? .suffix(normalized) : .exact(normalized)
     }

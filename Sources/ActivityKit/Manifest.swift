@@ -93,8 +93,9 @@ public enum Manifest {
 struct ManifestDecoder {
     let file: String
 
+    /// Control characters from the file are shown as U+XXXX: messages end up in one-line logs.
     func fail(_ field: String, _ message: String) -> ActivityError {
-        .invalidArgument("\(file): \(field): \(message)")
+        .invalidArgument(HostName.printable("\(file): \(field): \(message)"))
     }
 
     func string(_ v: JSONValue?, _ field: String, required: Bool = false) throws(ActivityError) -> String? {

@@ -34,7 +34,7 @@ public struct MatchRule: Hashable, Sendable {
             guard let first = b.first, SharedURL.isAlpha(first),
                 b.allSatisfy({ HostName.isAlnum($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
             else {
-                throw .invalidArgument("schemes[\(i)]: '\(s.prefix(64))' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')")
+                throw .invalidArgument("schemes[\(i)]: '\(HostName.printable(String(s.prefix(64))))' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')")
             }
             let lower = s.lowercased()
             if seen.insert(lower).inserted { normalizedSchemes.append(lower) }
@@ -64,10 +64,10 @@ public struct MatchRule: Hashable, Sendable {
             var prefixes: [String] = []
             for (i, p) in pathPrefixes.enumerated() {
                 guard p.hasPrefix("/") else {
-                    throw .invalidArgument("path_prefixes[\(i)]: '\(p.prefix(64))' must start with '/'")
+                    throw .invalidArgument("path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must start with '/'")
                 }
                 if p.contains("?") || p.contains("#") {
-                    throw .invalidArgument("path_prefixes[\(i)]: '\(p.prefix(64))' must not contain '?' or '#'")
+                    throw .invalidArgument("path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must not contain '?' or '#'")
                 }
                 do {
                     try SharedURL.checkCharacters(p)

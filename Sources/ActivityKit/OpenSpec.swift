@@ -18,7 +18,7 @@ public struct OpenSpec: Hashable, Sendable {
                 let colon = head.firstIndex(of: ":"),
                 OpenSpec.allowedSchemes.contains(head[..<colon].lowercased())
             else {
-                throw .invalidArgument("open: '\(template.source.prefix(80))' must start with 'https:', 'http:' or 'mailto:' (or be exactly '{url}')")
+                throw .invalidArgument("open: '\(HostName.printable(String(template.source.prefix(80))))' must start with 'https:', 'http:' or 'mailto:' (or be exactly '{url}')")
             }
         }
         self.template = template

@@ -5,12 +5,12 @@ import Testing
 @testable import ActivityKit
 
 struct ActivityTests {
-    static let localized = activity("l", name: "Copy Link", names: ["de": "Link kopieren", "de_AT": "Link kopier'n", "pt-BR": "Copiar link"])
+    static let localized = activity("l", name: "Copy Link", names: ["de": "Link kopieren", "de_AT": "Link kopier'n", "pt-BR": "Copiar link", "sr": "Копирај", "sr@latin": "Kopiraj"])
 
     @Test(arguments: [
         ("de_DE.UTF-8", "Link kopieren"), ("de_DE", "Link kopieren"), ("de", "Link kopieren"), ("de_DE@euro", "Link kopieren"),
         ("de_AT.UTF-8@euro", "Link kopier'n"), ("de-AT", "Link kopier'n"), ("pt_BR.UTF-8", "Copiar link"), ("pt", "Copy Link"),
-        ("fr_FR", "Copy Link"), ("C", "Copy Link"), ("POSIX", "Copy Link"), ("", "Copy Link"),
+        ("fr_FR", "Copy Link"), ("sr_RS.UTF-8@latin", "Kopiraj"), ("sr_RS.UTF-8", "Копирај"), ("C", "Copy Link"), ("POSIX", "Copy Link"), ("", "Copy Link"),
     ])
     func localizedName(_ locale: String, _ expected: String) {
         #expect(Self.localized.localizedName(for: locale) == expected)

@@ -173,3 +173,14 @@ struct ManifestTests {
         #expect(DBusSyntax.isValidObjectPath(path) == valid)
     }
 }
+
+extension ManifestTests {
+    @Test func messagesNeverCarryControlCharacters() {
+        let e = caught { try Self.decode(#"{"id":"a\nb","name":"A","category":"share\u001b[31m","perform":{"exec":["a"]}}"#, file: "x.json") }
+        #expect(e?.message.hasPrefix("x.json: id: ") == true)
+        #expect(e?.message.contains("\n") == false)
+        let c = caught { try Self.decode(#"{"id":"a","name":"A","category":"share\u001b[31m","perform":{"exec":["a"]}}"#, file: "x.json") }
+        #expect(c?.message.contains("\u{1b}") == false)
+        #expect(c?.message.contains("U+001B") == true)
+    }
+}

@@ -26,6 +26,10 @@ struct SharedURLTests {
         .init(input: "mailto:someone@example.org", scheme: "mailto", host: nil, port: nil, path: "someone@example.org"),
         .init(input: "file:///etc/hosts", scheme: "file", host: "", port: nil, path: "/etc/hosts"),
         .init(input: "https://example.org:/x", scheme: "https", host: "example.org", port: nil, path: "/x"),
+        .init(input: "https://ｅｘａｍｐｌｅ.org/", scheme: "https", host: "example.org", port: nil, path: "/"),
+        .init(input: "https://bücher。example/", scheme: "https", host: "xn--bcher-kva.example", port: nil, path: "/"),
+        .init(input: "https://b%C3%BCcher.example/", scheme: "https", host: "xn--bcher-kva.example", port: nil, path: "/"),
+        .init(input: "https://evil.org/@youtube.com", scheme: "https", host: "evil.org", port: nil, path: "/@youtube.com"),
         .init(input: "https://example.org/ä?ü=ö", scheme: "https", host: "example.org", port: nil, path: "/ä"),
     ]
 
@@ -74,6 +78,12 @@ struct SharedURLTests {
         ("https:", "no host"),
         ("https://a..b/", "empty label"),
         ("https://a/x#y#z", "'#'"),
+        ("https://youtube.com\\@evil.org/", "'\\'"),
+        ("https://evil.org%2F.youtube.com/", "'/'"),
+        ("https://evil.org%00.youtube.com/", "host"),
+        ("https://%FF.example/", "UTF-8"),
+        ("https://[fe80::1%25eth0]/", "IPv6"),
+        ("https://ex\tample.org/", "control"),
         ("https://example.org/[x]", "'['"),
         ("https://" + String(repeating: "a", count: 64) + ".org/", "longer than 63"),
     ]
