@@ -14,12 +14,16 @@ public struct ActivityID: Hashable, Sendable, Comparable, CustomStringConvertibl
         let bytes = s.utf8
         if bytes.isEmpty { throw .invalidArgument("activity id is empty") }
         for b in bytes where !ActivityID.isAllowed(b) {
-            let shown = s.unicodeScalars.first { !($0.isASCII && ActivityID.isAllowed(UInt8($0.value))) }
+            let shown =
+                s.unicodeScalars.first { !($0.isASCII && ActivityID.isAllowed(UInt8($0.value))) }
                 .map { String($0).debugDescription } ?? "?"
-            throw .invalidArgument("activity id '\(HostName.printable(String(s.prefix(64))))' contains \(shown); only A-Z, a-z, 0-9, '_', '.' and '-' are allowed")
+            throw .invalidArgument(
+                "activity id '\(HostName.printable(String(s.prefix(64))))' contains \(shown); only A-Z, a-z, 0-9, '_', '.' and '-' are allowed"
+            )
         }
         if bytes.count > ActivityID.maxLength {
-            throw .invalidArgument("activity id is \(bytes.count) characters long; at most \(ActivityID.maxLength) are allowed")
+            throw .invalidArgument(
+                "activity id is \(bytes.count) characters long; at most \(ActivityID.maxLength) are allowed")
         }
         rawValue = s
     }

@@ -16,12 +16,14 @@ public enum Availability: Hashable, Sendable {
     /// Checks requirements first, then what `perform` itself needs: `exec` its program, `dbus` its
     /// name, `candidates` the first candidate whose program and variables exist; `open` and
     /// `provider` need nothing.
-    static func check(requires: Requirements, perform: PerformSpec, in env: some Environment) -> Availability {
+    static func check(requires: Requirements, perform: PerformSpec, in env: some Environment) -> Availability
+    {
         for e in requires.executables where !env.hasExecutable(e) {
             return .unavailable(reason: "requires the program '\(e)', which is not on PATH")
         }
         for n in requires.dbusNames where !env.hasBusName(n) {
-            return .unavailable(reason: "requires the D-Bus name '\(n)', which has no owner and is not activatable")
+            return .unavailable(
+                reason: "requires the D-Bus name '\(n)', which has no owner and is not activatable")
         }
         switch perform {
         case .exec(let spec):

@@ -14,9 +14,13 @@ public struct ExecSpec: Hashable, Sendable {
         guard let program = argv.first else { throw .invalidArgument("exec: must name a program") }
         if program.source.isEmpty { throw .invalidArgument("exec[0]: the program name is empty") }
         if program.hasPlaceholders {
-            throw .invalidArgument("exec[0]: the program '\(HostName.printable(String(program.source.prefix(80))))' must not contain placeholders")
+            throw .invalidArgument(
+                "exec[0]: the program '\(HostName.printable(String(program.source.prefix(80))))' must not contain placeholders"
+            )
         }
-        if program.source.utf8.contains(0) { throw .invalidArgument("exec[0]: the program name contains a NUL byte") }
+        if program.source.utf8.contains(0) {
+            throw .invalidArgument("exec[0]: the program name contains a NUL byte")
+        }
         self.argv = argv
         self.stdin = stdin
     }

@@ -5,7 +5,9 @@ public enum Explainer {
     /// One sentence naming the rule that decided: the scheme, host or path rule, an unmet
     /// requirement, an `open` template producing a URL that may not be opened, or, when it applies,
     /// every rule that held ("matches: scheme 'https' is one of http, https; any host; any path").
-    public static func explain(_ activity: Activity, items: Items, env: some Environment) -> (applies: Bool, reason: String) {
+    public static func explain(_ activity: Activity, items: Items, env: some Environment) -> (
+        applies: Bool, reason: String
+    ) {
         let verdict = activity.match.evaluate(items.url)
         guard verdict.applies else { return (false, verdict.reason) }
         switch activity.availability(in: env) {

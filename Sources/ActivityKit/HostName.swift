@@ -15,9 +15,11 @@ public enum HostName {
         var s = input
         // UTS 46 maps the ideographic and full-width full stops to '.'.
         if s.unicodeScalars.contains(where: { $0 == "\u{3002}" || $0 == "\u{FF0E}" || $0 == "\u{FF61}" }) {
-            s = String(String.UnicodeScalarView(s.unicodeScalars.map {
-                ($0 == "\u{3002}" || $0 == "\u{FF0E}" || $0 == "\u{FF61}") ? "." : $0
-            }))
+            s = String(
+                String.UnicodeScalarView(
+                    s.unicodeScalars.map {
+                        ($0 == "\u{3002}" || $0 == "\u{FF0E}" || $0 == "\u{FF61}") ? "." : $0
+                    }))
         }
         if s.hasSuffix(".") { s.removeLast() }
         if s.isEmpty { throw .invalidArgument("host is empty") }
@@ -27,21 +29,29 @@ public enum HostName {
             let label: String
             // UTS 46 maps compatibility forms (full-width letters, …) and case before Punycode, so
             // "ｅｘａｍｐｌｅ" is "example" and "BÜCHER" is "bücher"; NFKC and lower-casing approximate it.
-            let folded = raw.utf8.allSatisfy({ $0 < 0x80 })
+            let folded =
+                raw.utf8.allSatisfy({ $0 < 0x80 })
                 ? raw.lowercased()
-                : String(raw).precomposedStringWithCompatibilityMapping.lowercased().precomposedStringWithCompatibilityMapping
+                : String(raw).precomposedStringWithCompatibilityMapping.lowercased()
+                    .precomposedStringWithCompatibilityMapping
             if folded.utf8.allSatisfy({ $0 < 0x80 }) {
                 for b in folded.utf8 where !isRegNameASCII(b) {
-                    let shown = b < 0x21 || b == 0x7F ? "U+\(hex4(UInt32(b)))" : "'\(Character(Unicode.Scalar(b)))'"
-                    throw .invalidArgument("host '\(printable(input))' contains \(shown), which a host name cannot hold")
+                    let shown =
+                        b < 0x21 || b == 0x7F ? "U+\(hex4(UInt32(b)))" : "'\(Character(Unicode.Scalar(b)))'"
+                    throw .invalidArgument(
+                        "host '\(printable(input))' contains \(shown), which a host name cannot hold")
                 }
                 label = folded
             } else {
-                if folded.contains(".") { throw .invalidArgument("host '\(printable(input))' has a label that folds into a '.'") }
+                if folded.contains(".") {
+                    throw .invalidArgument("host '\(printable(input))' has a label that folds into a '.'")
+                }
                 for sc in folded.unicodeScalars where sc.isASCII {
                     let b = UInt8(sc.value)
                     if !(isAlnum(b) || b == UInt8(ascii: "-")) {
-                        throw .invalidArgument("host '\(printable(input))' mixes '\(printable(String(sc)))' into an international label")
+                        throw .invalidArgument(
+                            "host '\(printable(input))' mixes '\(printable(String(sc)))' into an international label"
+                        )
                     }
                 }
                 guard let encoded = Punycode.encode(folded) else {
@@ -50,7 +60,8 @@ public enum HostName {
                 label = "xn--" + encoded
             }
             if label.utf8.count > maxLabelLength {
-                throw .invalidArgument("host label '\(label.prefix(80))' is longer than \(maxLabelLength) characters")
+                throw .invalidArgument(
+                    "host label '\(label.prefix(80))' is longer than \(maxLabelLength) characters")
             }
             labels.append(label)
         }

@@ -30,7 +30,9 @@ public struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         let wildcard = body.hasPrefix("*.")
         if wildcard { body = body.dropFirst(2) }
         if body.contains("*") {
-            throw .invalidArgument("'\(HostName.printable(source))': '*' is allowed only as the whole first label, as in '*.example.org', or alone")
+            throw .invalidArgument(
+                "'\(HostName.printable(source))': '*' is allowed only as the whole first label, as in '*.example.org', or alone"
+            )
         }
         if body.hasPrefix("[") && body.hasSuffix("]") && !wildcard {
             guard let v6 = HostName.canonicalIPv6(String(body.dropFirst().dropLast())) else {

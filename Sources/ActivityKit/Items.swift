@@ -23,10 +23,12 @@ public struct Items: Hashable, Sendable {
             throw error.prefixed("url: ")
         }
         if let title, title.utf8.count > Items.maxTitleLength {
-            throw .invalidArgument("title: \(title.utf8.count) bytes long; at most \(Items.maxTitleLength) (4 KiB) are allowed")
+            throw .invalidArgument(
+                "title: \(title.utf8.count) bytes long; at most \(Items.maxTitleLength) (4 KiB) are allowed")
         }
         if let text, text.utf8.count > Items.maxTextLength {
-            throw .invalidArgument("text: \(text.utf8.count) bytes long; at most \(Items.maxTextLength) (64 KiB) are allowed")
+            throw .invalidArgument(
+                "text: \(text.utf8.count) bytes long; at most \(Items.maxTextLength) (64 KiB) are allowed")
         }
         self.title = title
         self.text = text

@@ -30,7 +30,9 @@ public enum Manifest {
     ///   - fileName: the name used in messages, e.g. "telegram.json".
     ///   - origin: the layer it was read from.
     /// - Throws: `.invalidArgument` naming the file and the field.
-    public static func decode(_ data: Data, fileName: String, origin: ActivityOrigin) throws(ActivityError) -> Activity {
+    public static func decode(_ data: Data, fileName: String, origin: ActivityOrigin) throws(ActivityError)
+        -> Activity
+    {
         let d = ManifestDecoder(file: fileName)
         if data.count > maxFileSize {
             throw .invalidArgument("\(fileName): the file is larger than 1 MiB")
@@ -39,26 +41,35 @@ public enum Manifest {
             throw .invalidArgument("\(fileName): not valid JSON")
         }
         guard case .object(let top) = json else {
-            throw .invalidArgument("\(fileName): expected a JSON object at the top level, found \(json.kindDescription)")
+            throw .invalidArgument(
+                "\(fileName): expected a JSON object at the top level, found \(json.kindDescription)")
         }
         let idString = try d.string(top["id"], "id", required: true)!
         let id: ActivityID
         do { id = try ActivityID(idString) } catch { throw d.fail("id", error.message) }
 
         let name = try d.string(top["name"], "name", required: true)!
-        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw d.fail("name", "must not be empty") }
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw d.fail("name", "must not be empty")
+        }
         if name.utf8.count > maxNameLength { throw d.fail("name", "longer than \(maxNameLength) bytes") }
 
         var names: [String: String] = [:]
         if let raw = top["names"] {
-            guard case .object(let obj) = raw else { throw d.fail("names", "expected an object of locale → name, found \(raw.kindDescription)") }
+            guard case .object(let obj) = raw else {
+                throw d.fail("names", "expected an object of locale → name, found \(raw.kindDescription)")
+            }
             for (locale, v) in obj {
                 let field = "names.\(locale)"
-                if locale.isEmpty || !locale.utf8.allSatisfy({ HostName.isAlnum($0) || "_-@.".utf8.contains($0) }) {
+                if locale.isEmpty
+                    || !locale.utf8.allSatisfy({ HostName.isAlnum($0) || "_-@.".utf8.contains($0) })
+                {
                     throw d.fail(field, "'\(locale.prefix(40))' is not a locale name such as 'de' or 'pt_BR'")
                 }
                 let n = try d.string(v, field, required: true)!
-                if n.isEmpty || n.utf8.count > maxNameLength { throw d.fail(field, "must be 1 to \(maxNameLength) bytes") }
+                if n.isEmpty || n.utf8.count > maxNameLength {
+                    throw d.fail(field, "must be 1 to \(maxNameLength) bytes")
+                }
                 names[locale] = n
             }
         }
@@ -80,7 +91,9 @@ public enum Manifest {
 
         var priority = 0
         if let p = top["priority"] {
-            guard case .int(let v) = p else { throw d.fail("priority", "expected an integer, found \(p.kindDescription)") }
+            guard case .int(let v) = p else {
+                throw d.fail("priority", "expected an integer, found \(p.kindDescription)")
+            }
             priority = v
         }
         return Activity(
@@ -103,14 +116,18 @@ struct ManifestDecoder {
             if required { throw fail(field, "is required") }
             return nil
         }
-        guard case .string(let s) = v else { throw fail(field, "expected a string, found \(v.kindDescription)") }
+        guard case .string(let s) = v else {
+            throw fail(field, "expected a string, found \(v.kindDescription)")
+        }
         if s.utf8.contains(0) { throw fail(field, "contains a NUL character") }
         return s
     }
 
     func strings(_ v: JSONValue?, _ field: String) throws(ActivityError) -> [String]? {
         guard let v else { return nil }
-        guard case .array(let a) = v else { throw fail(field, "expected an array of strings, found \(v.kindDescription)") }
+        guard case .array(let a) = v else {
+            throw fail(field, "expected an array of strings, found \(v.kindDescription)")
+        }
         var out: [String] = []
         for (i, e) in a.enumerated() {
             out.append(try string(e, "\(field)[\(i)]", required: true)!)
@@ -118,10 +135,15 @@ struct ManifestDecoder {
         return out
     }
 
-    func object(_ v: JSONValue, _ field: String, keys: Set<String>) throws(ActivityError) -> [String: JSONValue] {
-        guard case .object(let o) = v else { throw fail(field, "expected an object, found \(v.kindDescription)") }
+    func object(_ v: JSONValue, _ field: String, keys: Set<String>) throws(ActivityError) -> [String:
+        JSONValue]
+    {
+        guard case .object(let o) = v else {
+            throw fail(field, "expected an object, found \(v.kindDescription)")
+        }
         if let unknown = o.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw fail("\(field).\(unknown)", "unknown key (expected \(keys.sorted().joined(separator: ", ")))")
+            throw fail(
+                "\(field).\(unknown)", "unknown key (expected \(keys.sorted().joined(separator: ", ")))")
         }
         return o
     }
@@ -145,7 +167,9 @@ struct ManifestDecoder {
         let executables = try strings(o["executables"], "requires.executables") ?? []
         for (i, e) in executables.enumerated() {
             if e.isEmpty || (e.contains("/") && !e.hasPrefix("/")) {
-                throw fail("requires.executables[\(i)]", "'\(e.prefix(80))' is neither a program name nor an absolute path")
+                throw fail(
+                    "requires.executables[\(i)]",
+                    "'\(e.prefix(80))' is neither a program name nor an absolute path")
             }
         }
         let names = try strings(o["dbus_names"], "requires.dbus_names") ?? []
@@ -158,7 +182,9 @@ struct ManifestDecoder {
     static let performKinds = ["exec", "open", "dbus", "candidates"]
 
     func perform(_ v: JSONValue) throws(ActivityError) -> PerformSpec {
-        guard case .object(let o) = v else { throw fail("perform", "expected an object, found \(v.kindDescription)") }
+        guard case .object(let o) = v else {
+            throw fail("perform", "expected an object, found \(v.kindDescription)")
+        }
         let kinds = ManifestDecoder.performKinds.filter { o[$0] != nil }
         guard kinds.count == 1 else {
             let found = kinds.isEmpty ? "" : " (found \(kinds.joined(separator: ", ")))"
@@ -175,11 +201,15 @@ struct ManifestDecoder {
             let d = try object(o["dbus"]!, "perform.dbus", keys: ["name", "path"])
             let name = try string(d["name"], "perform.dbus.name", required: true)!
             if !DBusSyntax.isValidBusName(name) {
-                throw fail("perform.dbus.name", "'\(name.prefix(80))' is not a valid well-known bus name such as 'org.example.App'")
+                throw fail(
+                    "perform.dbus.name",
+                    "'\(name.prefix(80))' is not a valid well-known bus name such as 'org.example.App'")
             }
             let path = try string(d["path"], "perform.dbus.path", required: true)!
             if !DBusSyntax.isValidObjectPath(path) {
-                throw fail("perform.dbus.path", "'\(path.prefix(80))' is not a valid object path such as '/org/example/App'")
+                throw fail(
+                    "perform.dbus.path",
+                    "'\(path.prefix(80))' is not a valid object path such as '/org/example/App'")
             }
             return .dbus(busName: name, objectPath: path)
         default:
@@ -187,13 +217,17 @@ struct ManifestDecoder {
                 throw fail("perform.\(extra)", "unknown key next to candidates")
             }
             guard case .array(let list) = o["candidates"]! else {
-                throw fail("perform.candidates", "expected an array of exec or open objects, found \(o["candidates"]!.kindDescription)")
+                throw fail(
+                    "perform.candidates",
+                    "expected an array of exec or open objects, found \(o["candidates"]!.kindDescription)")
             }
             if list.isEmpty { throw fail("perform.candidates", "must not be empty") }
             var out: [Candidate] = []
             for (i, e) in list.enumerated() {
                 let field = "perform.candidates[\(i)]"
-                guard case .object(let co) = e else { throw fail(field, "expected an object, found \(e.kindDescription)") }
+                guard case .object(let co) = e else {
+                    throw fail(field, "expected an object, found \(e.kindDescription)")
+                }
                 let ck = ["exec", "open"].filter { co[$0] != nil }
                 guard ck.count == 1 else { throw fail(field, "expected exactly one of exec, open") }
                 out.append(try candidate(co, field: field, allowEnv: true))
@@ -203,12 +237,16 @@ struct ManifestDecoder {
     }
 
     /// An `exec` (with optional `stdin`) or `open` object, with `env` when `allowEnv`.
-    func candidate(_ o: [String: JSONValue], field: String, allowEnv: Bool) throws(ActivityError) -> Candidate {
+    func candidate(_ o: [String: JSONValue], field: String, allowEnv: Bool) throws(ActivityError) -> Candidate
+    {
         let isExec = o["exec"] != nil
         var allowed: Set<String> = isExec ? ["exec", "stdin"] : ["open"]
         if allowEnv { allowed.insert("env") }
         if let extra = o.keys.sorted().first(where: { !allowed.contains($0) }) {
-            let hint = extra == "stdin" ? "stdin is only allowed with exec" : "unknown key (expected \(allowed.sorted().joined(separator: ", ")))"
+            let hint =
+                extra == "stdin"
+                ? "stdin is only allowed with exec"
+                : "unknown key (expected \(allowed.sorted().joined(separator: ", ")))"
             throw fail("\(field).\(extra)", hint)
         }
         var env: [String] = []
@@ -220,14 +258,21 @@ struct ManifestDecoder {
         }
         if isExec {
             guard case .array(let a) = o["exec"]! else {
-                throw fail("\(field).exec", "expected a non-empty array of strings, found \(o["exec"]!.kindDescription)")
+                throw fail(
+                    "\(field).exec",
+                    "expected a non-empty array of strings, found \(o["exec"]!.kindDescription)")
             }
-            if a.isEmpty { throw fail("\(field).exec", "must not be empty: the first element is the program") }
+            if a.isEmpty {
+                throw fail("\(field).exec", "must not be empty: the first element is the program")
+            }
             var argv: [Template] = []
             for (i, e) in a.enumerated() {
-                argv.append(try template(string(e, "\(field).exec[\(i)]", required: true)!, "\(field).exec[\(i)]"))
+                argv.append(
+                    try template(string(e, "\(field).exec[\(i)]", required: true)!, "\(field).exec[\(i)]"))
             }
-            let stdin = try string(o["stdin"], "\(field).stdin").map { s throws(ActivityError) in try template(s, "\(field).stdin") }
+            let stdin = try string(o["stdin"], "\(field).stdin").map { s throws(ActivityError) in
+                try template(s, "\(field).stdin")
+            }
             do {
                 return Candidate(action: .exec(try ExecSpec(argv: argv, stdin: stdin)), env: env)
             } catch {

@@ -24,7 +24,9 @@ struct MatchIndex: Sendable {
         update(id, rule) { set in set.remove(id) }
     }
 
-    private mutating func update(_ id: ActivityID, _ rule: MatchRule, _ change: (inout Set<ActivityID>) -> Void) {
+    private mutating func update(
+        _ id: ActivityID, _ rule: MatchRule, _ change: (inout Set<ActivityID>) -> Void
+    ) {
         for scheme in rule.schemes {
             var bucket = buckets.removeValue(forKey: scheme) ?? Bucket()
             if rule.matchesAnyHost {
@@ -45,7 +47,9 @@ struct MatchIndex: Sendable {
         }
     }
 
-    private static func change(_ dict: inout [String: Set<ActivityID>], _ key: String, _ change: (inout Set<ActivityID>) -> Void) {
+    private static func change(
+        _ dict: inout [String: Set<ActivityID>], _ key: String, _ change: (inout Set<ActivityID>) -> Void
+    ) {
         var set = dict.removeValue(forKey: key) ?? []
         change(&set)
         if !set.isEmpty { dict[key] = set }

@@ -23,7 +23,9 @@ public struct MatchRule: Hashable, Sendable {
     /// Validates and normalizes the parts.
     /// - Throws: `.invalidArgument` whose message starts with the manifest key and index,
     ///   e.g. "hosts[2]: 'a.*.org': '*' is allowed only as the whole first label …".
-    public init(schemes: [String]? = nil, hosts: [String]? = nil, pathPrefixes: [String]? = nil) throws(ActivityError) {
+    public init(schemes: [String]? = nil, hosts: [String]? = nil, pathPrefixes: [String]? = nil)
+        throws(ActivityError)
+    {
         var seen = Set<String>()
         var normalizedSchemes: [String] = []
         if let schemes, schemes.isEmpty {
@@ -34,7 +36,9 @@ public struct MatchRule: Hashable, Sendable {
             guard let first = b.first, SharedURL.isAlpha(first),
                 b.allSatisfy({ HostName.isAlnum($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
             else {
-                throw .invalidArgument("schemes[\(i)]: '\(HostName.printable(String(s.prefix(64))))' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')")
+                throw .invalidArgument(
+                    "schemes[\(i)]: '\(HostName.printable(String(s.prefix(64))))' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')"
+                )
             }
             let lower = s.lowercased()
             if seen.insert(lower).inserted { normalizedSchemes.append(lower) }
@@ -42,7 +46,9 @@ public struct MatchRule: Hashable, Sendable {
         self.schemes = normalizedSchemes
 
         if let hosts {
-            if hosts.isEmpty { throw .invalidArgument("hosts: must not be empty (leave the key out for any host)") }
+            if hosts.isEmpty {
+                throw .invalidArgument("hosts: must not be empty (leave the key out for any host)")
+            }
             var patterns: [HostPattern] = []
             for (i, h) in hosts.enumerated() {
                 do {
@@ -64,16 +70,22 @@ public struct MatchRule: Hashable, Sendable {
             var prefixes: [String] = []
             for (i, p) in pathPrefixes.enumerated() {
                 guard p.hasPrefix("/") else {
-                    throw .invalidArgument("path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must start with '/'")
+                    throw .invalidArgument(
+                        "path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must start with '/'"
+                    )
                 }
                 if p.contains("?") || p.contains("#") {
-                    throw .invalidArgument("path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must not contain '?' or '#'")
+                    throw .invalidArgument(
+                        "path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must not contain '?' or '#'"
+                    )
                 }
                 do {
                     try SharedURL.checkCharacters(p)
                     try SharedURL.checkEscapes(Array(p.utf8))
                 } catch {
-                    throw .invalidArgument("path_prefixes[\(i)]: " + error.message.replacingOccurrences(of: "URL", with: "path prefix"))
+                    throw .invalidArgument(
+                        "path_prefixes[\(i)]: "
+                            + error.message.replacingOccurrences(of: "URL", with: "path prefix"))
                 }
                 let n = SharedURL.normalizePath(p)
                 if !prefixes.contains(n) { prefixes.append(n) }
@@ -139,7 +151,8 @@ public struct MatchRule: Hashable, Sendable {
         }
         if let pathPrefixes {
             let list = pathPrefixes.joined(separator: ", ")
-            guard let hit = pathPrefixes.first(where: { MatchRule.path(url.path, hasSegmentPrefix: $0) }) else {
+            guard let hit = pathPrefixes.first(where: { MatchRule.path(url.path, hasSegmentPrefix: $0) })
+            else {
                 return .rejects("path '\(MatchRule.shown(url.path))' starts with none of \(list)")
             }
             parts.append("path '\(MatchRule.shown(url.path))' starts with \(hit)")

@@ -18,7 +18,9 @@ public struct OpenSpec: Hashable, Sendable {
                 let colon = head.firstIndex(of: ":"),
                 OpenSpec.allowedSchemes.contains(head[..<colon].lowercased())
             else {
-                throw .invalidArgument("open: '\(HostName.printable(String(template.source.prefix(80))))' must start with 'https:', 'http:' or 'mailto:' (or be exactly '{url}')")
+                throw .invalidArgument(
+                    "open: '\(HostName.printable(String(template.source.prefix(80))))' must start with 'https:', 'http:' or 'mailto:' (or be exactly '{url}')"
+                )
             }
         }
         self.template = template
@@ -36,7 +38,8 @@ public struct OpenSpec: Hashable, Sendable {
             throw .invalidArgument("the URL to open is not valid: \(error.message)")
         }
         guard OpenSpec.allowedSchemes.contains(parsed.scheme) else {
-            throw .invalidArgument("the URL to open has scheme '\(parsed.scheme)'; only http, https and mailto URLs are opened")
+            throw .invalidArgument(
+                "the URL to open has scheme '\(parsed.scheme)'; only http, https and mailto URLs are opened")
         }
         return result
     }

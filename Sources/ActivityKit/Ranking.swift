@@ -6,7 +6,9 @@ import Foundation
 public enum Ranking {
     /// `share` before `action`; within a category decayed usage score descending, then `priority`
     /// descending, then localized name ascending (case- and diacritic-insensitive, then exact), then id.
-    public static func order(_ activities: [Activity], usage: UsageScores, now: Date, locale: String?) -> [Activity] {
+    public static func order(_ activities: [Activity], usage: UsageScores, now: Date, locale: String?)
+        -> [Activity]
+    {
         // Keys are computed once and indices sorted: comparing moves small values, not activities.
         let scores = activities.map { usage.score(of: $0.id, at: now) }
         let names = activities.map { $0.localizedName(for: locale) }

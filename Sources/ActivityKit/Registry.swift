@@ -37,7 +37,9 @@ public struct Registry: Sendable {
                 a.origin = layer.origin
                 a.owner = nil
                 if let holder = fileOf[a.id] {
-                    conflicts.append("\(fileName) (\(layer.origin.rawValue)): id '\(a.id)' is already defined by \(holder); ignored")
+                    conflicts.append(
+                        "\(fileName) (\(layer.origin.rawValue)): id '\(a.id)' is already defined by \(holder); ignored"
+                    )
                     continue
                 }
                 byID[a.id] = a
@@ -70,7 +72,8 @@ public struct Registry: Sendable {
                 throw .alreadyExists("activity '\(id)' is already defined by a manifest")
             }
             if idsByOwner[owner, default: []].count >= Registry.maxActivitiesPerOwner {
-                throw .limitExceeded("a connection may register at most \(Registry.maxActivitiesPerOwner) activities")
+                throw .limitExceeded(
+                    "a connection may register at most \(Registry.maxActivitiesPerOwner) activities")
             }
         }
         var a = activity

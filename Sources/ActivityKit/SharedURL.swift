@@ -36,7 +36,8 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
         let bytes = Array(string.utf8)
         if bytes.isEmpty { throw .invalidArgument("URL is empty") }
         if bytes.count > SharedURL.maxLength {
-            throw .invalidArgument("URL is \(bytes.count) bytes long; at most \(SharedURL.maxLength) (32 KiB) are allowed")
+            throw .invalidArgument(
+                "URL is \(bytes.count) bytes long; at most \(SharedURL.maxLength) (32 KiB) are allowed")
         }
         try SharedURL.checkCharacters(string)
         self.string = string
@@ -91,7 +92,8 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
         }
         for part in [query, fragment] {
             if let part, part.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) {
-                throw .invalidArgument("URL query or fragment contains '[' or ']', which must be percent-encoded")
+                throw .invalidArgument(
+                    "URL query or fragment contains '[' or ']', which must be percent-encoded")
             }
         }
         if host == nil && rawPath.starts(with: [0x2F, 0x2F]) {
@@ -126,7 +128,8 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
             switch sc.properties.generalCategory {
             case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
                 .privateUse, .unassigned, .surrogate:
-                throw .invalidArgument("URL contains the invisible or control character U+\(hex4(sc.value)) at byte \(offset)")
+                throw .invalidArgument(
+                    "URL contains the invisible or control character U+\(hex4(sc.value)) at byte \(offset)")
             default:
                 continue
             }
@@ -150,12 +153,15 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// authority = [ userinfo "@" ] host [ ":" port ]
-    static func parseAuthority(_ a: ArraySlice<UInt8>) throws(ActivityError) -> (userinfo: String?, host: String, port: Int?) {
+    static func parseAuthority(_ a: ArraySlice<UInt8>) throws(ActivityError) -> (
+        userinfo: String?, host: String, port: Int?
+    ) {
         var hostPort = a
         var userinfo: String? = nil
         let ats = a.indices.filter { a[$0] == UInt8(ascii: "@") }
         if ats.count > 1 {
-            throw .invalidArgument("URL authority contains more than one '@'; an '@' in the user name must be percent-encoded")
+            throw .invalidArgument(
+                "URL authority contains more than one '@'; an '@' in the user name must be percent-encoded")
         }
         if let at = ats.first {
             let u = a[a.startIndex..<at]
@@ -176,13 +182,15 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
             let after = hostPort[(close + 1)...]
             if !after.isEmpty {
                 guard after.first == UInt8(ascii: ":") else {
-                    throw .invalidArgument("URL has characters after the IPv6 literal's ']' that are not a port")
+                    throw .invalidArgument(
+                        "URL has characters after the IPv6 literal's ']' that are not a port")
                 }
                 portPart = after.dropFirst()
             }
             let literal = String(decoding: hostPart, as: UTF8.self)
             if literal.hasPrefix("v") || literal.hasPrefix("V") {
-                throw .invalidArgument("URL host '[\(literal)]' is an IPvFuture literal, which is not supported")
+                throw .invalidArgument(
+                    "URL host '[\(literal)]' is an IPvFuture literal, which is not supported")
             }
             guard let canonical = HostName.canonicalIPv6(literal) else {
                 throw .invalidArgument("URL host '[\(literal)]' is not a valid IPv6 address")
@@ -220,7 +228,9 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
             guard portPart.count <= 5, portPart.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                 let p = Int(String(decoding: portPart, as: UTF8.self)), p <= 65535
             else {
-                throw .invalidArgument("URL port '\(String(decoding: portPart.prefix(20), as: UTF8.self))' is not a number from 0 to 65535")
+                throw .invalidArgument(
+                    "URL port '\(String(decoding: portPart.prefix(20), as: UTF8.self))' is not a number from 0 to 65535"
+                )
             }
             port = p
         }

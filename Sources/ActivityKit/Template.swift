@@ -35,18 +35,24 @@ public struct Template: Hashable, Sendable, CustomStringConvertible {
                     continue
                 }
                 guard let close = chars.firstIndex(of: "}") else {
-                    throw .invalidArgument("template '\(HostName.printable(String(source.prefix(80))))' has a '{' without a closing '}' (write '{{' for a literal brace)")
+                    throw .invalidArgument(
+                        "template '\(HostName.printable(String(source.prefix(80))))' has a '{' without a closing '}' (write '{{' for a literal brace)"
+                    )
                 }
                 let name = chars[..<close]
                 guard let p = Placeholder(rawValue: String(name)) else {
-                    throw .invalidArgument("template '\(HostName.printable(String(source.prefix(80))))' has an unknown placeholder {\(HostName.printable(String(name.prefix(40))))} (expected {url}, {title} or {text})")
+                    throw .invalidArgument(
+                        "template '\(HostName.printable(String(source.prefix(80))))' has an unknown placeholder {\(HostName.printable(String(name.prefix(40))))} (expected {url}, {title} or {text})"
+                    )
                 }
                 chars = chars[chars.index(after: close)...]
                 if !literal.isEmpty { segments.append(.literal(literal)); literal = "" }
                 segments.append(.placeholder(p))
             } else if c == "}" {
                 guard chars.first == "}" else {
-                    throw .invalidArgument("template '\(HostName.printable(String(source.prefix(80))))' has a '}' without an opening '{' (write '}}' for a literal brace)")
+                    throw .invalidArgument(
+                        "template '\(HostName.printable(String(source.prefix(80))))' has a '}' without an opening '{' (write '}}' for a literal brace)"
+                    )
                 }
                 chars = chars.dropFirst()
                 literal.append("}")
@@ -95,7 +101,8 @@ public struct Template: Hashable, Sendable, CustomStringConvertible {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         for b in s.utf8 {
-            if HostName.isAlnum(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_")
+            if HostName.isAlnum(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+                || b == UInt8(ascii: "_")
                 || b == UInt8(ascii: "~")
             {
                 out.append(b)

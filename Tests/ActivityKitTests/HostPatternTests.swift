@@ -1,6 +1,7 @@
 // Tests of host globs and match rules: tricky hosts, IDNA, validation and the explaining sentences.
 
 import Testing
+
 @testable import ActivityKit
 
 struct HostPatternTests {
@@ -34,7 +35,9 @@ struct HostPatternTests {
         #expect(rule.evaluate(url(u)).applies == expected)
     }
 
-    @Test(arguments: ["*foo.com", "a.*.com", "*.", "**", "*.*.com", "foo*", "*.a..b", "exa mple.org", "a/b", "a:80", ""])
+    @Test(arguments: [
+        "*foo.com", "a.*.com", "*.", "**", "*.*.com", "foo*", "*.a..b", "exa mple.org", "a/b", "a:80", "",
+    ])
     func invalidGlobsAreRejected(_ pattern: String) {
         let e = caught { try MatchRule(hosts: ["ok.example", pattern]) }
         guard case .invalidArgument(let m)? = e else {
@@ -56,8 +59,11 @@ struct HostPatternTests {
         #expect(caught { try MatchRule(schemes: []) }?.message.hasPrefix("schemes:") == true)
         #expect(caught { try MatchRule(schemes: ["ht tp"]) }?.message.hasPrefix("schemes[0]:") == true)
         #expect(caught { try MatchRule(hosts: []) }?.message.hasPrefix("hosts:") == true)
-        #expect(caught { try MatchRule(pathPrefixes: ["watch"]) }?.message.hasPrefix("path_prefixes[0]:") == true)
-        #expect(caught { try MatchRule(pathPrefixes: ["/a", "/b?c"]) }?.message.hasPrefix("path_prefixes[1]:") == true)
+        #expect(
+            caught { try MatchRule(pathPrefixes: ["watch"]) }?.message.hasPrefix("path_prefixes[0]:") == true)
+        #expect(
+            caught { try MatchRule(pathPrefixes: ["/a", "/b?c"]) }?.message.hasPrefix("path_prefixes[1]:")
+                == true)
     }
 
     static let pathCases: [(prefix: String, path: String, matches: Bool)] = [
@@ -82,15 +88,28 @@ struct HostPatternTests {
 
     static let sentences: [(rule: MatchRule, url: String, applies: Bool, reason: String)] = {
         do {
-            let yt = try MatchRule(schemes: ["https", "http"], hosts: ["*.youtube.com", "youtu.be"], pathPrefixes: ["/watch", "/shorts"])
+            let yt = try MatchRule(
+                schemes: ["https", "http"], hosts: ["*.youtube.com", "youtu.be"],
+                pathPrefixes: ["/watch", "/shorts"])
             let any = try MatchRule(schemes: ["https", "http"])
             return [
-                (yt, "https://example.org/watch", false, "host 'example.org' matches none of *.youtube.com, youtu.be"),
+                (
+                    yt, "https://example.org/watch", false,
+                    "host 'example.org' matches none of *.youtube.com, youtu.be"
+                ),
                 (yt, "ftp://m.youtube.com/watch", false, "scheme 'ftp' is not one of https, http"),
-                (yt, "https://m.youtube.com/about", false, "path '/about' starts with none of /watch, /shorts"),
-                (yt, "https://m.youtube.com/watch", true,
-                 "matches: scheme 'https' is one of https, http; host 'm.youtube.com' matches *.youtube.com; path '/watch' starts with /watch"),
-                (any, "https://example.org/x", true, "matches: scheme 'https' is one of https, http; any host; any path"),
+                (
+                    yt, "https://m.youtube.com/about", false,
+                    "path '/about' starts with none of /watch, /shorts"
+                ),
+                (
+                    yt, "https://m.youtube.com/watch", true,
+                    "matches: scheme 'https' is one of https, http; host 'm.youtube.com' matches *.youtube.com; path '/watch' starts with /watch"
+                ),
+                (
+                    any, "https://example.org/x", true,
+                    "matches: scheme 'https' is one of https, http; any host; any path"
+                ),
             ]
         } catch {
             fatalError("\(error)")
@@ -106,6 +125,8 @@ struct HostPatternTests {
 
     @Test func urlWithoutHostAgainstHostRule() throws {
         let rule = try MatchRule(schemes: ["mailto"], hosts: ["example.org"])
-        #expect(rule.evaluate(url("mailto:a@example.org")).reason == "the URL has no host, and the rule needs one of example.org")
+        #expect(
+            rule.evaluate(url("mailto:a@example.org")).reason
+                == "the URL has no host, and the rule needs one of example.org")
     }
 }

@@ -2,10 +2,13 @@
 
 import Foundation
 import Testing
+
 @testable import ActivityKit
 
 struct ManifestTests {
-    static func decode(_ json: String, file: String = "x.json", origin: ActivityOrigin = .user) throws -> Activity {
+    static func decode(_ json: String, file: String = "x.json", origin: ActivityOrigin = .user) throws
+        -> Activity
+    {
         try Manifest.decode(Data(json.utf8), fileName: file, origin: origin)
     }
 
@@ -35,7 +38,9 @@ struct ManifestTests {
             Issue.record("not an open activity")
             return
         }
-        #expect(try spec.url(for: items("https://a.example/", title: "T")) == "https://t.me/share/url?url=https%3A%2F%2Fa.example%2F&text=T")
+        #expect(
+            try spec.url(for: items("https://a.example/", title: "T"))
+                == "https://t.me/share/url?url=https%3A%2F%2Fa.example%2F&text=T")
     }
 
     @Test func defaults() throws {
@@ -49,7 +54,8 @@ struct ManifestTests {
     }
 
     @Test func execWithStdin() throws {
-        let a = try Self.decode(#"{"id":"a","name":"A","category":"action","perform":{"exec":["wl-copy","--"],"stdin":"{url}"}}"#)
+        let a = try Self.decode(
+            #"{"id":"a","name":"A","category":"action","perform":{"exec":["wl-copy","--"],"stdin":"{url}"}}"#)
         guard case .exec(let spec) = a.perform else {
             Issue.record("not exec")
             return
@@ -59,7 +65,9 @@ struct ManifestTests {
     }
 
     @Test func dbusAndCandidates() throws {
-        let d = try Self.decode(#"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.example.App","path":"/org/example/App"}}}"#)
+        let d = try Self.decode(
+            #"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.example.App","path":"/org/example/App"}}}"#
+        )
         #expect(d.perform == .dbus(busName: "org.example.App", objectPath: "/org/example/App"))
         let c = try Self.decode(
             """
@@ -89,54 +97,168 @@ struct ManifestTests {
         (#"{"id":"a b","name":"A","category":"share","perform":{"open":"https://a/{url}"}}"#, "id: "),
         (#"{"id":"a/../b","name":"A","category":"share","perform":{"open":"https://a/{url}"}}"#, "id: "),
         (#"{"id":"","name":"A","category":"share","perform":{"open":"https://a/{url}"}}"#, "id: "),
-        (#"{"id":"\#(String(repeating: "a", count: 256))","name":"A","category":"share","perform":{"open":"https://a/{url}"}}"#, "id: "),
-        (#"{"id":7,"name":"A","category":"share","perform":{"open":"https://a/{url}"}}"#, "id: expected a string"),
+        (
+            #"{"id":"\#(String(repeating: "a", count: 256))","name":"A","category":"share","perform":{"open":"https://a/{url}"}}"#,
+            "id: "
+        ),
+        (
+            #"{"id":7,"name":"A","category":"share","perform":{"open":"https://a/{url}"}}"#,
+            "id: expected a string"
+        ),
         (#"{"id":"a","category":"share","perform":{"open":"https://a/{url}"}}"#, "name: is required"),
-        (#"{"id":"a","name":["A"],"category":"share","perform":{"open":"https://a/{url}"}}"#, "name: expected a string"),
+        (
+            #"{"id":"a","name":["A"],"category":"share","perform":{"open":"https://a/{url}"}}"#,
+            "name: expected a string"
+        ),
         (#"{"id":"a","name":" ","category":"share","perform":{"open":"https://a/{url}"}}"#, "name: "),
-        (#"{"id":"a","name":"A","names":{"de":5},"category":"share","perform":{"open":"https://a/{url}"}}"#, "names.de: "),
-        (#"{"id":"a","name":"A","names":["de"],"category":"share","perform":{"open":"https://a/{url}"}}"#, "names: "),
-        (#"{"id":"a","name":"A","icon":true,"category":"share","perform":{"open":"https://a/{url}"}}"#, "icon: "),
+        (
+            #"{"id":"a","name":"A","names":{"de":5},"category":"share","perform":{"open":"https://a/{url}"}}"#,
+            "names.de: "
+        ),
+        (
+            #"{"id":"a","name":"A","names":["de"],"category":"share","perform":{"open":"https://a/{url}"}}"#,
+            "names: "
+        ),
+        (
+            #"{"id":"a","name":"A","icon":true,"category":"share","perform":{"open":"https://a/{url}"}}"#,
+            "icon: "
+        ),
         (#"{"id":"a","name":"A","perform":{"open":"https://a/{url}"}}"#, "category: is required"),
         (#"{"id":"a","name":"A","category":"social","perform":{"open":"https://a/{url}"}}"#, "category: "),
         (#"{"id":"a","name":"A","category":"share"}"#, "perform: is required"),
         (#"{"id":"a","name":"A","category":"share","perform":"https://a"}"#, "perform: expected an object"),
-        (#"{"id":"a","name":"A","category":"share","perform":{}}"#, "perform: expected exactly one of exec, open, dbus, candidates"),
-        (#"{"id":"a","name":"A","category":"share","perform":{"exec":["x"],"open":"https://a/"}}"#, "perform: expected exactly one of exec, open, dbus, candidates"),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{}}"#,
+            "perform: expected exactly one of exec, open, dbus, candidates"
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"exec":["x"],"open":"https://a/"}}"#,
+            "perform: expected exactly one of exec, open, dbus, candidates"
+        ),
         (#"{"id":"a","name":"A","category":"share","perform":{"exec":[]}}"#, "perform.exec: "),
         (#"{"id":"a","name":"A","category":"share","perform":{"exec":"ls"}}"#, "perform.exec: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"exec":["ls",3]}}"#, "perform.exec[1]: expected a string"),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"exec":["ls",3]}}"#,
+            "perform.exec[1]: expected a string"
+        ),
         (#"{"id":"a","name":"A","category":"share","perform":{"exec":["{url}"]}}"#, "perform.exec[0]: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"exec":["ls","{nope}"]}}"#, "perform.exec[1]: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"exec":["ls"],"stdin":"{url"}}"#, "perform.stdin: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"open":"https://a/","stdin":"x"}}"#, "perform.stdin: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"open":"javascript:{url}"}}"#, "perform.open: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"open":"https://a/?{bad}"}}"#, "perform.open: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"exec":["ls"],"shell":true}}"#, "perform.shell: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org","path":"/a"}}}"#, "perform.dbus.name: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.1x.A","path":"/a"}}}"#, "perform.dbus.name: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":":1.5","path":"/a"}}}"#, "perform.dbus.name: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.a.B","path":"/a/"}}}"#, "perform.dbus.path: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.a.B","path":"a"}}}"#, "perform.dbus.path: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.a.B"}}}"#, "perform.dbus.path: is required"),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"exec":["ls","{nope}"]}}"#,
+            "perform.exec[1]: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"exec":["ls"],"stdin":"{url"}}"#,
+            "perform.stdin: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"open":"https://a/","stdin":"x"}}"#,
+            "perform.stdin: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"open":"javascript:{url}"}}"#,
+            "perform.open: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"open":"https://a/?{bad}"}}"#,
+            "perform.open: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"exec":["ls"],"shell":true}}"#,
+            "perform.shell: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org","path":"/a"}}}"#,
+            "perform.dbus.name: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.1x.A","path":"/a"}}}"#,
+            "perform.dbus.name: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":":1.5","path":"/a"}}}"#,
+            "perform.dbus.name: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.a.B","path":"/a/"}}}"#,
+            "perform.dbus.path: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.a.B","path":"a"}}}"#,
+            "perform.dbus.path: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"dbus":{"name":"org.a.B"}}}"#,
+            "perform.dbus.path: is required"
+        ),
         (#"{"id":"a","name":"A","category":"share","perform":{"candidates":[]}}"#, "perform.candidates: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"candidates":[{"dbus":{}}]}}"#, "perform.candidates[0]: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"candidates":[{"exec":["a"]},{"exec":["b"],"env":["1X"]}]}}"#, "perform.candidates[1].env[0]: "),
-        (#"{"id":"a","name":"A","category":"share","perform":{"candidates":[{"exec":["a"],"env":"DISPLAY"}]}}"#, "perform.candidates[0].env: "),
-        (#"{"id":"a","name":"A","category":"share","match":[],"perform":{"exec":["a"]}}"#, "match: expected an object"),
-        (#"{"id":"a","name":"A","category":"share","match":{"hosts":["ok.example","a.*.org","x"]},"perform":{"exec":["a"]}}"#, "match.hosts[1]: "),
-        (#"{"id":"a","name":"A","category":"share","match":{"hosts":["a", 1]},"perform":{"exec":["a"]}}"#, "match.hosts[1]: expected a string"),
-        (#"{"id":"a","name":"A","category":"share","match":{"hosts":[]},"perform":{"exec":["a"]}}"#, "match.hosts: "),
-        (#"{"id":"a","name":"A","category":"share","match":{"schemes":["ht tp"]},"perform":{"exec":["a"]}}"#, "match.schemes[0]: "),
-        (#"{"id":"a","name":"A","category":"share","match":{"path_prefixes":["x"]},"perform":{"exec":["a"]}}"#, "match.path_prefixes[0]: "),
-        (#"{"id":"a","name":"A","category":"share","match":{"ports":[80]},"perform":{"exec":["a"]}}"#, "match.ports: unknown key"),
-        (#"{"id":"a","name":"A","category":"share","requires":{"executables":"ls"},"perform":{"exec":["a"]}}"#, "requires.executables: "),
-        (#"{"id":"a","name":"A","category":"share","requires":{"dbus_names":["bad"]},"perform":{"exec":["a"]}}"#, "requires.dbus_names[0]: "),
-        (#"{"id":"a","name":"A","category":"share","requires":{"programs":["ls"]},"perform":{"exec":["a"]}}"#, "requires.programs: unknown key"),
-        (#"{"id":"a","name":"A","category":"share","perform":{"exec":["a"]},"priority":1.5}"#, "priority: expected an integer"),
-        (#"{"id":"a","name":"A","category":"share","perform":{"exec":["a"]},"priority":"1"}"#, "priority: expected an integer"),
-        (#"{"id":"a","name":"A","category":"share","perform":{"exec":["a"]},"priority":true}"#, "priority: expected an integer"),
-        (#"{"id":"a","name":"A","category":"share","perform":{"exec":["a"]},"priority":1e30}"#, "priority: expected an integer"),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"candidates":[{"dbus":{}}]}}"#,
+            "perform.candidates[0]: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"candidates":[{"exec":["a"]},{"exec":["b"],"env":["1X"]}]}}"#,
+            "perform.candidates[1].env[0]: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"candidates":[{"exec":["a"],"env":"DISPLAY"}]}}"#,
+            "perform.candidates[0].env: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","match":[],"perform":{"exec":["a"]}}"#,
+            "match: expected an object"
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","match":{"hosts":["ok.example","a.*.org","x"]},"perform":{"exec":["a"]}}"#,
+            "match.hosts[1]: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","match":{"hosts":["a", 1]},"perform":{"exec":["a"]}}"#,
+            "match.hosts[1]: expected a string"
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","match":{"hosts":[]},"perform":{"exec":["a"]}}"#,
+            "match.hosts: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","match":{"schemes":["ht tp"]},"perform":{"exec":["a"]}}"#,
+            "match.schemes[0]: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","match":{"path_prefixes":["x"]},"perform":{"exec":["a"]}}"#,
+            "match.path_prefixes[0]: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","match":{"ports":[80]},"perform":{"exec":["a"]}}"#,
+            "match.ports: unknown key"
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","requires":{"executables":"ls"},"perform":{"exec":["a"]}}"#,
+            "requires.executables: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","requires":{"dbus_names":["bad"]},"perform":{"exec":["a"]}}"#,
+            "requires.dbus_names[0]: "
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","requires":{"programs":["ls"]},"perform":{"exec":["a"]}}"#,
+            "requires.programs: unknown key"
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"exec":["a"]},"priority":1.5}"#,
+            "priority: expected an integer"
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"exec":["a"]},"priority":"1"}"#,
+            "priority: expected an integer"
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"exec":["a"]},"priority":true}"#,
+            "priority: expected an integer"
+        ),
+        (
+            #"{"id":"a","name":"A","category":"share","perform":{"exec":["a"]},"priority":1e30}"#,
+            "priority: expected an integer"
+        ),
     ]
 
     @Test(arguments: bad)
@@ -150,8 +272,13 @@ struct ManifestTests {
     }
 
     @Test func telegramMessageExactly() {
-        let e = caught { try Self.decode(#"{"id":"t","name":"T","category":"share","perform":{}}"#, file: "telegram.json") }
-        #expect(e == .invalidArgument("telegram.json: perform: expected exactly one of exec, open, dbus, candidates"))
+        let e = caught {
+            try Self.decode(#"{"id":"t","name":"T","category":"share","perform":{}}"#, file: "telegram.json")
+        }
+        #expect(
+            e
+                == .invalidArgument(
+                    "telegram.json: perform: expected exactly one of exec, open, dbus, candidates"))
     }
 
     @Test func masks() {
@@ -161,14 +288,19 @@ struct ManifestTests {
     }
 
     @Test(arguments: [
-        ("org.example.App", false, true), ("org", false, false), (":1.42", false, false), (":1.42", true, true),
-        ("org.1bad.x", false, false), ("org..x", false, false), ("org.ex-ample._x", false, true), (".org.x", false, false),
+        ("org.example.App", false, true), ("org", false, false), (":1.42", false, false),
+        (":1.42", true, true),
+        ("org.1bad.x", false, false), ("org..x", false, false), ("org.ex-ample._x", false, true),
+        (".org.x", false, false),
     ])
     func busNames(_ name: String, _ unique: Bool, _ valid: Bool) {
         #expect(DBusSyntax.isValidBusName(name, allowUnique: unique) == valid)
     }
 
-    @Test(arguments: [("/", true), ("/a/b_c/D9", true), ("", false), ("a", false), ("/a/", false), ("//a", false), ("/a-b", false)])
+    @Test(arguments: [
+        ("/", true), ("/a/b_c/D9", true), ("", false), ("a", false), ("/a/", false), ("//a", false),
+        ("/a-b", false),
+    ])
     func objectPaths(_ path: String, _ valid: Bool) {
         #expect(DBusSyntax.isValidObjectPath(path) == valid)
     }
@@ -176,10 +308,18 @@ struct ManifestTests {
 
 extension ManifestTests {
     @Test func messagesNeverCarryControlCharacters() {
-        let e = caught { try Self.decode(#"{"id":"a\nb","name":"A","category":"share\u001b[31m","perform":{"exec":["a"]}}"#, file: "x.json") }
+        let e = caught {
+            try Self.decode(
+                #"{"id":"a\nb","name":"A","category":"share\u001b[31m","perform":{"exec":["a"]}}"#,
+                file: "x.json")
+        }
         #expect(e?.message.hasPrefix("x.json: id: ") == true)
         #expect(e?.message.contains("\n") == false)
-        let c = caught { try Self.decode(#"{"id":"a","name":"A","category":"share\u001b[31m","perform":{"exec":["a"]}}"#, file: "x.json") }
+        let c = caught {
+            try Self.decode(
+                #"{"id":"a","name":"A","category":"share\u001b[31m","perform":{"exec":["a"]}}"#,
+                file: "x.json")
+        }
         #expect(c?.message.contains("\u{1b}") == false)
         #expect(c?.message.contains("U+001B") == true)
     }

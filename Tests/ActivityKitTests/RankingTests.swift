@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import ActivityKit
 
 struct RankingTests {
@@ -27,13 +28,16 @@ struct RankingTests {
         for _ in 0..<5 { u.recordUse(of: a.id, at: t0) }
         u.recordUse(of: b.id, at: days(40))
         // At day 40: a = 5 * 2^(-40/14) ≈ 0.69 < b = 1.
-        #expect(Ranking.order([a, b], usage: u, now: days(40), locale: nil).map(\.id.rawValue) == ["b", "a"])
+        #expect(
+            Ranking.order([a, b], usage: u, now: days(40), locale: nil).map(\.id.rawValue) == ["b", "a"])
         // At day 20 (before b's use): a ≈ 1.86, b = 0.
         var early = UsageScores()
         for _ in 0..<5 { early.recordUse(of: a.id, at: t0) }
-        #expect(Ranking.order([b, a], usage: early, now: days(20), locale: nil).map(\.id.rawValue) == ["a", "b"])
+        #expect(
+            Ranking.order([b, a], usage: early, now: days(20), locale: nil).map(\.id.rawValue) == ["a", "b"])
         // Decay keeps the ratio of two scores, so later use keeps b ahead however long nothing happens.
-        #expect(Ranking.order([a, b], usage: u, now: days(400), locale: nil).map(\.id.rawValue) == ["b", "a"])
+        #expect(
+            Ranking.order([a, b], usage: u, now: days(400), locale: nil).map(\.id.rawValue) == ["b", "a"])
     }
 
     @Test func tieBreakers() {

@@ -1,6 +1,7 @@
 // Tests of the registry: masking and precedence, owners and limits, and the index against a brute-force scan.
 
 import Testing
+
 @testable import ActivityKit
 
 /// A seeded generator (SplitMix64) so the randomized test is the same every run.
@@ -19,9 +20,23 @@ struct RegistryTests {
     @Test func higherLayerFileMasksAndWins() {
         var r = Registry()
         r.setStaticLayers([
-            StaticLayer(origin: .user, entries: ["telegram.json": .masked, "copy.json": .activity(activity("copy", name: "User Copy"))]),
-            StaticLayer(origin: .system, entries: ["telegram.json": .activity(activity("telegram")), "mail.json": .activity(activity("mail"))]),
-            StaticLayer(origin: .builtin, entries: ["copy.json": .activity(activity("copy", name: "Builtin Copy")), "telegram.json": .activity(activity("telegram"))]),
+            StaticLayer(
+                origin: .user,
+                entries: [
+                    "telegram.json": .masked, "copy.json": .activity(activity("copy", name: "User Copy")),
+                ]),
+            StaticLayer(
+                origin: .system,
+                entries: [
+                    "telegram.json": .activity(activity("telegram")),
+                    "mail.json": .activity(activity("mail")),
+                ]),
+            StaticLayer(
+                origin: .builtin,
+                entries: [
+                    "copy.json": .activity(activity("copy", name: "Builtin Copy")),
+                    "telegram.json": .activity(activity("telegram")),
+                ]),
         ])
         #expect(r.all.map(\.id.rawValue) == ["copy", "mail"])
         #expect(r.activity(id("copy"))?.name == "User Copy")
@@ -36,7 +51,8 @@ struct RegistryTests {
         var r = Registry()
         r.setStaticLayers([
             StaticLayer(origin: .user, entries: ["mine.json": .activity(activity("dup", name: "Mine"))]),
-            StaticLayer(origin: .builtin, entries: ["theirs.json": .activity(activity("dup", name: "Theirs"))]),
+            StaticLayer(
+                origin: .builtin, entries: ["theirs.json": .activity(activity("dup", name: "Theirs"))]),
         ])
         #expect(r.activity(id("dup"))?.name == "Mine")
         #expect(r.count == 1)
@@ -100,7 +116,11 @@ struct RegistryTests {
     @Test func manifestAppearingForALiveRegistrationWaitsForIt() throws {
         var r = Registry()
         try r.register(activity("x", name: "Dynamic", hosts: ["d.example"]), owner: ":1.1")
-        r.setStaticLayers([StaticLayer(origin: .user, entries: ["x.json": .activity(activity("x", name: "Static", hosts: ["s.example"]))])])
+        r.setStaticLayers([
+            StaticLayer(
+                origin: .user,
+                entries: ["x.json": .activity(activity("x", name: "Static", hosts: ["s.example"]))])
+        ])
         #expect(r.activity(id("x"))?.name == "Dynamic")
         #expect(r.count == 1)
         #expect(r.matching(url("https://d.example/")).count == 1)
@@ -113,16 +133,29 @@ struct RegistryTests {
 
     @Test func indexAgreesWithBruteForce() throws {
         var rng = SeededGenerator(state: 20_261_129)
-        let domains = ["youtube.com", "m.youtube.com", "youtu.be", "example.org", "a.b.example.org", "xn--bcher-kva.example", "org", "evil-youtube.com"]
-        let globs = domains + domains.map { "*." + $0 } + ["*", "bücher.example", "*.BÜCHER.example", "[::1]"]
+        let domains = [
+            "youtube.com", "m.youtube.com", "youtu.be", "example.org", "a.b.example.org",
+            "xn--bcher-kva.example", "org", "evil-youtube.com",
+        ]
+        let globs =
+            domains + domains.map { "*." + $0 } + ["*", "bücher.example", "*.BÜCHER.example", "[::1]"]
         let paths = ["/", "/watch", "/watch/", "/shorts", "/a/b"]
         let schemes = ["http", "https", "ftp", "mailto", "HTTPS"]
         var r = Registry()
         var statics: [String: StaticEntry] = [:]
         for i in 0..<600 {
-            let hosts: [String]? = Bool.random(using: &rng) ? nil : (0..<Int.random(in: 1...3, using: &rng)).map { _ in globs.randomElement(using: &rng)! }
-            let ps: [String]? = Int.random(in: 0..<3, using: &rng) == 0 ? (0..<Int.random(in: 1...2, using: &rng)).map { _ in paths.randomElement(using: &rng)! } : nil
-            let ss: [String]? = Bool.random(using: &rng) ? nil : (0..<Int.random(in: 1...2, using: &rng)).map { _ in schemes.randomElement(using: &rng)! }
+            let hosts: [String]? =
+                Bool.random(using: &rng)
+                ? nil
+                : (0..<Int.random(in: 1...3, using: &rng)).map { _ in globs.randomElement(using: &rng)! }
+            let ps: [String]? =
+                Int.random(in: 0..<3, using: &rng) == 0
+                ? (0..<Int.random(in: 1...2, using: &rng)).map { _ in paths.randomElement(using: &rng)! }
+                : nil
+            let ss: [String]? =
+                Bool.random(using: &rng)
+                ? nil
+                : (0..<Int.random(in: 1...2, using: &rng)).map { _ in schemes.randomElement(using: &rng)! }
             let a = activity("r\(i)", schemes: ss, hosts: hosts, paths: ps)
             if i % 3 == 0 {
                 statics["r\(i).json"] = .activity(a)
@@ -135,13 +168,18 @@ struct RegistryTests {
         for i in stride(from: 1, to: 600, by: 5) where i % 3 != 0 {
             try r.unregister(id("r\(i)"), caller: ":1.\(i % 7)")
         }
-        let urlHosts = domains + ["www.youtube.com", "a.m.youtube.com", "youtube.com.evil.org", "b.example.org", "bücher.example", "x.bücher.example", "[::1]", "[::2]", "other.net"]
+        let urlHosts =
+            domains + [
+                "www.youtube.com", "a.m.youtube.com", "youtube.com.evil.org", "b.example.org",
+                "bücher.example", "x.bücher.example", "[::1]", "[::2]", "other.net",
+            ]
         var checked = 0
         let all = r.all
         for _ in 0..<400 {
             let s = ["http", "https", "ftp"].randomElement(using: &rng)!
             let h = urlHosts.randomElement(using: &rng)!
-            let p = ["/", "/watch", "/watch/x", "/watchlist", "/shorts/1", "/a/b/c", "/z"].randomElement(using: &rng)!
+            let p = ["/", "/watch", "/watch/x", "/watchlist", "/shorts/1", "/a/b/c", "/z"].randomElement(
+                using: &rng)!
             let u = url("\(s)://\(h)\(p)")
             let viaIndex = r.matching(u).map(\.id)
             let brute = all.filter { $0.match.matches(u) }.map(\.id)
@@ -162,7 +200,8 @@ struct RegistryTests {
         }
         r.setStaticLayers([StaticLayer(origin: .builtin, entries: statics)])
         for i in 0..<5_000 {
-            try r.register(activity("d\(i)", hosts: ["*.site\(i).example"], paths: ["/p"]), owner: ":1.\(i / 200)")
+            try r.register(
+                activity("d\(i)", hosts: ["*.site\(i).example"], paths: ["/p"]), owner: ":1.\(i / 200)")
         }
         for i in 0..<10 {
             try r.register(activity("any\(i)"), owner: ":9.9")

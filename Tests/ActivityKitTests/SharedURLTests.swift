@@ -1,6 +1,7 @@
 // Tests of the URL parser: components, host normalization (IDNA, IPv6, userinfo) and rejections.
 
 import Testing
+
 @testable import ActivityKit
 
 struct SharedURLTests {
@@ -10,27 +11,52 @@ struct SharedURLTests {
     }
 
     static let good: [Parsed] = [
-        .init(input: "https://example.org/a/b?q=1#f", scheme: "https", host: "example.org", port: nil, path: "/a/b"),
+        .init(
+            input: "https://example.org/a/b?q=1#f", scheme: "https", host: "example.org", port: nil,
+            path: "/a/b"),
         .init(input: "HTTPS://EXAMPLE.ORG", scheme: "https", host: "example.org", port: nil, path: "/"),
         .init(input: "https://example.org./x", scheme: "https", host: "example.org", port: nil, path: "/x"),
-        .init(input: "https://youtube.com@evil.org/", scheme: "https", host: "evil.org", port: nil, path: "/"),
-        .init(input: "https://user:pw@host.example:8443/p", scheme: "https", host: "host.example", port: 8443, path: "/p"),
+        .init(
+            input: "https://youtube.com@evil.org/", scheme: "https", host: "evil.org", port: nil, path: "/"),
+        .init(
+            input: "https://user:pw@host.example:8443/p", scheme: "https", host: "host.example", port: 8443,
+            path: "/p"),
         .init(input: "http://[::1]/", scheme: "http", host: "::1", port: nil, path: "/"),
-        .init(input: "http://[2001:DB8:0:0:0:0:0:1]:8080/x", scheme: "http", host: "2001:db8::1", port: 8080, path: "/x"),
-        .init(input: "http://[::ffff:192.0.2.1]/", scheme: "http", host: "::ffff:c000:201", port: nil, path: "/"),
-        .init(input: "https://bücher.example/", scheme: "https", host: "xn--bcher-kva.example", port: nil, path: "/"),
-        .init(input: "https://BÜCHER.example/", scheme: "https", host: "xn--bcher-kva.example", port: nil, path: "/"),
+        .init(
+            input: "http://[2001:DB8:0:0:0:0:0:1]:8080/x", scheme: "http", host: "2001:db8::1", port: 8080,
+            path: "/x"),
+        .init(
+            input: "http://[::ffff:192.0.2.1]/", scheme: "http", host: "::ffff:c000:201", port: nil, path: "/"
+        ),
+        .init(
+            input: "https://bücher.example/", scheme: "https", host: "xn--bcher-kva.example", port: nil,
+            path: "/"),
+        .init(
+            input: "https://BÜCHER.example/", scheme: "https", host: "xn--bcher-kva.example", port: nil,
+            path: "/"),
         .init(input: "https://%65vil.org/", scheme: "https", host: "evil.org", port: nil, path: "/"),
-        .init(input: "https://a.example/%7Euser/./x/../y", scheme: "https", host: "a.example", port: nil, path: "/~user/y"),
-        .init(input: "https://a.example/%2f%41", scheme: "https", host: "a.example", port: nil, path: "/%2FA"),
-        .init(input: "mailto:someone@example.org", scheme: "mailto", host: nil, port: nil, path: "someone@example.org"),
+        .init(
+            input: "https://a.example/%7Euser/./x/../y", scheme: "https", host: "a.example", port: nil,
+            path: "/~user/y"),
+        .init(
+            input: "https://a.example/%2f%41", scheme: "https", host: "a.example", port: nil, path: "/%2FA"),
+        .init(
+            input: "mailto:someone@example.org", scheme: "mailto", host: nil, port: nil,
+            path: "someone@example.org"),
         .init(input: "file:///etc/hosts", scheme: "file", host: "", port: nil, path: "/etc/hosts"),
         .init(input: "https://example.org:/x", scheme: "https", host: "example.org", port: nil, path: "/x"),
         .init(input: "https://ｅｘａｍｐｌｅ.org/", scheme: "https", host: "example.org", port: nil, path: "/"),
-        .init(input: "https://bücher。example/", scheme: "https", host: "xn--bcher-kva.example", port: nil, path: "/"),
-        .init(input: "https://b%C3%BCcher.example/", scheme: "https", host: "xn--bcher-kva.example", port: nil, path: "/"),
-        .init(input: "https://evil.org/@youtube.com", scheme: "https", host: "evil.org", port: nil, path: "/@youtube.com"),
-        .init(input: "https://example.org/ä?ü=ö", scheme: "https", host: "example.org", port: nil, path: "/ä"),
+        .init(
+            input: "https://bücher。example/", scheme: "https", host: "xn--bcher-kva.example", port: nil,
+            path: "/"),
+        .init(
+            input: "https://b%C3%BCcher.example/", scheme: "https", host: "xn--bcher-kva.example", port: nil,
+            path: "/"),
+        .init(
+            input: "https://evil.org/@youtube.com", scheme: "https", host: "evil.org", port: nil,
+            path: "/@youtube.com"),
+        .init(
+            input: "https://example.org/ä?ü=ö", scheme: "https", host: "example.org", port: nil, path: "/ä"),
     ]
 
     @Test(arguments: good)
@@ -92,7 +118,8 @@ struct SharedURLTests {
     func rejects(_ input: String, _ word: String) {
         let e = caught { try SharedURL(input) }
         guard case .invalidArgument(let m)? = e else {
-            Issue.record("expected invalidArgument for \(input.debugDescription), got \(String(describing: e))")
+            Issue.record(
+                "expected invalidArgument for \(input.debugDescription), got \(String(describing: e))")
             return
         }
         #expect(m.contains(word), "message: \(m)")
@@ -117,13 +144,17 @@ struct SharedURLTests {
         let okTitle = String(repeating: "é", count: 2048)  // 4096 bytes
         #expect(caught { try Items(url: "https://a.example/", title: okTitle) } == nil)
         let longTitle = okTitle + "x"
-        guard case .invalidArgument(let m)? = caught({ try Items(url: "https://a.example/", title: longTitle) }) else {
+        guard
+            case .invalidArgument(let m)? = caught({ try Items(url: "https://a.example/", title: longTitle) })
+        else {
             Issue.record("long title accepted")
             return
         }
         #expect(m.hasPrefix("title:"))
         let longText = String(repeating: "x", count: 64 * 1024 + 1)
-        #expect(caught { try Items(url: "https://a.example/", text: longText) }?.message.hasPrefix("text:") == true)
+        #expect(
+            caught { try Items(url: "https://a.example/", text: longText) }?.message.hasPrefix("text:")
+                == true)
         #expect(caught { try Items(url: "nope") }?.message.hasPrefix("url:") == true)
     }
 

@@ -2,6 +2,7 @@
 
 import Foundation
 import Testing
+
 @testable import ActivityKit
 
 /// An environment with a fixed set of programs, bus names and variables.

@@ -1,6 +1,7 @@
 // Tests of templates: parsing, raw and query-encoded expansion with injection attempts, exec and open specs.
 
 import Testing
+
 @testable import ActivityKit
 
 struct TemplateTests {
@@ -11,8 +12,10 @@ struct TemplateTests {
     @Test func queryEncodingEncodesEverythingButUnreserved() throws {
         let t = try Template("https://t.me/share/url?url={url}&text={title}")
         let i = items("https://example.org/a?b=1&c=2#frag", title: Self.nasty)
-        #expect(t.expandQueryEncoded(i) ==
-            "https://t.me/share/url?url=https%3A%2F%2Fexample.org%2Fa%3Fb%3D1%26c%3D2%23frag&text=" + Self.nastyEncoded)
+        #expect(
+            t.expandQueryEncoded(i)
+                == "https://t.me/share/url?url=https%3A%2F%2Fexample.org%2Fa%3Fb%3D1%26c%3D2%23frag&text="
+                + Self.nastyEncoded)
     }
 
     @Test func absentValuesExpandEmpty() throws {
@@ -30,7 +33,9 @@ struct TemplateTests {
         ("{text}{title}", "TXTTTL"),
     ])
     func bracesAndPlaceholders(_ source: String, _ expected: String) throws {
-        #expect(try Template(source).expandRaw(items("https://a.example/x", title: "TTL", text: "TXT")) == expected)
+        #expect(
+            try Template(source).expandRaw(items("https://a.example/x", title: "TTL", text: "TXT"))
+                == expected)
     }
 
     @Test(arguments: ["{foo}", "{url", "}", "a}b", "{}", "{URL}", "x{ url }", "{{url}}}"])
@@ -47,7 +52,10 @@ struct TemplateTests {
             argv: [Template("notify-send"), Template("--"), Template("{title}: {url}"), Template("{text}")],
             stdin: Template("{url}\n"))
         let i = items("https://example.org/?q=$(reboot)&x='id';ls", title: Self.nasty)
-        #expect(spec.arguments(for: i) == ["notify-send", "--", Self.nasty + ": https://example.org/?q=$(reboot)&x='id';ls", ""])
+        #expect(
+            spec.arguments(for: i) == [
+                "notify-send", "--", Self.nasty + ": https://example.org/?q=$(reboot)&x='id';ls", "",
+            ])
         #expect(spec.input(for: i) == "https://example.org/?q=$(reboot)&x='id';ls\n")
         #expect(spec.program == "notify-send")
     }
@@ -64,15 +72,21 @@ struct TemplateTests {
         ("{url}", "javascript:alert(1)", nil, nil),
         ("{url}", "file:///etc/passwd", nil, nil),
         ("{url}", "mailto:a@example.org", nil, "mailto:a@example.org"),
-        ("https://t.me/share/url?url={url}&text={title}", "https://a.example/", "A&B",
-         "https://t.me/share/url?url=https%3A%2F%2Fa.example%2F&text=A%26B"),
-        ("mailto:?subject={title}&body={url}", "https://a.example/", "Hi there",
-         "mailto:?subject=Hi%20there&body=https%3A%2F%2Fa.example%2F"),
+        (
+            "https://t.me/share/url?url={url}&text={title}", "https://a.example/", "A&B",
+            "https://t.me/share/url?url=https%3A%2F%2Fa.example%2F&text=A%26B"
+        ),
+        (
+            "mailto:?subject={title}&body={url}", "https://a.example/", "Hi there",
+            "mailto:?subject=Hi%20there&body=https%3A%2F%2Fa.example%2F"
+        ),
         ("https://{title}.example/", "https://a.example/", "evil.org/#", nil),
     ]
 
     @Test(arguments: openCases)
-    func openURLIsCheckedAfterExpansion(_ template: String, _ u: String, _ title: String?, _ expected: String?) throws {
+    func openURLIsCheckedAfterExpansion(
+        _ template: String, _ u: String, _ title: String?, _ expected: String?
+    ) throws {
         let spec = try OpenSpec(template: Template(template))
         let i = items(u, title: title)
         if let expected {
@@ -82,7 +96,9 @@ struct TemplateTests {
         }
     }
 
-    @Test(arguments: ["javascript:{url}", "{title}", "//evil/{url}", "ftp://x/{url}", "{url}{title}", "data:,{text}"])
+    @Test(arguments: [
+        "javascript:{url}", "{title}", "//evil/{url}", "ftp://x/{url}", "{url}{title}", "data:,{text}",
+    ])
     func openTemplatesThatCanNeverBeSafeAreRejected(_ template: String) throws {
         let t = try Template(template)
         guard case .invalidArgument(let m)? = caught({ try OpenSpec(template: t) }) else {
