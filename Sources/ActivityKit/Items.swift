@@ -30,6 +30,9 @@ public struct Items: Hashable, Sendable {
             throw .invalidArgument(
                 "text: \(text.utf8.count) bytes long; at most \(Items.maxTextLength) (64 KiB) are allowed")
         }
+        // D-Bus strings cannot hold NUL, and a C argument would be cut at one: reject it from any source.
+        if title?.utf8.contains(0) == true { throw .invalidArgument("title: contains a NUL character") }
+        if text?.utf8.contains(0) == true { throw .invalidArgument("text: contains a NUL character") }
         self.title = title
         self.text = text
     }

@@ -12,6 +12,8 @@ import Foundation
 public struct MatchRule: Hashable, Sendable {
     /// The schemes when none are given.
     public static let defaultSchemes = ["http", "https"]
+    /// The most entries one list may hold, so a registration cannot make the index huge.
+    public static let maxEntries = 1024
 
     /// Lower-cased schemes in the order given, without duplicates.
     public let schemes: [String]
@@ -26,6 +28,12 @@ public struct MatchRule: Hashable, Sendable {
     public init(schemes: [String]? = nil, hosts: [String]? = nil, pathPrefixes: [String]? = nil)
         throws(ActivityError)
     {
+        for (key, list) in [("schemes", schemes), ("hosts", hosts), ("path_prefixes", pathPrefixes)] {
+            if let list, list.count > MatchRule.maxEntries {
+                throw .invalidArgument(
+                    "\(key): \(list.count) entries; at most \(MatchRule.maxEntries) are allowed")
+            }
+        }
         var seen = Set<String>()
         var normalizedSchemes: [String] = []
         if let schemes, schemes.isEmpty {

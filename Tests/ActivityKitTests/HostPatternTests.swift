@@ -64,6 +64,9 @@ struct HostPatternTests {
         #expect(
             caught { try MatchRule(pathPrefixes: ["/a", "/b?c"]) }?.message.hasPrefix("path_prefixes[1]:")
                 == true)
+        let many = (0...MatchRule.maxEntries).map { "h\($0).example" }
+        #expect(caught { try MatchRule(hosts: many) }?.message.hasPrefix("hosts: 1025 entries") == true)
+        #expect(caught { try MatchRule(hosts: Array(many.dropLast())) } == nil)
     }
 
     static let pathCases: [(prefix: String, path: String, matches: Bool)] = [

@@ -199,6 +199,10 @@ struct RegistryTests {
             statics["s\(i).json"] = .activity(activity("s\(i)", hosts: ["host\(i).example"]))
         }
         r.setStaticLayers([StaticLayer(origin: .builtin, entries: statics)])
+        // 10,000 single registrations in a row (incremental index updates); the first 5,000 are replaced.
+        for i in 0..<5_000 {
+            try r.register(activity("d\(i)", hosts: ["old\(i).example"]), owner: ":1.\(i / 200)")
+        }
         for i in 0..<5_000 {
             try r.register(
                 activity("d\(i)", hosts: ["*.site\(i).example"], paths: ["/p"]), owner: ":1.\(i / 200)")
@@ -209,6 +213,7 @@ struct RegistryTests {
         #expect(r.count == 10_010)
         let u = url("https://www.site42.example/p/x")
         #expect(r.candidateCount(for: u) == 11)
+        #expect(r.candidateCount(for: url("https://old42.example/")) == 10)  // replaced rules left the index
         #expect(r.matching(u).count == 11)
         #expect(r.candidateCount(for: url("https://host7.example/")) == 11)
         #expect(r.matching(url("https://www.site42.example/q")).count == 10)

@@ -156,6 +156,12 @@ struct SharedURLTests {
             caught { try Items(url: "https://a.example/", text: longText) }?.message.hasPrefix("text:")
                 == true)
         #expect(caught { try Items(url: "nope") }?.message.hasPrefix("url:") == true)
+        #expect(
+            caught { try Items(url: "https://a.example/", title: "a\u{0}b") }?.message.hasPrefix("title:")
+                == true)
+        #expect(
+            caught { try Items(url: "https://a.example/", text: "\u{0}") }?.message.hasPrefix("text:") == true
+        )
     }
 
     @Test(arguments: [
