@@ -113,7 +113,7 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
     static func checkCharacters(_ string: String) throws(ActivityError) {
         var offset = 0
         for sc in string.unicodeScalars {
-            defer { offset += String(sc).utf8.count }
+            defer { offset += sc.utf8.count }
             if sc.isASCII {
                 let b = UInt8(sc.value)
                 if HostName.isAlnum(b) || "-._~:/?#[]@!$&'()*+,;=%".utf8.contains(b) { continue }
