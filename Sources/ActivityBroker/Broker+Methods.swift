@@ -109,10 +109,3 @@ struct Exclusions {
         (!ids.isEmpty && ids.contains(activity.id.rawValue)) || categories.contains(activity.category)
     }
 }
-
-extension Availability {
-    var isAvailable: Bool {
-        if case .available = self { return true }
-        return false
-    }
-}

@@ -77,8 +77,8 @@ struct DesktopApplicationsSource {
         return Activity(
             id: try ActivityID(application.activityID), name: "Open in \(application.name)", names: names,
             icon: application.icon ?? "application-x-executable", category: .action, origin: .desktop,
-            match: try MatchRule(schemes: application.schemes), requires: Requirements(executables: [], dbusNames: []),
-            perform: .exec(ExecSpec(argv: argv, stdin: nil)),
+            match: try ActivityKit.MatchRule(schemes: application.schemes), requires: Requirements(executables: [], dbusNames: []),
+            perform: .exec(try ExecSpec(argv: argv, stdin: nil)),
             priority: isDefault ? Self.defaultHandlerPriority : 0, owner: nil)
     }
 

@@ -38,7 +38,7 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             connection.queue.async { [self] in
                 nameOwnerSubscription = connection.addMatch(
-                    MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged")
+                    DBus.MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged")
                 ) { [unowned self] signal in nameOwnerChanged(signal.body) }
                 pathWatcher = try? DirectoryWatcher(
                     directories: ExecutableLocator.directories(in: path), queue: connection.queue

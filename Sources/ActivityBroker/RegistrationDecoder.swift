@@ -40,9 +40,9 @@ enum RegistrationDecoder {
             priority: Int(fields["priority"]?.int32 ?? 0), owner: owner)
     }
 
-    private static func decodeMatch(_ match: [String: Value]) throws(ActivityError) -> MatchRule {
+    private static func decodeMatch(_ match: [String: Value]) throws(ActivityError) -> ActivityKit.MatchRule {
         let fields = try matchSchema.validate(match)
-        return try MatchRule(
+        return try ActivityKit.MatchRule(
             schemes: fields["schemes"]?.stringArray,
             hosts: fields["hosts"]?.stringArray,
             pathPrefixes: fields["path_prefixes"]?.stringArray)
