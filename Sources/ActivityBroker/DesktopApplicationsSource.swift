@@ -32,8 +32,16 @@ struct DesktopApplicationsSource {
             .filter { seen.insert($0).inserted }
     }
 
-    /// The activities, and each broken file with its message.
-    func load() -> (activities: [Activity], problems: [(file: String, message: String)]) {
+    /// What a scan found: the activities, the default web browser, and each broken file.
+    struct Loaded {
+        var activities: [Activity]
+        /// The default handler of `x-scheme-handler/https` per mimeapps.list, when installed.
+        var defaultBrowser: DesktopApplication?
+        var problems: [(file: String, message: String)]
+    }
+
+    /// Scans the applications and mimeapps.list files.
+    func load() -> Loaded {
         let directories = applicationDirectories.map { path in
             DesktopApplicationScanner.Directory(path: path, files: Self.desktopFiles(under: path))
         }
@@ -46,6 +54,7 @@ struct DesktopApplicationsSource {
         problems += resolver.errors.map { (file: $0.fileName, message: $0.description) }
 
         let installed = result.applications.map(\.mimeAppsEntry)
+        let browserID = resolver.defaultApplication(for: "x-scheme-handler/https", installed: installed)
         var defaults: Set<String> = []
         for scheme in Set(result.applications.flatMap(\.schemes)) {
             if let id = resolver.defaultApplication(for: "x-scheme-handler/\(scheme)", installed: installed) {
@@ -60,7 +69,9 @@ struct DesktopApplicationsSource {
                 problems.append((application.path, error.message))
             }
         }
-        return (activities, problems)
+        return Loaded(
+            activities: activities, defaultBrowser: result.applications.first { $0.desktopID == browserID },
+            problems: problems)
     }
 
     private func activity(for application: DesktopApplication, isDefault: Bool) throws(ActivityError) -> Activity {

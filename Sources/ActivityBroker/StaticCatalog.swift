@@ -52,13 +52,40 @@ final class StaticCatalog: @unchecked Sendable {
         var layers = manifestDirectories.map { directory in
             StaticLayer(origin: directory.origin, entries: loadManifests(in: directory.path, origin: directory.origin))
         }
-        let (activities, problems) = applications.load()
-        for problem in problems { report(problem.file, problem.message) }
+        let loaded = applications.load()
+        for problem in loaded.problems { report(problem.file, problem.message) }
+        var desktopActivities = loaded.activities
+        if let browser = loaded.defaultBrowser {
+            layers = layers.map { Self.namingBrowser(browser, in: $0) }
+            // "Open in Browser" now says "Open in Firefox"; a second "Open in Firefox" would be noise.
+            desktopActivities.removeAll { $0.id.rawValue == browser.activityID }
+        }
         layers.append(
             StaticLayer(
                 origin: .desktop,
-                entries: Dictionary(activities.map { ($0.id.rawValue + ".desktop", StaticEntry.activity($0)) }) { a, _ in a }))
+                entries: Dictionary(desktopActivities.map { ($0.id.rawValue + ".desktop", StaticEntry.activity($0)) }) {
+                    first, _ in first
+                }))
         onChange?(layers)
+    }
+
+    /// The built-in activity that opens the URL with the system opener, i.e. the default browser.
+    static let openInBrowserID = "org.activitybroker.open-in-browser"
+
+    /// Gives "Open in Browser" the default browser's own name ("Open in Firefox"), in every
+    /// language the browser's desktop entry and `OpenInPhrase` know.
+    private static func namingBrowser(_ browser: DesktopApplication, in layer: StaticLayer) -> StaticLayer {
+        var layer = layer
+        for (fileName, entry) in layer.entries {
+            guard case .activity(var activity) = entry, activity.id.rawValue == openInBrowserID else { continue }
+            activity.name = "Open in \(browser.name)"
+            for (locale, phrase) in OpenInPhrase.translations {
+                let appName = browser.names[locale] ?? browser.name
+                activity.names[locale] = phrase.replacingOccurrences(of: "%@", with: appName)
+            }
+            layer.entries[fileName] = .activity(activity)
+        }
+        return layer
     }
 
     private func loadManifests(in directory: String, origin: ActivityOrigin) -> [String: StaticEntry] {
