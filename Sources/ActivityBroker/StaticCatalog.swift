@@ -94,7 +94,7 @@ final class StaticCatalog: @unchecked Sendable {
         var entries: [String: StaticEntry] = [:]
         for (fileName, data) in listing.files {
             let path = directory + "/" + fileName
-            if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) {
+            if Manifest.isMask(data) {
                 entries[fileName] = .masked
                 continue
             }
