@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "ShareCLI", dependencies: ["ActivityBrokerClient", "TerminalUI"]),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
+        .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .target(name: "TestSupport", dependencies: ["DBus"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
