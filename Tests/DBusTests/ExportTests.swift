@@ -121,7 +121,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
         let destination = try BusName(pair.service.uniqueName)
         pair.client.call(
             MethodCall(destination: destination, path: "/test/Slow", interface: "org.example.Slow", member: "Hang"),
-            timeout: .seconds(2)
+            timeout: .seconds(6)
         ) { outcome.put($0) }
         try await waitUntil("the call to be parked") { parked.value.count == 1 }
         for index in 0..<5 {
@@ -147,7 +147,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
         let outcome = Inbox<Result<[Value], DBusError>>()
         let pending = pair.client.call(
             MethodCall(destination: try BusName(pair.service.uniqueName), path: "/test/Slow", interface: "org.example.Slow", member: "Hang"),
-            timeout: .seconds(1)
+            timeout: .seconds(4)
         ) { outcome.put($0) }
         try await waitUntil("the call to be parked") { parked.value.count == 1 }
         #expect(outcome.count == 0)
@@ -156,8 +156,8 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
         try await pair.settle(pair.client)
         // Past the timeout too: neither the reply nor NoReply may arrive.
         let later = Inbox<Bool>()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1200)) { later.put(true) }
-        _ = try await later.next()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(4200)) { later.put(true) }
+        _ = try await later.next(deadline: .seconds(10))
         try await pair.settle(pair.client)
         #expect(outcome.count == 0)
     }
