@@ -12,6 +12,9 @@ final class JobTable: @unchecked Sendable {
 
     static let defaultTimeout: UInt32 = 300
     static let maximumTimeout: UInt32 = 3600
+    /// Running jobs one connection may have at once, so that no caller can make the broker
+    /// spawn without bound.
+    static let maximumRunningPerCaller = 64
 
     init(broker: Broker) {
         self.broker = broker
@@ -43,6 +46,10 @@ final class JobTable: @unchecked Sendable {
         }
         let plan = try dispatcher.plan(
             resolved, activity: activity, items: items, activationToken: options["activation_token"]?.string)
+        let running = jobs.values.lazy.filter { $0.caller == caller && $0.state == .running }.count
+        guard running < Self.maximumRunningPerCaller else {
+            throw .limitExceeded("\(caller) already has \(running) running jobs; wait for one to finish")
+        }
 
         let job = Job(number: nextNumber, activityID: activity.id, caller: caller)
         nextNumber += 1
