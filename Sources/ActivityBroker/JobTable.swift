@@ -7,6 +7,7 @@ import Foundation
 final class JobTable: @unchecked Sendable {
     private unowned let broker: Broker
     private var jobs: [UInt64: Job] = [:]
+    private var runningByCaller: [String: Int] = [:]
     private var nextNumber: UInt64 = 1
     private let dispatcher: Dispatcher
 
@@ -46,7 +47,7 @@ final class JobTable: @unchecked Sendable {
         }
         let plan = try dispatcher.plan(
             resolved, activity: activity, items: items, activationToken: options["activation_token"]?.string)
-        let running = jobs.values.lazy.filter { $0.caller == caller && $0.state == .running }.count
+        let running = runningByCaller[caller, default: 0]
         guard running < Self.maximumRunningPerCaller else {
             throw .limitExceeded("\(caller) already has \(running) running jobs; wait for one to finish")
         }
@@ -59,6 +60,7 @@ final class JobTable: @unchecked Sendable {
             preconditionFailure("job paths are unique: \(error)")
         }
         jobs[job.number] = job
+        runningByCaller[caller, default: 0] += 1
         broker.log.event("job \(job.number): \(activity.id) started (by \(caller))")
         broker.connection.queue.async { [self] in start(job, plan: plan, timeout: timeout) }
         return job.path
@@ -93,6 +95,8 @@ final class JobTable: @unchecked Sendable {
     /// count when it completed, the log line, and removal after the afterlife.
     private func finish(_ job: Job, _ outcome: JobOutcome) {
         guard job.end(outcome.state) else { return }
+        runningByCaller[job.caller, default: 1] -= 1
+        if runningByCaller[job.caller] == 0 { runningByCaller[job.caller] = nil }
         let connection = broker.connection
         connection.emitPropertiesChanged(path: job.path, interface: Job.interfaceName, names: ["State"])
         do {
