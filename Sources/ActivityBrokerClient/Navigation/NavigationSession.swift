@@ -1,0 +1,303 @@
+// NavigationSession: an in-app browsing session whose Action button is the activity broker.
+
+import Foundation
+
+/// An in-app browsing session, after `SFSafariViewController`: a history with back and
+/// forward, a read-only address with a security indicator, an Action button backed by the
+/// broker plus the app's own activities, Open in Browser, Done, and a reader view.
+///
+/// An actor: all state changes happen on it, and delegate callbacks are made from it.
+/// Pages are loaded once and kept in the history; `goBack()` and `goForward()` show the
+/// kept page without loading again (`reload()` loads again). A navigation started while
+/// another is loading supersedes it: the older one ends with `.load(.cancelled)` and
+/// changes nothing. After `done()` or `openInBrowser()`, every operation throws `.finished`.
+public actor NavigationSession {
+    /// The URL the session was opened with.
+    public nonisolated let initialURL: URL
+    /// How the session looks and what its sheet offers.
+    public nonisolated let configuration: NavigationConfiguration
+
+    private let loader: PageLoader
+    private let offering: (any ActivityOffering)?
+    private let opener: any URLOpening
+    private weak var delegate: (any NavigationSessionDelegate)?
+    private var history = NavigationHistory<NavigationEntry>()
+    private var started = false
+    private var isFinishedFlag = false
+    /// Bumped by every navigation, history move and finish; a load whose number is no
+    /// longer current was superseded.
+    private var generation = 0
+    /// Categories of broker activities seen in the last sheet, to refuse an excluded category.
+    private var knownCategories: [String: OfferedActivity.Category] = [:]
+
+    /// Creates a session for `url`; nothing is loaded until `start()`.
+    ///
+    /// - Parameters:
+    ///   - offering: the broker; `nil` offers only the app's own activities.
+    ///   - opener: where Open in Browser and system routes go; `xdg-open` by default.
+    ///   - delegate: held weakly, like `SFSafariViewController.delegate`.
+    public init(
+        url: URL, configuration: NavigationConfiguration = NavigationConfiguration(),
+        offering: (any ActivityOffering)? = nil, opener: any URLOpening = SystemURLOpener(),
+        delegate: (any NavigationSessionDelegate)? = nil
+    ) {
+        self.initialURL = url
+        self.configuration = configuration
+        self.loader = PageLoader(options: configuration.loaderOptions)
+        self.offering = offering
+        self.opener = opener
+        self.delegate = delegate
+    }
+
+    /// Replaces the delegate (held weakly).
+    public func setDelegate(_ delegate: (any NavigationSessionDelegate)?) {
+        self.delegate = delegate
+    }
+
+    // MARK: - State
+
+    /// The current entry.
+    public var currentEntry: NavigationEntry? { history.current }
+    /// The URL shown (after redirects).
+    public var currentURL: URL? { history.current?.url }
+    /// The current page's title.
+    public var title: String? { history.current?.title }
+    /// Why the current page did not load, if it did not.
+    public var loadError: PageLoadError? { history.current?.error }
+    /// The indicator next to the address.
+    public var security: SecurityIndicator? { history.current?.security }
+    /// The host shown in the read-only address, registrable domain to emphasise.
+    public var address: SiteAddress? { history.current?.address }
+    /// The current page's links.
+    public var links: [PageLink] { history.current?.page?.metadata.links ?? [] }
+    /// Whether `goBack()` would move.
+    public var canGoBack: Bool { history.canGoBack }
+    /// Whether `goForward()` would move.
+    public var canGoForward: Bool { history.canGoForward }
+    /// The entries behind the current one, most recent last.
+    public var backList: [NavigationEntry] { history.backList }
+    /// The entries ahead of the current one, nearest first.
+    public var forwardList: [NavigationEntry] { history.forwardList }
+    /// Whether the session has ended.
+    public var isFinished: Bool { isFinishedFlag }
+
+    // MARK: - Navigation
+
+    /// Loads the initial URL. Calls `initialLoadDidRedirectTo` (when redirected) and then
+    /// `didCompleteInitialLoad` exactly once; a second call does nothing.
+    ///
+    /// - Throws: `.load` when the initial page did not load (it is in the history all the
+    ///   same), `.finished` after the session ended.
+    public func start() async throws(NavigationError) {
+        guard !isFinishedFlag else { throw .finished }
+        guard !started else { return }
+        started = true
+        let entry = await load(initialURL, replacingCurrent: false)
+        guard let entry else {
+            delegate?.navigationSession(self, didCompleteInitialLoad: false)
+            throw .load(.cancelled)
+        }
+        if entry.wasRedirected { delegate?.navigationSession(self, initialLoadDidRedirectTo: entry.url) }
+        delegate?.navigationSession(self, didCompleteInitialLoad: entry.error == nil)
+        if let error = entry.error { throw .load(error) }
+    }
+
+    /// Loads `url` as a new entry; the forward list is dropped.
+    ///
+    /// - Throws: `.load` when it did not load (the failed entry is current all the same),
+    ///   `.notStarted`, `.finished`.
+    public func navigate(to url: URL) async throws(NavigationError) {
+        try checkActive()
+        guard let entry = await load(url, replacingCurrent: false) else { throw .load(.cancelled) }
+        if let error = entry.error { throw .load(error) }
+    }
+
+    /// Loads the current entry again, replacing it.
+    public func reload() async throws(NavigationError) {
+        try checkActive()
+        guard let current = history.current else { throw .notStarted }
+        guard let entry = await load(current.requestedURL, replacingCurrent: true) else { throw .load(.cancelled) }
+        if let error = entry.error { throw .load(error) }
+    }
+
+    /// Moves back one entry (showing the page as it was loaded); `false` when there is none.
+    @discardableResult
+    public func goBack() throws(NavigationError) -> Bool {
+        try checkActive()
+        generation += 1
+        return history.goBack() != nil
+    }
+
+    /// Moves forward one entry; `false` when there is none.
+    @discardableResult
+    public func goForward() throws(NavigationError) -> Bool {
+        try checkActive()
+        generation += 1
+        return history.goForward() != nil
+    }
+
+    /// Opens `url` as the configuration's router decides, with the current page as the
+    /// source: in the session (`handled`), through the system opener (`systemAction`), or
+    /// not at all (`discarded`). Returns the router's decision.
+    ///
+    /// - Throws: what `navigate(to:)` throws, or `.opener`.
+    @discardableResult
+    public func open(_ url: URL) async throws(NavigationError) -> RouteOutcome {
+        try checkActive()
+        let outcome = configuration.router.route(url, from: history.current?.url)
+        switch outcome.action {
+        case .handled:
+            try await navigate(to: url)
+        case .systemAction(let rewritten):
+            do { try await opener.open(rewritten ?? url) } catch { throw .opener(error) }
+        case .discarded:
+            break
+        }
+        return outcome
+    }
+
+    /// Loads `url` and records the entry; `nil` when a newer navigation superseded it.
+    private func load(_ url: URL, replacingCurrent: Bool) async -> NavigationEntry? {
+        generation += 1
+        let mine = generation
+        let entry: NavigationEntry
+        do {
+            entry = NavigationEntry(page: try await loader.load(url))
+        } catch {
+            entry = NavigationEntry(failedURL: url, error: error)
+        }
+        guard mine == generation, !isFinishedFlag else { return nil }
+        if replacingCurrent { history.replaceCurrent(entry) } else { history.push(entry) }
+        return entry
+    }
+
+    private func checkActive() throws(NavigationError) {
+        guard !isFinishedFlag else { throw .finished }
+        guard started else { throw .notStarted }
+    }
+
+    // MARK: - Sharing
+
+    /// The URL the Action sheet shares: the page's canonical URL when it is on the same
+    /// site (same registrable domain) and not a downgrade from https to http; otherwise
+    /// the current URL. A canonical URL on another site could make the app share a page
+    /// other than the one the user saw, so it is ignored.
+    public var shareURL: URL? {
+        guard let entry = history.current else { return nil }
+        guard let canonical = entry.page?.metadata.canonicalURL, SiteAddress.sameSite(canonical, entry.url) else {
+            return entry.url
+        }
+        if entry.url.scheme?.lowercased() == "https", canonical.scheme?.lowercased() != "https" { return entry.url }
+        return canonical
+    }
+
+    /// The items the Action sheet acts on: the share URL and the title, unless the
+    /// delegate supplies others.
+    public func activityItems() throws(NavigationError) -> SharedItems {
+        guard let entry = history.current, let url = shareURL else { throw .notStarted }
+        return delegate?.navigationSession(self, activityItemsFor: url, title: entry.title)
+            ?? SharedItems(url: url, title: entry.title)
+    }
+
+    /// The configuration's exclusions plus the delegate's for the current page.
+    private func exclusions(for items: SharedItems) -> [String] {
+        configuration.excludedActivities
+            + (delegate?.navigationSession(self, excludedActivitiesFor: items.url, title: items.title) ?? [])
+    }
+
+    /// What the Action button shows: the broker's activities for the page merged with the
+    /// app's own, less the exclusions, in a share row and an action row.
+    ///
+    /// An app activity with the same id as a broker one replaces it. When the broker
+    /// cannot be asked, the sheet has the app's activities and says why in `brokerError`.
+    public func actionActivities() async throws(NavigationError) -> ActivitySheet {
+        guard !isFinishedFlag else { throw .finished }
+        let items = try activityItems()
+        let excluded = exclusions(for: items)
+        var offered: [OfferedActivity] = []
+        var brokerError: String?
+        if let offering {
+            do {
+                offered = try await offering.activities(for: items, excluding: excluded, locale: configuration.locale)
+            } catch {
+                brokerError = String(describing: error)
+            }
+        }
+        let custom = configuration.customActivities.map(\.offered)
+            .filter { !isExcluded(id: $0.id, category: $0.category, by: excluded) }
+        let customIDs = Set(configuration.customActivities.map(\.id))
+        // The broker applies the exclusions too; filtering again keeps them binding when
+        // it is another implementation.
+        offered = offered.filter {
+            !customIDs.contains($0.id) && !isExcluded(id: $0.id, category: $0.category, by: excluded)
+        }
+        for activity in offered { knownCategories[activity.id] = activity.category }
+        let all = custom + offered
+        return ActivitySheet(
+            items: items, shareRow: all.filter { $0.category == .share }, actionRow: all.filter { $0.category == .action },
+            brokerError: brokerError)
+    }
+
+    /// Performs activity `id` on the current items: the app's own in-process, any other
+    /// through the broker. Returns how it ended.
+    ///
+    /// - Throws: `.notOffered` when excluded (by id, or by category for an app activity or
+    ///   a broker one seen in the last sheet), `.noBroker`, `.broker` with the broker's error.
+    public func perform(_ id: String) async throws(NavigationError) -> ActivityOutcome {
+        guard !isFinishedFlag else { throw .finished }
+        let items = try activityItems()
+        let excluded = exclusions(for: items)
+        if let custom = configuration.customActivities.first(where: { $0.id == id }) {
+            guard !isExcluded(id: id, category: custom.category, by: excluded) else { throw .notOffered(id: id) }
+            return await custom.handler(items)
+        }
+        if excluded.contains(id) { throw .notOffered(id: id) }
+        if let category = knownCategories[id], isExcluded(id: id, category: category, by: excluded) {
+            throw .notOffered(id: id)
+        }
+        guard let offering else { throw .noBroker }
+        do {
+            return try await offering.perform(id, items: items)
+        } catch {
+            throw .broker(error)
+        }
+    }
+
+    // MARK: - Reader
+
+    /// Whether the current page has reader text (whatever `entersReaderIfAvailable` says).
+    public var isReaderAvailable: Bool { history.current?.page?.metadata.reader != nil }
+
+    /// The current page as plain text — title, then paragraphs — when the configuration
+    /// enters reader mode and the page has an article, a main block or a cluster of paragraphs.
+    public func readerView() -> String? {
+        guard configuration.entersReaderIfAvailable else { return nil }
+        return history.current?.page?.metadata.reader?.plainText
+    }
+
+    // MARK: - Ending
+
+    /// Hands the current URL to the system opener and ends the session. Calls
+    /// `willOpenInBrowser` before and `didFinish` after.
+    ///
+    /// - Throws: `.opener` when the opener failed (the session goes on), `.finished`.
+    public func openInBrowser() async throws(NavigationError) {
+        guard !isFinishedFlag else { throw .finished }
+        let url = history.current?.url ?? initialURL
+        delegate?.navigationSessionWillOpenInBrowser(self)
+        do { try await opener.open(url) } catch { throw .opener(error) }
+        finish()
+    }
+
+    /// Ends the session (the dismiss button); calls `didFinish` once, later calls do nothing.
+    public func done() {
+        finish()
+    }
+
+    private func finish() {
+        guard !isFinishedFlag else { return }
+        isFinishedFlag = true
+        generation += 1
+        delegate?.navigationSessionDidFinish(self)
+    }
+}
