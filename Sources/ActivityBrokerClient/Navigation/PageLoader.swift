@@ -189,6 +189,14 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         finish(.failure(error))
     }
 
+    /// Records `error` as the outcome (unless one is recorded) without touching the task;
+    /// `didCompleteWithError` then ends the load with it.
+    private func record(_ error: PageLoadError) {
+        lock.withLock {
+            if failure == nil { failure = error }
+        }
+    }
+
     private func finish(_ result: Result<FinishedTransfer, PageLoadError>) {
         let (continuation, deadline) = lock.withLock {
             defer {
@@ -213,8 +221,10 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         }
         let from = response.url ?? lock.withLock { redirects.last?.to } ?? requestedURL
         let scheme = target.scheme?.lowercased()
+        // Refusing a redirect: record why, then let the task complete with the 3xx response
+        // (cancelling here instead would make FoundationNetworking trap on the pending handler).
         guard scheme == "http" || scheme == "https" else {
-            fail(.redirectToUnsupportedScheme(target))
+            record(.redirectToUnsupportedScheme(target))
             completionHandler(nil)
             return
         }
@@ -223,7 +233,7 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             return redirects.count
         }
         guard count <= options.maximumRedirects else {
-            fail(.tooManyRedirects(limit: options.maximumRedirects))
+            record(.tooManyRedirects(limit: options.maximumRedirects))
             completionHandler(nil)
             return
         }
@@ -252,13 +262,13 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         guard let http = response as? HTTPURLResponse else {
-            fail(.network(detail: "the response is not HTTP"))
+            record(.network(detail: "the response is not HTTP"))
             completionHandler(.cancel)
             return
         }
         lock.withLock { self.response = http }
         if http.expectedContentLength > Int64(options.maximumBytes) {
-            fail(.tooLarge(limit: options.maximumBytes))
+            record(.tooLarge(limit: options.maximumBytes))
             completionHandler(.cancel)
             return
         }

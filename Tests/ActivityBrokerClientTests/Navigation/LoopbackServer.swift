@@ -254,3 +254,48 @@ threading.Thread(target=watch_stdin, daemon=True).start()
 print("ready %d" % server.server_address[1], flush=True)
 server.serve_forever()
 """#
+
+/// Shares one loopback server among the tests that run at the same time: the first user
+/// starts it, the last one stops and reaps it. Starting a python server per test on a
+/// 2-core machine made every test wait for a dozen interpreters.
+actor LoopbackServerPool {
+    static let shared = LoopbackServerPool()
+
+    private var server: LoopbackServer?
+    private var users = 0
+
+    /// The running server, started if nobody uses it. No suspension inside, so two
+    /// callers cannot both start one.
+    func acquire() throws -> LoopbackServer {
+        if let server {
+            users += 1
+            return server
+        }
+        let started = try LoopbackServer.start()
+        server = started
+        users += 1
+        return started
+    }
+
+    /// Gives the server back; the last user stops it.
+    func release() {
+        users -= 1
+        if users == 0 {
+            server?.stop()
+            server = nil
+        }
+    }
+}
+
+/// Runs `body` with the shared loopback server, giving it back afterwards even when `body` throws.
+func withLoopbackServer<T: Sendable>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
+    let server = try await LoopbackServerPool.shared.acquire()
+    do {
+        let result = try await body(server)
+        await LoopbackServerPool.shared.release()
+        return result
+    } catch {
+        await LoopbackServerPool.shared.release()
+        throw error
+    }
+}
