@@ -27,8 +27,9 @@ public actor NavigationSession {
     /// Bumped by every navigation, history move and finish; a load whose number is no
     /// longer current was superseded.
     private var generation = 0
-    /// Categories of broker activities seen in the last sheet, to refuse an excluded category.
-    private var knownCategories: [String: OfferedActivity.Category] = [:]
+    /// The load in progress, cancelled when a newer navigation, a history move or the end
+    /// of the session supersedes it.
+    private var inFlight: Task<NavigationEntry, Never>?
 
     /// Creates a session for `url`; nothing is loaded until `start()`.
     ///
@@ -80,6 +81,8 @@ public actor NavigationSession {
     public var forwardList: [NavigationEntry] { history.forwardList }
     /// Whether the session has ended.
     public var isFinished: Bool { isFinishedFlag }
+    /// Whether a page is loading.
+    public var isLoading: Bool { inFlight != nil }
 
     // MARK: - Navigation
 
@@ -124,7 +127,7 @@ public actor NavigationSession {
     @discardableResult
     public func goBack() throws(NavigationError) -> Bool {
         try checkActive()
-        generation += 1
+        supersede()
         return history.goBack() != nil
     }
 
@@ -132,7 +135,7 @@ public actor NavigationSession {
     @discardableResult
     public func goForward() throws(NavigationError) -> Bool {
         try checkActive()
-        generation += 1
+        supersede()
         return history.goForward() != nil
     }
 
@@ -156,19 +159,39 @@ public actor NavigationSession {
         return outcome
     }
 
-    /// Loads `url` and records the entry; `nil` when a newer navigation superseded it.
+    /// Loads `url` and records the entry; `nil` when a newer navigation superseded it or
+    /// the calling task was cancelled. The transfer runs in a task of its own so that a
+    /// superseding navigation can cancel it.
     private func load(_ url: URL, replacingCurrent: Bool) async -> NavigationEntry? {
-        generation += 1
+        supersede()
         let mine = generation
-        let entry: NavigationEntry
-        do {
-            entry = NavigationEntry(page: try await loader.load(url))
-        } catch {
-            entry = NavigationEntry(failedURL: url, error: error)
+        let loader = self.loader
+        let task = Task { () -> NavigationEntry in
+            do throws(PageLoadError) {
+                return NavigationEntry(page: try await loader.load(url))
+            } catch {
+                return NavigationEntry(failedURL: url, error: error)
+            }
+        }
+        inFlight = task
+        let entry = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
         }
         guard mine == generation, !isFinishedFlag else { return nil }
+        inFlight = nil
+        // The caller's task was cancelled: like a stopped load, it leaves no entry.
+        if entry.error == .cancelled { return nil }
         if replacingCurrent { history.replaceCurrent(entry) } else { history.push(entry) }
         return entry
+    }
+
+    /// Makes any load in progress stale and cancels its transfer.
+    private func supersede() {
+        generation += 1
+        inFlight?.cancel()
+        inFlight = nil
     }
 
     private func checkActive() throws(NavigationError) {
@@ -231,7 +254,6 @@ public actor NavigationSession {
         offered = offered.filter {
             !customIDs.contains($0.id) && !isExcluded(id: $0.id, category: $0.category, by: excluded)
         }
-        for activity in offered { knownCategories[activity.id] = activity.category }
         let all = custom + offered
         return ActivitySheet(
             items: items, shareRow: all.filter { $0.category == .share }, actionRow: all.filter { $0.category == .action },
@@ -241,8 +263,12 @@ public actor NavigationSession {
     /// Performs activity `id` on the current items: the app's own in-process, any other
     /// through the broker. Returns how it ended.
     ///
-    /// - Throws: `.notOffered` when excluded (by id, or by category for an app activity or
-    ///   a broker one seen in the last sheet), `.noBroker`, `.broker` with the broker's error.
+    /// While exclusions are in effect, a broker activity is first looked up in the broker's
+    /// offer for the items (one `ListActivities` round trip): `Perform` knows nothing of
+    /// exclusions, and an excluded category must stay excluded.
+    ///
+    /// - Throws: `.notOffered` when excluded or (with exclusions) not offered, `.noBroker`,
+    ///   `.broker` with the broker's error.
     public func perform(_ id: String) async throws(NavigationError) -> ActivityOutcome {
         guard !isFinishedFlag else { throw .finished }
         let items = try activityItems()
@@ -252,12 +278,18 @@ public actor NavigationSession {
             return await custom.handler(items)
         }
         if excluded.contains(id) { throw .notOffered(id: id) }
-        if let category = knownCategories[id], isExcluded(id: id, category: category, by: excluded) {
-            throw .notOffered(id: id)
-        }
         guard let offering else { throw .noBroker }
         do {
+            if !excluded.isEmpty {
+                let offers = try await offering.activities(
+                    for: items, excluding: excluded, locale: configuration.locale)
+                guard let offer = offers.first(where: { $0.id == id }),
+                    !isExcluded(id: id, category: offer.category, by: excluded)
+                else { throw NavigationError.notOffered(id: id) }
+            }
             return try await offering.perform(id, items: items)
+        } catch let error as NavigationError {
+            throw error
         } catch {
             throw .broker(error)
         }
@@ -297,7 +329,7 @@ public actor NavigationSession {
     private func finish() {
         guard !isFinishedFlag else { return }
         isFinishedFlag = true
-        generation += 1
+        supersede()
         delegate?.navigationSessionDidFinish(self)
     }
 }
