@@ -288,6 +288,7 @@ actor LoopbackServerPool {
 }
 
 /// Runs `body` with the shared loopback server, giving it back afterwards even when `body` throws.
+@discardableResult
 func withLoopbackServer<T: Sendable>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
     let server = try await LoopbackServerPool.shared.acquire()
     do {
