@@ -111,10 +111,8 @@ public struct PageLoader: Sendable {
         let finalURL = finished.response.url ?? finished.redirects.last?.to ?? url
         let status = finished.response.statusCode
         guard status < 400 else { throw .httpStatus(status, url: finalURL) }
-        if (300..<400).contains(status) {
-            // A redirect we were told not to follow, without a recorded failure: treat as too many.
-            throw .tooManyRedirects(limit: options.maximumRedirects)
-        }
+        // A 3xx here had no usable Location (refused redirects end as failures above): its
+        // body is the page, as browsers show it.
         let contentType = finished.response.value(forHTTPHeaderField: "Content-Type")
         let isHTML = contentType.map { type in
             let lower = type.lowercased()
@@ -300,7 +298,16 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         case .timedOut: return .timedOut(seconds: timeout)
         case .httpTooManyRedirects: return .tooManyRedirects(limit: 0)
         case .cancelled: return .cancelled
-        default: return .network(detail: detail)
+        default:
+            // FoundationNetworking reports most libcurl TLS failures (handshake, certificate)
+            // with a generic code and OpenSSL's text: recognise them on an https URL.
+            let lower = detail.lowercased()
+            if url.scheme?.lowercased() == "https",
+                ["ssl", "tls", "certificate", "handshake"].contains(where: lower.contains)
+            {
+                return .tlsFailure(host: host, detail: detail)
+            }
+            return .network(detail: "\(detail) (URLError \(urlError.code.rawValue))")
         }
     }
 }

@@ -112,6 +112,18 @@ struct PageLoaderTests {
         }
     }
 
+    @Test func tlsHandshakeWithAPlainHTTPServerIsATLSFailure() async throws {
+        try await withLoopbackServer { server in
+            let url = URL(string: "https://127.0.0.1:\(server.port)/page/a")!
+            await #expect {
+                try await PageLoader(options: PageLoader.Options(timeout: 5)).load(url)
+            } throws: { error in
+                if case PageLoadError.tlsFailure(let host, _) = error { return host == "127.0.0.1" }
+                return false
+            }
+        }
+    }
+
     @Test func unknownHostIsHostNotFound() async throws {
         // `.invalid` never resolves (RFC 2606); no network is needed to fail.
         await #expect {
