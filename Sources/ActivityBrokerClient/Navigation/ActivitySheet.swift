@@ -14,7 +14,10 @@ public struct ActivitySheet: Hashable, Sendable {
     public var brokerError: String?
 
     /// Creates a sheet.
-    public init(items: SharedItems, shareRow: [OfferedActivity], actionRow: [OfferedActivity], brokerError: String? = nil) {
+    public init(
+        items: SharedItems, shareRow: [OfferedActivity], actionRow: [OfferedActivity],
+        brokerError: String? = nil
+    ) {
         self.items = items
         self.shareRow = shareRow
         self.actionRow = actionRow

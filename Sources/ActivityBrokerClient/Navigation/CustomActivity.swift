@@ -32,6 +32,7 @@ public struct CustomActivity: Sendable {
 
     /// The record the Action sheet shows for it (origin `app`).
     public var offered: OfferedActivity {
-        OfferedActivity(id: id, name: title, icon: icon, category: category, origin: OfferedActivity.appOrigin)
+        OfferedActivity(
+            id: id, name: title, icon: icon, category: category, origin: OfferedActivity.appOrigin)
     }
 }

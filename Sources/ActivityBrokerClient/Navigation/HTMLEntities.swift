@@ -44,7 +44,9 @@ public enum HTMLEntities {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "&"), let (scalar, end) = reference(in: bytes, at: index, inAttribute: inAttribute) {
+            if byte == UInt8(ascii: "&"),
+                let (scalar, end) = reference(in: bytes, at: index, inAttribute: inAttribute)
+            {
                 output.append(contentsOf: Array(String(Character(scalar)).utf8))
                 index = end
             } else {
@@ -102,14 +104,17 @@ public enum HTMLEntities {
     private static func digitValue(_ byte: UInt8, radix: UInt32) -> UInt32? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: return UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: return UInt32(byte - UInt8(ascii: "A") + 10)
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16:
+            return UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16:
+            return UInt32(byte - UInt8(ascii: "A") + 10)
         default: return nil
         }
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 }

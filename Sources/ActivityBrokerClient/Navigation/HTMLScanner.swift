@@ -220,12 +220,14 @@ public struct HTMLScanner: Sequence, IteratorProtocol {
             position = Swift.min(index + 1, bytes.count)
         } else {
             valueStart = position
-            while position < bytes.count, !isWhitespace(bytes[position]), bytes[position] != UInt8(ascii: ">") {
+            while position < bytes.count, !isWhitespace(bytes[position]), bytes[position] != UInt8(ascii: ">")
+            {
                 position += 1
             }
             valueEnd = position
         }
-        return HTMLAttribute(name: name, value: HTMLEntities.decode(bytes[valueStart..<valueEnd], inAttribute: true))
+        return HTMLAttribute(
+            name: name, value: HTMLEntities.decode(bytes[valueStart..<valueEnd], inAttribute: true))
     }
 
     // MARK: - Helpers
@@ -279,7 +281,8 @@ public struct HTMLScanner: Sequence, IteratorProtocol {
 }
 
 private func isASCIILetter(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
 }
 
 private func isWhitespace(_ byte: UInt8) -> Bool {

@@ -43,7 +43,8 @@ public struct NavigationEntry: Hashable, Sendable {
     /// The security indicator for the address bar.
     public var security: SecurityIndicator {
         if let page { return page.security }
-        return SecurityIndicator.evaluate(chain: wasRedirected ? [requestedURL, url] : [url], succeeded: false)
+        return SecurityIndicator.evaluate(
+            chain: wasRedirected ? [requestedURL, url] : [url], succeeded: false)
     }
 
     /// The host to show in the read-only address (never user-info).

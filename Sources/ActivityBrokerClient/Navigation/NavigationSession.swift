@@ -119,7 +119,9 @@ public actor NavigationSession {
     public func reload() async throws(NavigationError) {
         try checkActive()
         guard let current = history.current else { throw .notStarted }
-        guard let entry = await load(current.requestedURL, replacingCurrent: true) else { throw .load(.cancelled) }
+        guard let entry = await load(current.requestedURL, replacingCurrent: true) else {
+            throw .load(.cancelled)
+        }
         if let error = entry.error { throw .load(error) }
     }
 
@@ -207,10 +209,13 @@ public actor NavigationSession {
     /// other than the one the user saw, so it is ignored.
     public var shareURL: URL? {
         guard let entry = history.current else { return nil }
-        guard let canonical = entry.page?.metadata.canonicalURL, SiteAddress.sameSite(canonical, entry.url) else {
+        guard let canonical = entry.page?.metadata.canonicalURL, SiteAddress.sameSite(canonical, entry.url)
+        else {
             return entry.url
         }
-        if entry.url.scheme?.lowercased() == "https", canonical.scheme?.lowercased() != "https" { return entry.url }
+        if entry.url.scheme?.lowercased() == "https", canonical.scheme?.lowercased() != "https" {
+            return entry.url
+        }
         return canonical
     }
 
@@ -241,7 +246,8 @@ public actor NavigationSession {
         var brokerError: String?
         if let offering {
             do {
-                offered = try await offering.activities(for: items, excluding: excluded, locale: configuration.locale)
+                offered = try await offering.activities(
+                    for: items, excluding: excluded, locale: configuration.locale)
             } catch {
                 brokerError = String(describing: error)
             }
@@ -256,7 +262,8 @@ public actor NavigationSession {
         }
         let all = custom + offered
         return ActivitySheet(
-            items: items, shareRow: all.filter { $0.category == .share }, actionRow: all.filter { $0.category == .action },
+            items: items, shareRow: all.filter { $0.category == .share },
+            actionRow: all.filter { $0.category == .action },
             brokerError: brokerError)
     }
 
@@ -274,7 +281,9 @@ public actor NavigationSession {
         let items = try activityItems()
         let excluded = exclusions(for: items)
         if let custom = configuration.customActivities.first(where: { $0.id == id }) {
-            guard !isExcluded(id: id, category: custom.category, by: excluded) else { throw .notOffered(id: id) }
+            guard !isExcluded(id: id, category: custom.category, by: excluded) else {
+                throw .notOffered(id: id)
+            }
             return await custom.handler(items)
         }
         if excluded.contains(id) { throw .notOffered(id: id) }

@@ -15,10 +15,12 @@ public protocol NavigationSessionDelegate: AnyObject, Sendable {
     func navigationSession(_ session: NavigationSession, initialLoadDidRedirectTo url: URL)
     /// The items the Action sheet shares for the page; `nil` keeps the default (the
     /// page's URL — its canonical URL when on the same site — and its title).
-    func navigationSession(_ session: NavigationSession, activityItemsFor url: URL, title: String?) -> SharedItems?
+    func navigationSession(_ session: NavigationSession, activityItemsFor url: URL, title: String?)
+        -> SharedItems?
     /// Activity ids (or `category:…`) to leave out of the sheet for this page, on top of the
     /// configuration's.
-    func navigationSession(_ session: NavigationSession, excludedActivitiesFor url: URL, title: String?) -> [String]
+    func navigationSession(_ session: NavigationSession, excludedActivitiesFor url: URL, title: String?)
+        -> [String]
     /// The session is about to hand the page to the system browser.
     func navigationSessionWillOpenInBrowser(_ session: NavigationSession)
     /// The session ended (Done, or Open in Browser); called exactly once.
@@ -31,7 +33,9 @@ extension NavigationSessionDelegate {
     public func navigationSession(_ session: NavigationSession, activityItemsFor url: URL, title: String?)
         -> SharedItems?
     { nil }
-    public func navigationSession(_ session: NavigationSession, excludedActivitiesFor url: URL, title: String?)
+    public func navigationSession(
+        _ session: NavigationSession, excludedActivitiesFor url: URL, title: String?
+    )
         -> [String]
     { [] }
     public func navigationSessionWillOpenInBrowser(_ session: NavigationSession) {}

@@ -33,7 +33,9 @@ public enum PageExtractor {
     /// URL, or `javascript:` / `data:` / `vbscript:`.
     public static func resolve(_ href: String, against base: URL) -> URL? {
         // HTML strips surrounding whitespace and drops tabs and newlines inside a URL.
-        let cleaned = href.trimmingCharacters(in: .whitespacesAndNewlines).filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        let cleaned = href.trimmingCharacters(in: .whitespacesAndNewlines).filter {
+            $0 != "\t" && $0 != "\n" && $0 != "\r"
+        }
         guard !cleaned.isEmpty else { return nil }
         let lower = cleaned.lowercased()
         for unsafe in URLRouter.unsafeSchemes where lower.hasPrefix(unsafe + ":") { return nil }
@@ -95,9 +97,12 @@ private struct ExtractionState {
         "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
         "param", "keygen",
     ]
-    static let blockElements: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "blockquote"]
+    static let blockElements: Set<String> = [
+        "p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "blockquote",
+    ]
     static let closesParagraph: Set<String> = [
-        "p", "div", "article", "section", "main", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table",
+        "p", "div", "article", "section", "main", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl",
+        "table",
         "blockquote", "pre", "header", "footer", "nav", "aside", "form", "hr", "figure", "address", "details",
     ]
     static let boilerplate: Set<String> = ["nav", "header", "footer", "aside", "form", "template"]
@@ -148,7 +153,9 @@ private struct ExtractionState {
             titleText = ""
         case "base" where !sawBase:
             sawBase = true
-            if let href = attributes.value(of: "href"), let url = PageExtractor.resolve(href, against: pageURL) {
+            if let href = attributes.value(of: "href"),
+                let url = PageExtractor.resolve(href, against: pageURL)
+            {
                 baseURL = url
             }
         case "link":
@@ -159,7 +166,9 @@ private struct ExtractionState {
         case "meta":
             readMeta(attributes)
         case "img":
-            if link != nil, let alt = attributes.value(of: "alt"), !alt.isEmpty { link?.fallback += " " + alt }
+            if link != nil, let alt = attributes.value(of: "alt"), !alt.isEmpty {
+                link?.fallback += " " + alt
+            }
         case "br":
             append(" ")
         default:
@@ -198,7 +207,8 @@ private struct ExtractionState {
         guard !value.isEmpty else { return }
         switch key {
         case "og:title" where metadata.openGraphTitle == nil: metadata.openGraphTitle = value
-        case "og:description" where metadata.openGraphDescription == nil: metadata.openGraphDescription = value
+        case "og:description" where metadata.openGraphDescription == nil:
+            metadata.openGraphDescription = value
         case "og:site_name" where metadata.openGraphSiteName == nil: metadata.openGraphSiteName = value
         default: break
         }
@@ -229,7 +239,9 @@ private struct ExtractionState {
         if link != nil { link?.text += text }
         if stack.contains(where: { Self.boilerplate.contains($0.name) || $0.name == "head" }) { return }
         if !openBlocks.isEmpty { openBlocks[openBlocks.count - 1].text += text }
-        if let article = stack.last(where: { $0.name == "article" }) { articleText[article.id, default: ""] += text }
+        if let article = stack.last(where: { $0.name == "article" }) {
+            articleText[article.id, default: ""] += text
+        }
         if stack.contains(where: { $0.name == "main" }) { mainText += text }
     }
 
@@ -238,7 +250,9 @@ private struct ExtractionState {
         let text = PageExtractor.collapsingWhitespace(open.text)
         guard !text.isEmpty else { return }
         blocks.append(
-            Block(name: open.name, text: text, parentID: open.parentID, articleID: open.articleID, inMain: open.inMain))
+            Block(
+                name: open.name, text: text, parentID: open.parentID, articleID: open.articleID,
+                inMain: open.inMain))
     }
 
     private mutating func finishLink() {
@@ -254,7 +268,9 @@ private struct ExtractionState {
     mutating func finish() -> PageMetadata {
         if !stack.isEmpty { pop(to: 0) }
         finishLink()
-        if let title = titleText.map(PageExtractor.collapsingWhitespace), !title.isEmpty { metadata.title = title }
+        if let title = titleText.map(PageExtractor.collapsingWhitespace), !title.isEmpty {
+            metadata.title = title
+        }
         if let href = canonicalHref, let url = PageExtractor.resolve(href, against: baseURL),
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
         {
@@ -273,7 +289,9 @@ private struct ExtractionState {
             articleScore(best, textLength) > 0
         {
             paragraphs = blocks.filter { $0.articleID == best }.map(\.text)
-            if paragraphs.isEmpty { paragraphs = [PageExtractor.collapsingWhitespace(articleText[best] ?? "")] }
+            if paragraphs.isEmpty {
+                paragraphs = [PageExtractor.collapsingWhitespace(articleText[best] ?? "")]
+            }
         } else if blocks.contains(where: \.inMain) {
             paragraphs = blocks.filter(\.inMain).map(\.text)
         } else if !PageExtractor.collapsingWhitespace(mainText).isEmpty {
@@ -289,10 +307,15 @@ private struct ExtractionState {
             // `max(by:)` keeps the first of equals: ties go to the earlier cluster.
             guard let best = order.max(by: { size($0) < size($1) }) else { return nil }
             let chosen = clusters[best, default: []]
-            guard chosen.count >= 2 || size(best) >= PageExtractor.minimumClusterCharacters else { return nil }
+            guard chosen.count >= 2 || size(best) >= PageExtractor.minimumClusterCharacters else {
+                return nil
+            }
             paragraphs = chosen
         }
-        let title = metadata.openGraphTitle ?? titleText.map(PageExtractor.collapsingWhitespace).flatMap { $0.isEmpty ? nil : $0 }
+        let title =
+            metadata.openGraphTitle ?? titleText.map(PageExtractor.collapsingWhitespace).flatMap {
+                $0.isEmpty ? nil : $0
+            }
             ?? blocks.first(where: { $0.name == "h1" })?.text
         if let first = paragraphs.first, first == title { paragraphs.removeFirst() }
         guard !paragraphs.isEmpty else { return nil }

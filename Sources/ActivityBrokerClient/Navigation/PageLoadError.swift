@@ -1,8 +1,9 @@
 // PageLoadError: why a page could not be loaded, one case per kind of failure.
 
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Why a page could not be loaded. Each case names what failed so a person can act on it.
@@ -37,7 +38,8 @@ public enum PageLoadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// One sentence saying what failed.
     public var description: String {
         switch self {
-        case .unsupportedScheme(let scheme): "the scheme '\(scheme)' cannot be loaded: only http, https and file can"
+        case .unsupportedScheme(let scheme):
+            "the scheme '\(scheme)' cannot be loaded: only http, https and file can"
         case .hostNotFound(let host): "the host '\(host)' was not found (DNS lookup failed)"
         case .cannotConnect(let host, let detail): "could not connect to '\(host)': \(detail)"
         case .tlsFailure(let host, let detail): "the secure connection to '\(host)' failed: \(detail)"
@@ -46,7 +48,8 @@ public enum PageLoadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .timedOut(let seconds): "the page did not load within \(seconds) seconds"
         case .tooLarge(let limit): "the page is larger than the limit of \(limit) bytes"
         case .tooManyRedirects(let limit): "the page redirected more than \(limit) times"
-        case .redirectToUnsupportedScheme(let url): "the page redirected to \(url.absoluteString), which is not http or https"
+        case .redirectToUnsupportedScheme(let url):
+            "the page redirected to \(url.absoluteString), which is not http or https"
         case .fileNotFound(let path): "the file '\(path)' does not exist"
         case .fileUnreadable(let path, let detail): "the file '\(path)' cannot be read: \(detail)"
         case .network(let detail): "the page could not be loaded: \(detail)"

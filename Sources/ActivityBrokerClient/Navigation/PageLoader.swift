@@ -1,8 +1,9 @@
 // PageLoader: loads a page over HTTP(S) with URLSession, or from disk, and reads its metadata.
 
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Loads pages for a navigation session: `http`/`https` with `URLSession` (redirects
@@ -65,7 +66,9 @@ public struct PageLoader: Sendable {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw PageLoadError.fileNotFound(path: path)
             }
-            guard !isDirectory.boolValue else { throw PageLoadError.fileUnreadable(path: path, detail: "it is a directory") }
+            guard !isDirectory.boolValue else {
+                throw PageLoadError.fileUnreadable(path: path, detail: "it is a directory")
+            }
             handle = try FileHandle(forReadingFrom: url)
         } catch let error as PageLoadError {
             throw error
@@ -93,7 +96,8 @@ public struct PageLoader: Sendable {
         configuration.timeoutIntervalForResource = options.timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: options.timeout)
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: options.timeout)
         request.setValue(options.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("text/html,application/xhtml+xml;q=0.9,*/*;q=0.5", forHTTPHeaderField: "Accept")
         let recorder = LoadRecorder(options: options, requestedURL: url)
@@ -114,11 +118,13 @@ public struct PageLoader: Sendable {
         // A 3xx here had no usable Location (refused redirects end as failures above): its
         // body is the page, as browsers show it.
         let contentType = finished.response.value(forHTTPHeaderField: "Content-Type")
-        let isHTML = contentType.map { type in
-            let lower = type.lowercased()
-            return lower.hasPrefix("text/html") || lower.hasPrefix("application/xhtml+xml")
-        } ?? true
-        let metadata = isHTML ? PageExtractor.extract(html: [UInt8](finished.body), url: finalURL) : PageMetadata()
+        let isHTML =
+            contentType.map { type in
+                let lower = type.lowercased()
+                return lower.hasPrefix("text/html") || lower.hasPrefix("application/xhtml+xml")
+            } ?? true
+        let metadata =
+            isHTML ? PageExtractor.extract(html: [UInt8](finished.body), url: finalURL) : PageMetadata()
         return LoadedPage(
             requestedURL: url, finalURL: finalURL, redirects: finished.redirects, statusCode: status,
             contentType: contentType, byteCount: finished.body.count, metadata: metadata)
@@ -157,7 +163,10 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     /// Starts `task` and arms the deadline; `continuation` is resumed when the load ends.
-    func start(_ task: URLSessionTask, continuation: CheckedContinuation<Result<FinishedTransfer, PageLoadError>, Never>) {
+    func start(
+        _ task: URLSessionTask,
+        continuation: CheckedContinuation<Result<FinishedTransfer, PageLoadError>, Never>
+    ) {
         let deadline = DispatchWorkItem { [weak self] in
             guard let self else { return }
             self.fail(.timedOut(seconds: self.options.timeout))
@@ -245,7 +254,10 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         if let failure {
             finish(.failure(failure))
         } else if let error {
-            finish(.failure(Self.classify(error, url: task.currentRequest?.url ?? requestedURL, timeout: options.timeout)))
+            finish(
+                .failure(
+                    Self.classify(
+                        error, url: task.currentRequest?.url ?? requestedURL, timeout: options.timeout)))
         } else if let response {
             finish(.success(FinishedTransfer(response: response, body: body, redirects: redirects)))
         } else {

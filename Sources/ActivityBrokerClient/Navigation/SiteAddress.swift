@@ -1,8 +1,9 @@
 // SiteAddress: the host shown in the read-only address, with its registrable domain to emphasise.
 
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The host the read-only address shows, split so that the registrable domain can be

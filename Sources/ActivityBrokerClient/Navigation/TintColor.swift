@@ -43,17 +43,20 @@ public struct TintColor: Hashable, Sendable, CustomStringConvertible {
         switch values.count {
         case 3: self.init(red: values[0] * 17, green: values[1] * 17, blue: values[2] * 17)
         case 6:
-            self.init(red: values[0] << 4 | values[1], green: values[2] << 4 | values[3], blue: values[4] << 4 | values[5])
+            self.init(
+                red: values[0] << 4 | values[1], green: values[2] << 4 | values[3],
+                blue: values[4] << 4 | values[5])
         default: return nil
         }
     }
 
     /// `#rrggbb`, lowercase.
     public var hex: String {
-        "#" + [red, green, blue].map { byte in
-            let text = String(byte, radix: 16)
-            return text.count == 1 ? "0" + text : text
-        }.joined()
+        "#"
+            + [red, green, blue].map { byte in
+                let text = String(byte, radix: 16)
+                return text.count == 1 ? "0" + text : text
+            }.joined()
     }
 
     /// The 24-bit terminal escape that sets this colour as the foreground.

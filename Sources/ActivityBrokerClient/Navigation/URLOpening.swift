@@ -1,8 +1,9 @@
 // URLOpening: hands a URL to the system (xdg-open by default), spawned without a shell.
 
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Hands a URL to the system's opener (the default browser, mail client, …).

@@ -117,7 +117,8 @@ public struct URLRouter: Sendable {
         }
         let scheme = rawScheme.lowercased()
         if unsafeSchemes.contains(scheme) || discardedSchemes.contains(scheme) {
-            return .discarded("\(scheme): URLs are not opened: they could run code or show content of unknown origin")
+            return .discarded(
+                "\(scheme): URLs are not opened: they could run code or show content of unknown origin")
         }
         switch scheme {
         case "http", "https":
@@ -137,9 +138,13 @@ public struct URLRouter: Sendable {
 
     /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
     static func isValidScheme(_ scheme: String) -> Bool {
-        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else {
+            return false
+        }
         return scheme.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+            $0.isASCII
+                && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                    || "+-.".unicodeScalars.contains($0))
         }
     }
 }

@@ -13,10 +13,13 @@ actor HandlerLog {
 @Suite("Action button")
 struct ActionButtonTests {
     static let telegram = OfferedActivity(
-        id: "org.activitybroker.telegram", name: "Telegram", icon: "telegram", category: .share, origin: "builtin")
-    static let mail = OfferedActivity(id: "org.activitybroker.mail", name: "Mail", icon: "mail", category: .share, origin: "system")
+        id: "org.activitybroker.telegram", name: "Telegram", icon: "telegram", category: .share,
+        origin: "builtin")
+    static let mail = OfferedActivity(
+        id: "org.activitybroker.mail", name: "Mail", icon: "mail", category: .share, origin: "system")
     static let copy = OfferedActivity(
-        id: "org.activitybroker.copy", name: "Copy Link", icon: "edit-copy", category: .action, origin: "builtin")
+        id: "org.activitybroker.copy", name: "Copy Link", icon: "edit-copy", category: .action,
+        origin: "builtin")
     static let offers = [telegram, mail, copy]
 
     static func readLater(_ log: HandlerLog) -> CustomActivity {
@@ -32,7 +35,8 @@ struct ActionButtonTests {
             let broker = RecordingOffering(offers: Self.offers)
             let session = NavigationSession(
                 url: server.url("/page/a"),
-                configuration: NavigationConfiguration(customActivities: [Self.readLater(log)], locale: "de_DE"),
+                configuration: NavigationConfiguration(
+                    customActivities: [Self.readLater(log)], locale: "de_DE"),
                 offering: broker, opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
@@ -46,7 +50,10 @@ struct ActionButtonTests {
             #expect(await broker.listCalls.first?.locale == "de_DE")
 
             let outcome = try await session.perform("com.example.app.read-later")
-            #expect(outcome == ActivityOutcome(state: .completed, results: ["saved": server.url("/canonical/a").absoluteString]))
+            #expect(
+                outcome
+                    == ActivityOutcome(
+                        state: .completed, results: ["saved": server.url("/canonical/a").absoluteString]))
             #expect(await log.runs == [expectedItems])
             #expect(await broker.performCalls.isEmpty)
         }
@@ -55,7 +62,8 @@ struct ActionButtonTests {
     @Test func brokerActivityIsPerformedThroughTheBrokerWithTheSharedItems() async throws {
         try await withLoopbackServer { server in
             let broker = RecordingOffering(offers: Self.offers)
-            let session = NavigationSession(url: server.url("/page/a"), offering: broker, opener: RecordingOpener())
+            let session = NavigationSession(
+                url: server.url("/page/a"), offering: broker, opener: RecordingOpener())
             try await session.start()
             let outcome = try await session.perform(Self.telegram.id)
             #expect(outcome.state == .completed)
@@ -68,12 +76,16 @@ struct ActionButtonTests {
     @Test func exclusionsRemoveOfferedAndCustomActivities() async throws {
         try await withLoopbackServer { server in
             let log = HandlerLog()
-            let shareCustom = CustomActivity(id: "com.example.app.post", title: "Post", category: .share) { _ in .completed }
+            let shareCustom = CustomActivity(id: "com.example.app.post", title: "Post", category: .share) {
+                _ in .completed
+            }
             let broker = RecordingOffering(offers: Self.offers)
             let configuration = NavigationConfiguration(
-                excludedActivities: [Self.copy.id, "category:share"], customActivities: [Self.readLater(log), shareCustom])
+                excludedActivities: [Self.copy.id, "category:share"],
+                customActivities: [Self.readLater(log), shareCustom])
             let session = NavigationSession(
-                url: server.url("/page/a"), configuration: configuration, offering: broker, opener: RecordingOpener())
+                url: server.url("/page/a"), configuration: configuration, offering: broker,
+                opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.shareRow.isEmpty)
@@ -95,14 +107,17 @@ struct ActionButtonTests {
     @Test func exclusionsAreEnforcedEvenWhenTheBrokerIgnoresThem() async throws {
         /// A broker that offers everything whatever the exclusions say.
         actor CarelessBroker: ActivityOffering {
-            func activities(for items: SharedItems, excluding: [String], locale: String?) async throws -> [OfferedActivity] {
+            func activities(for items: SharedItems, excluding: [String], locale: String?) async throws
+                -> [OfferedActivity]
+            {
                 ActionButtonTests.offers
             }
             func perform(_ id: String, items: SharedItems) async throws -> ActivityOutcome { .completed }
         }
         try await withLoopbackServer { server in
             let session = NavigationSession(
-                url: server.url("/page/a"), configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
+                url: server.url("/page/a"),
+                configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
                 offering: CarelessBroker(), opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
@@ -122,7 +137,8 @@ struct ActionButtonTests {
             let delegate = RecordingDelegate(exclusions: ["com.example.app.read-later", Self.mail.id])
             let broker = RecordingOffering(offers: Self.offers)
             let session = NavigationSession(
-                url: server.url("/page/b"), configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
+                url: server.url("/page/b"),
+                configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
                 offering: broker, opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             let sheet = try await session.actionActivities()
@@ -159,7 +175,8 @@ struct ActionButtonTests {
             let log = HandlerLog()
             let broker = RecordingOffering(offers: Self.offers, failing: Unreachable())
             let session = NavigationSession(
-                url: server.url("/page/b"), configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
+                url: server.url("/page/b"),
+                configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
                 offering: broker, opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
@@ -178,7 +195,8 @@ struct ActionButtonTests {
         try await withLoopbackServer { server in
             let log = HandlerLog()
             let session = NavigationSession(
-                url: server.url("/page/b"), configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
+                url: server.url("/page/b"),
+                configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
                 opener: RecordingOpener())
             try await session.start()
             #expect(try await session.actionActivities().all.map(\.id) == ["com.example.app.read-later"])

@@ -40,7 +40,8 @@ struct HTMLScannerTests {
 
     @Test(arguments: [
         ("a &amp; b", "a & b"), ("&lt;tag&gt;", "<tag>"), ("&quot;q&quot;", "\"q\""), ("it&#39;s", "it's"),
-        ("it&#x27;s", "it's"), ("&#X41;&#66;", "AB"), ("&#8364;", "€"), ("&#x1F600;", "😀"), ("&#0;", "\u{FFFD}"),
+        ("it&#x27;s", "it's"), ("&#X41;&#66;", "AB"), ("&#8364;", "€"), ("&#x1F600;", "😀"),
+        ("&#0;", "\u{FFFD}"),
         ("&#xD800;", "\u{FFFD}"), ("&#x110000;", "\u{FFFD}"), ("&#150;", "\u{2013}"), ("&nbsp;", "\u{A0}"),
         ("&unknown; &", "&unknown; &"), ("&amp no semicolon", "& no semicolon"), ("&#65x", "Ax"),
         ("caf&eacute;", "café"), ("&", "&"), ("&#;", "&#;"),
@@ -69,7 +70,8 @@ struct HTMLScannerTests {
         #expect(
             tokens == [
                 .startTag(name: "script", attributes: [], selfClosing: false), .endTag(name: "script"),
-                .text("after"), .startTag(name: "style", attributes: [], selfClosing: false), .endTag(name: "style"),
+                .text("after"), .startTag(name: "style", attributes: [], selfClosing: false),
+                .endTag(name: "style"),
             ])
     }
 

@@ -39,7 +39,8 @@ struct NavigationSessionTests {
     @Test func initialRedirectAndLoadCallbacksFireOnce() async throws {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
-            let session = NavigationSession(url: server.url("/chain"), opener: RecordingOpener(), delegate: delegate)
+            let session = NavigationSession(
+                url: server.url("/chain"), opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             try await session.start()  // a second start does nothing
             try await session.navigate(to: server.url("/chain"))  // a later redirect is not the initial one
@@ -53,7 +54,8 @@ struct NavigationSessionTests {
     @Test func initialLoadWithoutRedirectReportsNoRedirect() async throws {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
-            let session = NavigationSession(url: server.url("/page/a"), opener: RecordingOpener(), delegate: delegate)
+            let session = NavigationSession(
+                url: server.url("/page/a"), opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             #expect(delegate.events == [.initialLoad(success: true)])
         }
@@ -62,7 +64,8 @@ struct NavigationSessionTests {
     @Test func failedInitialLoadIsReportedOnceAndKeptInHistory() async throws {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
-            let session = NavigationSession(url: server.url("/redirect-missing"), opener: RecordingOpener(), delegate: delegate)
+            let session = NavigationSession(
+                url: server.url("/redirect-missing"), opener: RecordingOpener(), delegate: delegate)
             await #expect {
                 try await session.start()
             } throws: { error in
@@ -100,10 +103,13 @@ struct NavigationSessionTests {
     @Test func canonicalURLIsSharedOnlyWhenOnTheSameSite() async throws {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
-            let session = NavigationSession(url: server.url("/page/a"), opener: RecordingOpener(), delegate: delegate)
+            let session = NavigationSession(
+                url: server.url("/page/a"), opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             // /page/a declares /canonical/a on the same host.
-            #expect(try await session.activityItems() == SharedItems(url: server.url("/canonical/a"), title: "Page & A"))
+            #expect(
+                try await session.activityItems()
+                    == SharedItems(url: server.url("/canonical/a"), title: "Page & A"))
             #expect(delegate.events.contains(.itemsAsked(server.url("/canonical/a"), "Page & A")))
 
             // /canonical/other declares a canonical URL on localhost: another site.
@@ -116,7 +122,8 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let custom = SharedItems(url: URL(string: "https://example.com/x")!, title: "Mine", text: "note")
             let delegate = RecordingDelegate(items: custom)
-            let session = NavigationSession(url: server.url("/page/b"), opener: RecordingOpener(), delegate: delegate)
+            let session = NavigationSession(
+                url: server.url("/page/b"), opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             #expect(try await session.activityItems() == custom)
         }
@@ -186,7 +193,8 @@ struct NavigationSessionTests {
             #expect(await opener.opened == [server.url("/page/final")])
             #expect(
                 delegate.events == [
-                    .redirect(server.url("/page/final")), .initialLoad(success: true), .willOpenInBrowser, .didFinish,
+                    .redirect(server.url("/page/final")), .initialLoad(success: true), .willOpenInBrowser,
+                    .didFinish,
                 ])
             await session.done()
             #expect(delegate.count(.didFinish) == 1)
@@ -235,7 +243,8 @@ struct NavigationSessionTests {
     @Test func readerViewNeedsTheConfigurationAndAnArticle() async throws {
         try await withLoopbackServer { server in
             let reading = NavigationSession(
-                url: server.url("/article"), configuration: NavigationConfiguration(entersReaderIfAvailable: true),
+                url: server.url("/article"),
+                configuration: NavigationConfiguration(entersReaderIfAvailable: true),
                 opener: RecordingOpener())
             try await reading.start()
             #expect(
@@ -255,7 +264,8 @@ struct NavigationSessionTests {
     @Test func newerNavigationSupersedesASlowOne() async throws {
         try await withLoopbackServer { server in
             let configuration = NavigationConfiguration(loaderOptions: PageLoader.Options(timeout: 30))
-            let session = NavigationSession(url: server.url("/page/a"), configuration: configuration, opener: RecordingOpener())
+            let session = NavigationSession(
+                url: server.url("/page/a"), configuration: configuration, opener: RecordingOpener())
             try await session.start()
             let slow = Task { try await session.navigate(to: server.url("/slow")) }
             try await waitUntil { await session.isLoading }

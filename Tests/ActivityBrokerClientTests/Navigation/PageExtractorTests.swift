@@ -26,7 +26,8 @@ struct PageExtractorTests {
     }
 
     @Test func canonicalOfAnotherSchemeIsIgnored() {
-        let metadata = PageExtractor.extract(html: #"<link rel=canonical href="ftp://example.com/x">"#, url: base)
+        let metadata = PageExtractor.extract(
+            html: #"<link rel=canonical href="ftp://example.com/x">"#, url: base)
         #expect(metadata.canonicalURL == nil)
     }
 
@@ -72,7 +73,8 @@ struct PageExtractorTests {
     }
 
     @Test func readerUsesMainWhenThereIsNoArticle() {
-        let metadata = PageExtractor.extract(html: "<main><h2>Part</h2><p>Body text.</p></main><p>Out</p>", url: base)
+        let metadata = PageExtractor.extract(
+            html: "<main><h2>Part</h2><p>Body text.</p></main><p>Out</p>", url: base)
         #expect(metadata.reader?.paragraphs == ["Part", "Body text."])
     }
 

@@ -22,7 +22,8 @@ struct PageLoaderTests {
                     PageLink(url: server.url("/page/b"), text: "Page B"),
                     PageLink(url: server.url("/page/c"), text: "Page C"),
                     PageLink(url: URL(string: "mailto:someone@example.org")!, text: "Mail"),
-                    PageLink(url: URL(string: "http://localhost:\(server.port)/elsewhere")!, text: "Elsewhere"),
+                    PageLink(
+                        url: URL(string: "http://localhost:\(server.port)/elsewhere")!, text: "Elsewhere"),
                     PageLink(url: server.url("/page/d?x=1&y=2#frag"), text: "D"),
                 ])
             #expect(page.security == .notSecure)
@@ -39,7 +40,11 @@ struct PageLoaderTests {
                     Redirect(from: server.url("/chain/2"), to: server.url("/chain/3"), statusCode: 302),
                     Redirect(from: server.url("/chain/3"), to: server.url("/page/final"), statusCode: 307),
                 ])
-            #expect(page.chain == [server.url("/chain"), server.url("/chain/2"), server.url("/chain/3"), server.url("/page/final")])
+            #expect(
+                page.chain == [
+                    server.url("/chain"), server.url("/chain/2"), server.url("/chain/3"),
+                    server.url("/page/final"),
+                ])
             #expect(page.metadata.title == "Page FINAL")
         }
     }
@@ -85,7 +90,9 @@ struct PageLoaderTests {
 
     @Test func redirectToAnotherSchemeIsNotFollowed() async throws {
         try await withLoopbackServer { server in
-            await #expect(throws: PageLoadError.redirectToUnsupportedScheme(URL(string: "ftp://127.0.0.1/file")!)) {
+            await #expect(
+                throws: PageLoadError.redirectToUnsupportedScheme(URL(string: "ftp://127.0.0.1/file")!)
+            ) {
                 try await PageLoader().load(server.url("/to-ftp"))
             }
         }
@@ -127,7 +134,8 @@ struct PageLoaderTests {
     @Test func unknownHostIsHostNotFound() async throws {
         // `.invalid` never resolves (RFC 2606); no network is needed to fail.
         await #expect {
-            try await PageLoader(options: PageLoader.Options(timeout: 10)).load(URL(string: "http://no-such-host.invalid/")!)
+            try await PageLoader(options: PageLoader.Options(timeout: 10)).load(
+                URL(string: "http://no-such-host.invalid/")!)
         } throws: { error in
             if case PageLoadError.hostNotFound(let host) = error { return host == "no-such-host.invalid" }
             return false
@@ -144,14 +152,17 @@ struct PageLoaderTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("page.html")
-        try "<title>Local</title><a href=other.html>Other</a>".write(to: file, atomically: true, encoding: .utf8)
+        try "<title>Local</title><a href=other.html>Other</a>".write(
+            to: file, atomically: true, encoding: .utf8)
         let page = try await PageLoader().load(file)
         #expect(page.metadata.title == "Local")
         #expect(page.metadata.links.first?.url == directory.appendingPathComponent("other.html"))
         #expect(page.security == .local)
         #expect(page.statusCode == nil)
 
-        await #expect(throws: PageLoadError.fileNotFound(path: directory.appendingPathComponent("nope.html").path)) {
+        await #expect(
+            throws: PageLoadError.fileNotFound(path: directory.appendingPathComponent("nope.html").path)
+        ) {
             try await PageLoader().load(directory.appendingPathComponent("nope.html"))
         }
         await #expect {
@@ -178,7 +189,8 @@ struct PageLoaderTests {
 
 /// A fresh empty directory under the temporary directory.
 func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nav-tests-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "nav-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory
 }

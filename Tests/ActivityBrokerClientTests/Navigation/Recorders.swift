@@ -21,7 +21,9 @@ actor RecordingOffering: ActivityOffering {
         self.failure = failure
     }
 
-    func activities(for items: SharedItems, excluding: [String], locale: String?) async throws -> [OfferedActivity] {
+    func activities(for items: SharedItems, excluding: [String], locale: String?) async throws
+        -> [OfferedActivity]
+    {
         listCalls.append(ListCall(items: items, excluding: excluding, locale: locale))
         if let failure { throw failure }
         // Like the broker: exclusions by id or category are applied here too.
@@ -87,11 +89,15 @@ final class RecordingDelegate: NavigationSessionDelegate, @unchecked Sendable {
     func navigationSession(_ session: NavigationSession, initialLoadDidRedirectTo url: URL) {
         record(.redirect(url))
     }
-    func navigationSession(_ session: NavigationSession, activityItemsFor url: URL, title: String?) -> SharedItems? {
+    func navigationSession(_ session: NavigationSession, activityItemsFor url: URL, title: String?)
+        -> SharedItems?
+    {
         record(.itemsAsked(url, title))
         return itemsOverride
     }
-    func navigationSession(_ session: NavigationSession, excludedActivitiesFor url: URL, title: String?) -> [String] {
+    func navigationSession(_ session: NavigationSession, excludedActivitiesFor url: URL, title: String?)
+        -> [String]
+    {
         record(.exclusionsAsked(url))
         return exclusions
     }

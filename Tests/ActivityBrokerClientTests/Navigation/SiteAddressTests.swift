@@ -26,7 +26,8 @@ struct SiteAddressTests {
     }
 
     @Test(arguments: [
-        "https://user:secret@www.example.com/", "https://user@example.com:8443/", "http://a%40b:pw@127.0.0.1/",
+        "https://user:secret@www.example.com/", "https://user@example.com:8443/",
+        "http://a%40b:pw@127.0.0.1/",
     ])
     func userInfoIsNeverShown(url: String) throws {
         let address = try #require(SiteAddress(url: URL(string: url)!))
@@ -70,8 +71,13 @@ struct SiteAddressTests {
 
     @Test func downgradedLoadedPageIsNotSecure() {
         let page = LoadedPage(
-            requestedURL: URL(string: "https://bank.example/")!, finalURL: URL(string: "http://bank.example/")!,
-            redirects: [Redirect(from: URL(string: "https://bank.example/")!, to: URL(string: "http://bank.example/")!, statusCode: 301)],
+            requestedURL: URL(string: "https://bank.example/")!,
+            finalURL: URL(string: "http://bank.example/")!,
+            redirects: [
+                Redirect(
+                    from: URL(string: "https://bank.example/")!, to: URL(string: "http://bank.example/")!,
+                    statusCode: 301)
+            ],
             statusCode: 200)
         #expect(page.security == .notSecure)
         #expect(NavigationEntry(page: page).security == .notSecure)

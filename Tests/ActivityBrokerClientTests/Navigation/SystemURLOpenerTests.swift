@@ -22,7 +22,9 @@ struct SystemURLOpenerTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("mask").path
         // grep reads its own mask (/proc/self); the shell's own mask is full while it forks.
-        let opener = SystemURLOpener(command: ["/bin/sh", "-c", "exec grep SigBlk /proc/self/status > '\(output)'", "sh"])
+        let opener = SystemURLOpener(command: [
+            "/bin/sh", "-c", "exec grep SigBlk /proc/self/status > '\(output)'", "sh",
+        ])
         try await opener.open(URL(string: "https://example.com/")!)
         let line = try String(contentsOfFile: output, encoding: .utf8)
         #expect(line.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("0000000000000000"))
@@ -36,9 +38,12 @@ struct SystemURLOpenerTests {
 
     @Test func missingOpenerIsASpawnFailure() async {
         await #expect {
-            try await SystemURLOpener(command: ["activity-broker-no-such-opener"]).open(URL(string: "https://example.com/")!)
+            try await SystemURLOpener(command: ["activity-broker-no-such-opener"]).open(
+                URL(string: "https://example.com/")!)
         } throws: { error in
-            if case URLOpenerError.spawnFailed(let program, _) = error { return program == "activity-broker-no-such-opener" }
+            if case URLOpenerError.spawnFailed(let program, _) = error {
+                return program == "activity-broker-no-such-opener"
+            }
             return false
         }
     }

@@ -14,20 +14,25 @@ struct URLRouterTests {
         #expect(router.route(url) == .handled)
     }
 
-    @Test(arguments: ["mailto:someone@example.org", "tel:+441234567", "myapp://open/thing", "sms:123", "ftp://h/f"])
+    @Test(arguments: [
+        "mailto:someone@example.org", "tel:+441234567", "myapp://open/thing", "sms:123", "ftp://h/f",
+    ])
     func otherSchemesGoToTheSystem(url: String) {
         #expect(router.route(url) == .systemAction)
     }
 
     @Test(arguments: [
-        "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<b>x</b>", "vbscript:msgbox", "about:blank",
+        "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<b>x</b>", "vbscript:msgbox",
+        "about:blank",
         "blob:https://example.com/uuid",
     ])
     func unsafeSchemesAreDiscarded(url: String) {
         #expect(router.route(url).discardReason != nil)
     }
 
-    @Test(arguments: ["", "   ", "no scheme here", "/relative/path", "http://", "https:///nohost", "1http://x"])
+    @Test(arguments: [
+        "", "   ", "no scheme here", "/relative/path", "http://", "https:///nohost", "1http://x",
+    ])
     func invalidURLsAreDiscarded(url: String) {
         #expect(router.route(url).discardReason != nil, "\(url) should be discarded")
     }
