@@ -11,6 +11,17 @@ import Foundation
 /// kept page without loading again (`reload()` loads again). A navigation started while
 /// another is loading supersedes it: the older one ends with `.load(.cancelled)` and
 /// changes nothing. After `done()` or `openInBrowser()`, every operation throws `.finished`.
+///
+/// ```swift
+/// let session = NavigationSession(
+///     url: url, configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
+///     offering: brokerProxy, delegate: self)
+/// try await session.start()                      // didCompleteInitialLoad(success:)
+/// print(await session.security, await session.address?.text ?? "", await session.title ?? "")
+/// let sheet = try await session.actionActivities()  // share row, action row
+/// let outcome = try await session.perform(sheet.actionRow[0].id)
+/// try await session.openInBrowser()              // or: await session.done()
+/// ```
 public actor NavigationSession {
     /// The URL the session was opened with.
     public nonisolated let initialURL: URL
@@ -227,10 +238,13 @@ public actor NavigationSession {
             ?? SharedItems(url: url, title: entry.title)
     }
 
-    /// The configuration's exclusions plus the delegate's for the current page.
-    private func exclusions(for items: SharedItems) -> [String] {
-        configuration.excludedActivities
-            + (delegate?.navigationSession(self, excludedActivitiesFor: items.url, title: items.title) ?? [])
+    /// The configuration's exclusions plus the delegate's for the current page (asked with
+    /// the page's share URL and title, whatever items the delegate substituted).
+    private func exclusions() -> [String] {
+        guard let url = shareURL else { return configuration.excludedActivities }
+        return configuration.excludedActivities
+            + (delegate?.navigationSession(self, excludedActivitiesFor: url, title: history.current?.title)
+                ?? [])
     }
 
     /// What the Action button shows: the broker's activities for the page merged with the
@@ -241,7 +255,7 @@ public actor NavigationSession {
     public func actionActivities() async throws(NavigationError) -> ActivitySheet {
         guard !isFinishedFlag else { throw .finished }
         let items = try activityItems()
-        let excluded = exclusions(for: items)
+        let excluded = exclusions()
         var offered: [OfferedActivity] = []
         var brokerError: String?
         if let offering {
@@ -279,7 +293,7 @@ public actor NavigationSession {
     public func perform(_ id: String) async throws(NavigationError) -> ActivityOutcome {
         guard !isFinishedFlag else { throw .finished }
         let items = try activityItems()
-        let excluded = exclusions(for: items)
+        let excluded = exclusions()
         if let custom = configuration.customActivities.first(where: { $0.id == id }) {
             guard !isExcluded(id: id, category: custom.category, by: excluded) else {
                 throw .notOffered(id: id)

@@ -40,6 +40,23 @@ public struct RouteOutcome: Hashable, Sendable, CustomStringConvertible {
         RouteOutcome(.discarded(reason: reason))
     }
 
+    /// `handled`, `systemAction` or `discarded`: a stable name for output such as
+    /// `share open --json`.
+    public var kind: String {
+        switch action {
+        case .handled: "handled"
+        case .systemAction: "systemAction"
+        case .discarded: "discarded"
+        }
+    }
+
+    /// The URL to hand to the system: the rewritten one, else `original`; `nil` unless a
+    /// system action.
+    public func systemURL(for original: URL) -> URL? {
+        if case .systemAction(let rewritten) = action { return rewritten ?? original }
+        return nil
+    }
+
     /// The reason, when discarded.
     public var discardReason: String? {
         if case .discarded(let reason) = action { return reason }

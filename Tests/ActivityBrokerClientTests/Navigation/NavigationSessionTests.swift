@@ -126,6 +126,9 @@ struct NavigationSessionTests {
                 url: server.url("/page/b"), opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             #expect(try await session.activityItems() == custom)
+            // The sheet acts on the delegate's items, but exclusions are asked for the page.
+            #expect(try await session.actionActivities().items == custom)
+            #expect(delegate.events.contains(.exclusionsAsked(server.url("/page/b"))))
         }
     }
 

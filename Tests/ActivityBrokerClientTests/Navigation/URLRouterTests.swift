@@ -64,6 +64,17 @@ struct URLRouterTests {
         #expect(second.route("mailto:a@b.c") == .discarded("first"))
     }
 
+    @Test func outcomesNameTheirKindAndSystemURL() {
+        let original = URL(string: "geo:1,2")!
+        let rewritten = URL(string: "https://maps.example.com/")!
+        #expect(RouteOutcome.handled.kind == "handled")
+        #expect(RouteOutcome.handled.systemURL(for: original) == nil)
+        #expect(RouteOutcome.systemAction.kind == "systemAction")
+        #expect(RouteOutcome.systemAction.systemURL(for: original) == original)
+        #expect(RouteOutcome.systemAction(rewritten).systemURL(for: original) == rewritten)
+        #expect(RouteOutcome.discarded("x").kind == "discarded")
+    }
+
     @Test func outcomesDescribeThemselves() {
         #expect(RouteOutcome.handled.description == "handled")
         #expect(RouteOutcome.systemAction.description == "systemAction")
