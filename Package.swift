@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ActivityKit", targets: ["ActivityKit"]),
         .executable(name: "activity-broker", targets: ["activity-broker"]),
         .executable(name: "share", targets: ["share"]),
+        .executable(name: "activity-reading-list", targets: ["activity-reading-list"]),
     ],
     targets: [
         .systemLibrary(
@@ -22,11 +23,14 @@ let package = Package(
         .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit"]),
         .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker"]),
         .target(name: "TerminalUI"),
-        .executableTarget(name: "share", dependencies: ["ActivityBrokerClient", "TerminalUI"]),
+        .target(name: "ShareCLI", dependencies: ["ActivityBrokerClient", "TerminalUI"]),
+        .executableTarget(name: "share", dependencies: ["ShareCLI"]),
+        .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
         .target(name: "TestSupport", dependencies: ["DBus"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "TestSupport"]),
         .testTarget(
             name: "ActivityBrokerTests",
             dependencies: ["ActivityBroker", "ActivityKit", "DBus", "TestSupport"]

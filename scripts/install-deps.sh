@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Installs what `make test` and `make run` need on a fresh Debian machine, only when missing.
+# Installs what `make test` and `make run` need on a fresh Debian machine, only when missing:
+# libdbus headers, the daemon and its tools, busctl/gdbus for introspection checks, tmux
+# for terminal tests, python3 with dbus-python for the activation test.
 set -euo pipefail
 need=()
 pkg-config --exists dbus-1 2>/dev/null || need+=(libdbus-1-dev pkg-config)
 command -v dbus-daemon >/dev/null || need+=(dbus-daemon)
 command -v dbus-send >/dev/null || need+=(dbus-bin)
+command -v gdbus >/dev/null || need+=(libglib2.0-bin)
 command -v tmux >/dev/null || need+=(tmux)
-command -v python3 >/dev/null || need+=(python3)
+[ -x /usr/bin/python3 ] || need+=(python3)
+/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null || need+=(python3-dbus python3-gi)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${need[*]}"
 SUDO=""

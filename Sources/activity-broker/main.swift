@@ -1,2 +1,33 @@
-// The activity-broker daemon entry point (wiring only).
-print("activity-broker: not yet built")
+// The activity-broker daemon: parse arguments, start the broker, stop cleanly on SIGTERM/SIGINT.
+import ActivityBroker
+import Foundation
+
+let configuration: BrokerConfiguration
+do {
+    configuration = try BrokerConfiguration.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    if let message = error.message {
+        FileHandle.standardError.write(Data("activity-broker: \(message)\n\n\(BrokerConfiguration.usage)\n".utf8))
+        exit(2)
+    }
+    print(BrokerConfiguration.usage)
+    exit(0)
+}
+
+// Signals are blocked before any other thread starts, so every thread inherits the mask
+// and SIGTERM/SIGINT arrive only through the watcher.
+nonisolated(unsafe) var runningBroker: Broker?
+let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: DispatchQueue(label: "activity-broker.signals")) { _ in
+    runningBroker?.shutdown()
+    exit(0)
+}
+
+do {
+    let broker = try Broker(configuration: configuration)
+    try await broker.start()
+    runningBroker = broker
+} catch {
+    FileHandle.standardError.write(Data("activity-broker: \(error)\n".utf8))
+    exit(1)
+}
+while true { try await Task.sleep(for: .seconds(3600)) }

@@ -1,2 +1,5 @@
-// The share command entry point (wiring only).
-print("share: not yet built")
+// The share command (API.md §8): all behaviour lives in ShareCLI; this only runs it.
+import Foundation
+import ShareCLI
+
+exit(await ShareCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,66 @@
+// The daemon's settings (API.md §9), parsed from its command line.
+import DBus
+import Foundation
+
+/// What `activity-broker` was asked to do.
+public struct BrokerConfiguration: Sendable {
+    public var bus: BusAddress = .session
+    /// Built-in manifest directories (origin `builtin`), lowest precedence.
+    public var extensionDirectories: [String] = []
+    /// The URL opener's argv (split on spaces; no shell). Default `xdg-open`.
+    public var opener: [String] = ["xdg-open"]
+    public var replace = false
+    public var verbose = false
+    /// The environment the broker resolves XDG directories, PATH and candidates' `env` in.
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// How long a finished job object stays exported (API.md §6).
+    public var jobAfterlife: Duration = .seconds(60)
+
+    public init() {}
+
+    public static let usage = """
+        Usage: activity-broker [--bus session|system|ADDRESS] [--extensions-dir DIR]...
+                               [--opener CMD] [--replace] [--verbose]
+
+        Owns org.activitybroker.Broker1 on the bus and offers share activities.
+          --bus BUS             session (default), system, or a D-Bus address
+          --extensions-dir DIR  also read built-in manifests from DIR (repeatable)
+          --opener CMD          URL opener for 'open' activities (default: xdg-open)
+          --replace             take the name over from a running broker
+          --verbose             log more detail (never shared URLs)
+        """
+
+    /// Parses the arguments after the program name; throws a message naming the bad argument.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> BrokerConfiguration {
+        var configuration = BrokerConfiguration()
+        var rest = arguments[...]
+        func value(for flag: String) throws(UsageError) -> String {
+            guard let value = rest.popFirst(), !value.isEmpty else { throw UsageError("\(flag) needs a value") }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--bus":
+                switch try value(for: argument) {
+                case "session": configuration.bus = .session
+                case "system": configuration.bus = .system
+                case let address: configuration.bus = .address(address)
+                }
+            case "--extensions-dir": configuration.extensionDirectories.append(try value(for: argument))
+            case "--opener":
+                configuration.opener = try value(for: argument).split(separator: " ").map(String.init)
+            case "--replace": configuration.replace = true
+            case "--verbose", "-v": configuration.verbose = true
+            case "--help", "-h": throw UsageError(nil)
+            default: throw UsageError("unknown argument '\(argument)'")
+            }
+        }
+        return configuration
+    }
+}
+
+/// A bad command line; `message` is nil when help was asked for.
+public struct UsageError: Error, Sendable {
+    public let message: String?
+    public init(_ message: String?) { self.message = message }
+}

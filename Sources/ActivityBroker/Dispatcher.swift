@@ -1,0 +1,196 @@
+// Runs a job's activity: a child process (exec, open) or a Provider1 call (dbus).
+import ActivityKit
+import DBus
+import Foundation
+
+/// What a job will do, decided before the job exists so that a bad template or URL is an
+/// error reply to `Perform` rather than a failed job.
+enum DispatchPlan: Sendable {
+    /// Run a program without a shell; `stdin` is written to it, or it reads /dev/null.
+    case spawn(program: String, arguments: [String], stdin: String?, environment: [String: String])
+    /// Call `org.activitybroker.Provider1.Perform` on `destination` at `path`.
+    case provider(destination: BusName, path: ObjectPath, autoStart: Bool, body: [Value])
+}
+
+/// Starts dispatch plans on the broker's loop and reports each one's outcome once.
+final class Dispatcher: @unchecked Sendable {
+    static let providerInterface: InterfaceName = "org.activitybroker.Provider1"
+
+    private let connection: Connection
+    private let opener: [String]
+    private let launcher: ChildProcessLauncher
+
+    init(connection: Connection, opener: [String], environment: [String: String]) {
+        self.connection = connection
+        self.opener = opener
+        self.launcher = ChildProcessLauncher(queue: connection.queue, environment: environment)
+    }
+
+    /// Expands the resolved perform spec for these items.
+    func plan(_ perform: PerformSpec, activity: Activity, items: Items, activationToken: String?) throws(ActivityError)
+        -> DispatchPlan
+    {
+        var environment: [String: String] = [:]
+        if let activationToken { environment["XDG_ACTIVATION_TOKEN"] = activationToken }
+        switch perform {
+        case .exec(let spec):
+            let argv = spec.arguments(for: items)
+            return .spawn(
+                program: argv[0], arguments: Array(argv.dropFirst()), stdin: spec.input(for: items),
+                environment: environment)
+        case .open(let spec):
+            let url = try spec.url(for: items)
+            return .spawn(
+                program: opener[0], arguments: Array(opener.dropFirst()) + [url], stdin: nil,
+                environment: environment)
+        case .dbus(let busName, let objectPath):
+            return try providerPlan(
+                destination: busName, path: objectPath, autoStart: true, activity: activity, items: items,
+                activationToken: activationToken)
+        case .provider(let owner, let objectPath):
+            return try providerPlan(
+                destination: owner, path: objectPath, autoStart: false, activity: activity, items: items,
+                activationToken: activationToken)
+        case .candidates:
+            preconditionFailure("availability resolves candidates before dispatch")
+        }
+    }
+
+    /// Starts the plan; `completion` runs once on the loop unless the dispatch is cancelled.
+    func start(_ plan: DispatchPlan, timeout: UInt32, completion: @escaping @Sendable (JobOutcome) -> Void)
+        -> any RunningDispatch
+    {
+        switch plan {
+        case .spawn(let program, let arguments, let stdin, let environment):
+            return spawn(program: program, arguments: arguments, stdin: stdin, environment: environment, completion: completion)
+        case .provider(let destination, let path, let autoStart, let body):
+            return callProvider(
+                destination: destination, path: path, autoStart: autoStart, body: body, timeout: timeout,
+                completion: completion)
+        }
+    }
+
+    // MARK: - Processes
+
+    private func spawn(
+        program: String, arguments: [String], stdin: String?, environment: [String: String],
+        completion: @escaping @Sendable (JobOutcome) -> Void
+    ) -> any RunningDispatch {
+        let name = (program as NSString).lastPathComponent
+        do {
+            let process = try launcher.spawn(
+                [program] + arguments, options: SpawnOptions(standardInput: stdin, environment: environment)
+            ) { termination in
+                switch termination.exit {
+                case .exited(0):
+                    completion(.completed)
+                case let status:
+                    completion(.failed(.providerFailed("\(name) ended: \(status)")))
+                }
+            }
+            return ProcessDispatch(process: process)
+        } catch {
+            let failure = ActivityError.providerFailed("could not start \(name): \(error)")
+            connection.queue.async { completion(.failed(failure)) }
+            return FinishedDispatch()
+        }
+    }
+
+    // MARK: - Providers
+
+    private func providerPlan(
+        destination: String, path: String, autoStart: Bool, activity: Activity, items: Items,
+        activationToken: String?
+    ) throws(ActivityError) -> DispatchPlan {
+        let busName: BusName
+        let objectPath: ObjectPath
+        do {
+            busName = try BusName(destination)
+            objectPath = try ObjectPath(path)
+        } catch {
+            throw .unavailable("\(activity.id) names an invalid provider: \(error.message)")
+        }
+        var itemValues: [String: Value] = ["url": .string(items.url.string)]
+        if let title = items.title { itemValues["title"] = .string(title) }
+        if let text = items.text { itemValues["text"] = .string(text) }
+        var options: [String: Value] = [:]
+        if let activationToken { options["activation_token"] = .string(activationToken) }
+        return .provider(
+            destination: busName, path: objectPath, autoStart: autoStart,
+            body: [.string(activity.id.rawValue), .vardict(itemValues), .vardict(options)])
+    }
+
+    private func callProvider(
+        destination: BusName, path: ObjectPath, autoStart: Bool, body: [Value], timeout: UInt32,
+        completion: @escaping @Sendable (JobOutcome) -> Void
+    ) -> any RunningDispatch {
+        let call = MethodCall(
+            destination: destination, path: path, interface: Self.providerInterface, member: "Perform", body: body)
+        // The job's own timer ends the job at `timeout`; the call's timeout is a backstop.
+        let dispatch = ProviderDispatch(connection: connection)
+        dispatch.pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: autoStart) {
+            [weak dispatch] result in
+            dispatch?.stopWatching()
+            completion(Self.outcome(of: result, provider: destination.rawValue))
+        }
+        if !autoStart {
+            // A dynamic provider leaving mid-call fails the job at once instead of at the timeout.
+            dispatch.disconnectWatch = connection.watchDisconnect(of: destination.rawValue) { [weak dispatch] in
+                guard let dispatch, !dispatch.isCancelled else { return }
+                dispatch.cancel()
+                completion(.failed(.providerFailed("the provider \(destination.rawValue) left the bus")))
+            }
+        }
+        return dispatch
+    }
+
+    /// Maps a provider's reply `(s state, a{sv} results)` or error to the job's outcome.
+    static func outcome(of result: Result<[Value], DBusError>, provider: String) -> JobOutcome {
+        switch result {
+        case .success(let values):
+            guard values.count == 2, let stateName = values[0].string, let results = values[1].vardict,
+                  let state = JobState(rawValue: stateName), state != .running
+            else {
+                return .failed(.providerFailed("the provider \(provider) replied with something other than (s state, a{sv} results) with a final state"))
+            }
+            return JobOutcome(state: state, results: results)
+        case .failure(let error) where error.name == "org.freedesktop.DBus.Error.NoReply":
+            return .failed(.timeout("the provider \(provider) did not reply in time"))
+        case .failure(let error):
+            return .failed(.providerFailed("the provider \(provider) failed: \(error.name): \(error.message)"))
+        }
+    }
+}
+
+/// A spawned child: cancelling terminates its process group (SIGTERM, then SIGKILL).
+private final class ProcessDispatch: RunningDispatch {
+    let process: SpawnedProcess
+    init(process: SpawnedProcess) { self.process = process }
+    func cancel() { process.terminate(grace: 2) }
+}
+
+/// A pending provider call: cancelling drops the reply and the disconnect watch.
+private final class ProviderDispatch: RunningDispatch {
+    var pending: PendingCall?
+    var disconnectWatch: Subscription?
+    private let connection: Connection
+    private(set) var isCancelled = false
+
+    init(connection: Connection) { self.connection = connection }
+
+    func cancel() {
+        isCancelled = true
+        pending?.cancel()
+        stopWatching()
+    }
+
+    func stopWatching() {
+        if let disconnectWatch { connection.cancel(disconnectWatch) }
+        disconnectWatch = nil
+    }
+}
+
+/// A dispatch that already failed to start; nothing to cancel.
+private final class FinishedDispatch: RunningDispatch {
+    func cancel() {}
+}

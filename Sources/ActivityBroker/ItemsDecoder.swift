@@ -1,0 +1,29 @@
+// Turns the `a{sv}` items of a call into validated domain `Items` (API.md §2).
+import ActivityKit
+import DBus
+
+/// Decodes shared items. Unknown keys are ignored for forward compatibility; a known key
+/// with the wrong type, a missing or invalid `url`, or an oversized value is `invalidArgument`.
+enum ItemsDecoder {
+    static func decode(_ items: [String: Value]) throws(ActivityError) -> Items {
+        guard let urlValue = items["url"] else {
+            throw .invalidArgument("items: 'url' is required (an absolute URL as a string)")
+        }
+        let url = try string(urlValue, key: "url")
+        return try Items(
+            url: url, title: optionalString(items["title"], key: "title"),
+            text: optionalString(items["text"], key: "text"))
+    }
+
+    private static func optionalString(_ value: Value?, key: String) throws(ActivityError) -> String? {
+        guard let value else { return nil }
+        return try string(value, key: key)
+    }
+
+    private static func string(_ value: Value, key: String) throws(ActivityError) -> String {
+        guard let string = value.string else {
+            throw .invalidArgument("items: '\(key)' must be a string (s), got '\(value.signature.rawValue)'")
+        }
+        return string
+    }
+}

@@ -1,0 +1,142 @@
+// Creates jobs for Perform, exports their Job1 objects and ends each exactly once.
+import ActivityKit
+import DBus
+import Foundation
+
+/// The broker's jobs by number. Loop-confined (see `Broker`).
+final class JobTable: @unchecked Sendable {
+    private unowned let broker: Broker
+    private var jobs: [UInt64: Job] = [:]
+    private var nextNumber: UInt64 = 1
+    private let dispatcher: Dispatcher
+
+    static let defaultTimeout: UInt32 = 300
+    static let maximumTimeout: UInt32 = 3600
+
+    init(broker: Broker) {
+        self.broker = broker
+        self.dispatcher = Dispatcher(
+            connection: broker.connection, opener: broker.configuration.opener,
+            environment: broker.configuration.environment)
+    }
+
+    /// `Perform`: every check happens before the job exists (API.md §3), then the job is
+    /// exported and its dispatch starts after the reply has gone out.
+    func perform(id: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String)
+        throws(ActivityError) -> ObjectPath
+    {
+        let activity = try broker.lookUp(id)
+        let items = try ItemsDecoder.decode(rawItems)
+        let options = try OptionSchema.perform.validate(rawOptions)
+        let timeout = options["timeout"]?.uint32 ?? Self.defaultTimeout
+        guard (1...Self.maximumTimeout).contains(timeout) else {
+            throw .invalidArgument("Perform: option 'timeout' must be 1 to \(Self.maximumTimeout) seconds, got \(timeout)")
+        }
+        if case .rejects(let reason) = activity.match.evaluate(items.url) {
+            throw .notApplicable("\(activity.id) does not apply: \(reason)")
+        }
+        guard case .available(let resolved) = broker.availability(of: activity) else {
+            if case .unavailable(let reason) = broker.availability(of: activity) {
+                throw .unavailable("\(activity.id) is unavailable: \(reason)")
+            }
+            preconditionFailure("availability is either available or unavailable")
+        }
+        let plan = try dispatcher.plan(
+            resolved, activity: activity, items: items, activationToken: options["activation_token"]?.string)
+
+        let job = Job(number: nextNumber, activityID: activity.id, caller: caller)
+        nextNumber += 1
+        do {
+            try broker.connection.export(job.path, interfaces: [jobInterface(job)])
+        } catch {
+            preconditionFailure("job paths are unique: \(error)")
+        }
+        jobs[job.number] = job
+        broker.log.event("job \(job.number): \(activity.id) started (by \(caller))")
+        broker.connection.queue.async { [self] in start(job, plan: plan, timeout: timeout) }
+        return job.path
+    }
+
+    /// Cancels every running job (shutdown): their callers get `Finished(cancelled)`.
+    func cancelAll() {
+        for job in jobs.values where job.state == .running { cancel(job) }
+    }
+
+    private func start(_ job: Job, plan: DispatchPlan, timeout: UInt32) {
+        guard job.state == .running else { return }
+        let timer = DispatchSource.makeTimerSource(queue: broker.connection.queue)
+        timer.schedule(deadline: .now() + .seconds(Int(timeout)))
+        timer.setEventHandler { [unowned self] in
+            job.running?.cancel()
+            finish(job, .failed(.timeout("\(job.activityID) did not finish within \(timeout) seconds")))
+        }
+        job.timeoutTimer = timer
+        timer.resume()
+        job.running = dispatcher.start(plan, timeout: timeout) { [unowned self] outcome in
+            finish(job, outcome)
+        }
+    }
+
+    private func cancel(_ job: Job) {
+        job.running?.cancel()
+        finish(job, .cancelled)
+    }
+
+    /// Ends the job once: state, `PropertiesChanged`, the unicast `Finished`, the usage
+    /// count when it completed, the log line, and removal after the afterlife.
+    private func finish(_ job: Job, _ outcome: JobOutcome) {
+        guard job.end(outcome.state) else { return }
+        let connection = broker.connection
+        connection.emitPropertiesChanged(path: job.path, interface: Job.interfaceName, names: ["State"])
+        do {
+            try connection.emit(
+                Signal(
+                    path: job.path, interface: Job.interfaceName, member: "Finished",
+                    body: [.string(outcome.state.rawValue), .vardict(outcome.results)],
+                    destination: try BusName(job.caller)))
+        } catch {
+            broker.log.event("job \(job.number): could not send Finished: \(error)")
+        }
+        if outcome.state == .completed { broker.usage.recordUse(of: job.activityID, at: broker.clock()) }
+        let errorName = outcome.results["error"]?.string.map { " (\($0))" } ?? ""
+        broker.log.event("job \(job.number): \(job.activityID) \(outcome.state.rawValue)\(errorName)")
+
+        let afterlife = broker.configuration.jobAfterlife
+        connection.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(afterlife.nanoseconds))) { [weak self] in
+            self?.jobs[job.number] = nil
+            connection.unexport(job.path)
+        }
+    }
+
+    private func jobInterface(_ job: Job) -> Interface {
+        Interface(
+            Job.interfaceName,
+            methods: [
+                Method(
+                    "Cancel",
+                    handler: .immediate { [unowned self] call in
+                        guard call.sender == job.caller else {
+                            throw ActivityError.accessDenied("only the connection that called Perform may cancel job \(job.number)")
+                        }
+                        if job.state == .running {
+                            broker.log.event("job \(job.number): cancel requested by its caller")
+                            cancel(job)
+                        }
+                        return []
+                    })
+            ],
+            properties: [
+                Property("ActivityId", signature: "s", emitsChanged: false, get: { .string(job.activityID.rawValue) }),
+                Property("State", signature: "s", get: { .string(job.state.rawValue) }),
+            ],
+            signals: [SignalSpec("Finished", arguments: [Argument(name: "state", signature: "s"), Argument(name: "results", signature: "a{sv}")])])
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, for Dispatch deadlines.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

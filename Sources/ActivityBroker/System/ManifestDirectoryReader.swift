@@ -1,0 +1,76 @@
+// Reads the *.json files of one manifest directory, each file's failure kept to itself.
+import Foundation
+import Glibc
+
+/// Why one manifest file was not read.
+public enum ManifestFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Larger than the reader's size limit.
+    case tooLarge(limit: Int)
+    /// Named `*.json` but neither a regular file nor a symlink to one (a directory, a FIFO).
+    case notRegularFile
+    /// open/read failed (permissions, a dangling symlink, an I/O error).
+    case unreadable(SystemError)
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let limit): return "larger than \(limit) bytes"
+        case .notRegularFile: return "not a regular file"
+        case .unreadable(let error): return error.description
+        }
+    }
+}
+
+/// What one manifest directory holds.
+public struct ManifestDirectoryListing: Sendable {
+    /// The directory that was read.
+    public var directory: String
+    /// File name (e.g. `telegram.json`) → contents. An empty file is here with empty data
+    /// (it masks a lower manifest of the same name).
+    public var files: [String: Data] = [:]
+    /// File name → why it was skipped; the other files are unaffected.
+    public var errors: [String: ManifestFileError] = [:]
+    /// Set when the directory exists but cannot be listed. A missing directory is normal and
+    /// gives an empty listing without an error.
+    public var directoryError: SystemError?
+}
+
+/// Lists the `*.json` files of a directory (not recursive) and reads them.
+///
+/// Blocking file I/O on small files; the broker runs it on its loop after a change report,
+/// which is debounced. Hidden files (a leading dot, e.g. an editor's or `AtomicFile`'s
+/// temporaries) are skipped.
+public struct ManifestDirectoryReader: Sendable {
+    /// Largest manifest read; larger files are reported as `tooLarge`.
+    public var sizeLimit: Int
+
+    public init(sizeLimit: Int = 1 << 20) {
+        self.sizeLimit = sizeLimit
+    }
+
+    /// Reads every `*.json` file of `directory`.
+    public func read(directory: String) -> ManifestDirectoryListing {
+        var listing = ManifestDirectoryListing(directory: directory)
+        guard let stream = opendir(directory) else {
+            if errno != ENOENT && errno != ENOTDIR { listing.directoryError = SystemError("opendir", path: directory) }
+            return listing
+        }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasSuffix(".json"), name.count > 5, !name.hasPrefix(".") else { continue }
+            let path = PathName.join(directory, name)
+            do throws(SystemError) {
+                listing.files[name] = try SystemCalls.readFile(path, limit: sizeLimit)
+            } catch {
+                switch (error.operation, error.code) {
+                case ("read", EFBIG): listing.errors[name] = .tooLarge(limit: sizeLimit)
+                case ("open", EINVAL), ("open", EISDIR): listing.errors[name] = .notRegularFile
+                default: listing.errors[name] = .unreadable(error)
+                }
+            }
+        }
+        return listing
+    }
+}

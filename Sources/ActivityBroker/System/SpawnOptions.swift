@@ -1,0 +1,33 @@
+// What a spawned child gets besides argv: stdin, extra environment, output capture, session.
+
+/// What a spawned child gets besides its arguments.
+public struct SpawnOptions: Sendable {
+    /// Written to the child's standard input through a pipe, asynchronously; nil gives it
+    /// `/dev/null`. A child that exits without reading it is not an error.
+    public var standardInput: String?
+    /// Variables set on top of the launcher's environment (e.g. `XDG_ACTIVATION_TOKEN`).
+    public var environment: [String: String]
+    /// Capture standard output (tests, diagnostics). Off by default: a shared URL a child
+    /// prints must never reach the broker's log, so output goes to `/dev/null`.
+    public var captureStandardOutput: Bool
+    /// Capture standard error; `/dev/null` otherwise.
+    public var captureStandardError: Bool
+    /// Most bytes kept per captured stream; the rest is read and dropped.
+    public var captureLimit: Int
+    /// Start a new session (`setsid`) instead of only a new process group. Either way the
+    /// child leads its own group, so `terminate` reaches its descendants.
+    public var newSession: Bool
+
+    public init(
+        standardInput: String? = nil, environment: [String: String] = [:],
+        captureStandardOutput: Bool = false, captureStandardError: Bool = false,
+        captureLimit: Int = 1 << 20, newSession: Bool = false
+    ) {
+        self.standardInput = standardInput
+        self.environment = environment
+        self.captureStandardOutput = captureStandardOutput
+        self.captureStandardError = captureStandardError
+        self.captureLimit = captureLimit
+        self.newSession = newSession
+    }
+}

@@ -1,0 +1,74 @@
+// The usage ranking's scores, kept in $XDG_STATE_HOME/activity-broker/usage.json.
+import ActivityKit
+import Foundation
+
+/// Holds `UsageScores` and writes them atomically, debounced, never with a URL in them:
+/// the file holds exactly the domain's `UsageScores` (ids, scores, times of last use).
+/// Loop-confined.
+final class UsageStore: @unchecked Sendable {
+    private let file: UsageStoreFile
+    private let path: String
+    private let log: BrokerLog
+    private(set) var scores = UsageScores(entries: [:])
+
+    init(path: String, queue: DispatchQueue, log: BrokerLog) {
+        self.path = path
+        self.log = log
+        self.file = UsageStoreFile(path: path, queue: queue) { error in
+            log.event("could not write \(path): \(error)")
+        }
+    }
+
+    /// Reads the file; a missing one starts empty silently, a corrupt one with one log line.
+    func load() {
+        do {
+            guard let data = try file.load() else { return }
+            scores = try JSONDecoder.usage.decode(UsageScores.self, from: data)
+        } catch {
+            log.event("usage file \(path) is unreadable or corrupt; starting with empty usage (\(error))")
+            scores = UsageScores(entries: [:])
+        }
+    }
+
+    func recordUse(of id: ActivityID, at now: Date) {
+        scores.recordUse(of: id, at: now)
+        save()
+    }
+
+    func clear() {
+        scores = UsageScores(entries: [:])
+        save()
+        flush()
+    }
+
+    /// Writes pending changes now (shutdown).
+    func flush() {
+        do { try file.flush() } catch { log.event("could not write \(path): \(error)") }
+    }
+
+    private func save() {
+        do {
+            file.schedule(try JSONEncoder.usage.encode(scores))
+        } catch {
+            log.event("could not encode usage: \(error)")
+        }
+    }
+}
+
+extension JSONEncoder {
+    /// Stable, human-readable usage files with ISO 8601 times.
+    static var usage: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    static var usage: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

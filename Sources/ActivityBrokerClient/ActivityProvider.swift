@@ -1,0 +1,191 @@
+// Serves org.activitybroker.Provider1 from closures and keeps the activities registered.
+import DBus
+import Foundation
+
+/// An activity an app offers, with the closure that performs it.
+public struct ProvidedActivity: Sendable {
+    /// What a handler receives: the shared items and the caller's activation token.
+    public struct Request: Sendable {
+        public var items: SharedItems
+        public var activationToken: String?
+    }
+
+    public var id: String
+    public var name: String
+    /// Localized names: locale (`de`, `de_DE`) → name.
+    public var names: [String: String]
+    public var icon: String
+    /// `share` or `action`.
+    public var category: String
+    /// URL schemes (default http, https), host globs (default any), path prefixes (default any).
+    public var schemes: [String]?
+    public var hosts: [String]?
+    public var pathPrefixes: [String]?
+    public var handler: @Sendable (Request) async throws -> ActivityOutcome
+
+    public init(
+        id: String, name: String, names: [String: String] = [:], icon: String = "", category: String = "action",
+        schemes: [String]? = nil, hosts: [String]? = nil, pathPrefixes: [String]? = nil,
+        handler: @escaping @Sendable (Request) async throws -> ActivityOutcome
+    ) {
+        self.id = id
+        self.name = name
+        self.names = names
+        self.icon = icon
+        self.category = category
+        self.schemes = schemes
+        self.hosts = hosts
+        self.pathPrefixes = pathPrefixes
+        self.handler = handler
+    }
+
+    func registration(objectPath: ObjectPath) -> [String: Value] {
+        var match: [String: Value] = [:]
+        if let schemes { match["schemes"] = .stringArray(schemes) }
+        if let hosts { match["hosts"] = .stringArray(hosts) }
+        if let pathPrefixes { match["path_prefixes"] = .stringArray(pathPrefixes) }
+        var record: [String: Value] = [
+            "id": .string(id), "name": .string(name), "icon": .string(icon), "category": .string(category),
+            "match": .vardict(match), "object_path": .objectPath(objectPath),
+        ]
+        if !names.isEmpty {
+            record["names"] = .dictionary(
+                key: "s", value: "s", names.sorted { $0.key < $1.key }.map { DictEntry(key: .string($0.key), value: .string($0.value)) })
+        }
+        return record
+    }
+}
+
+/// Exports `org.activitybroker.Provider1` on an app's connection and registers its
+/// activities with the broker — again by itself whenever the broker (re)appears on the bus.
+///
+/// Loop-confined state; the public methods may be called from any thread. Handlers run in
+/// their own tasks, so a slow handler never holds up the connection. `close()` (or the
+/// connection closing) unregisters everything.
+public final class ActivityProvider: @unchecked Sendable {
+    public static let interface: InterfaceName = "org.activitybroker.Provider1"
+    public let connection: Connection
+    public let objectPath: ObjectPath
+    private var activities: [String: ProvidedActivity] = [:]
+    private var ownerWatch: Subscription?
+    private var brokerOwner: String?
+    /// Called on the loop after each registration round with the errors, if any (for logs).
+    public var onRegistration: (@Sendable ([String: BrokerError]) -> Void)?
+
+    public init(connection: Connection, objectPath: ObjectPath = "/org/activitybroker/Provider") {
+        self.connection = connection
+        self.objectPath = objectPath
+    }
+
+    /// Exports the provider object, registers `activities` and keeps them registered.
+    /// Throws the first registration error (e.g. `alreadyExists`) of the initial round.
+    /// With `register: false` it only serves them: for a provider that a manifest's
+    /// `perform.dbus` names, which the broker starts by D-Bus activation.
+    public func start(_ activities: [ProvidedActivity], register: Bool = true) async throws(BrokerError) {
+        do {
+            try connection.queue.sync {
+                for activity in activities { self.activities[activity.id] = activity }
+                try connection.export(objectPath, interfaces: [providerInterface()])
+            }
+        } catch let error as DBusError {
+            throw .other(name: error.name, message: error.message)
+        } catch {
+            throw .other(name: "org.freedesktop.DBus.Error.Failed", message: "\(error)")
+        }
+        guard register else { return }
+        // Watch first, so that a broker restarting during the first round is not missed.
+        connection.queue.sync {
+            ownerWatch = connection.watchNameOwner(BrokerProxy.busName) { [weak self] owner in
+                guard let self else { return }
+                defer { brokerOwner = owner }
+                // A new broker instance knows nothing of us: register again.
+                if let owner, owner != brokerOwner, firstRoundDone {
+                    Task { await self.registerAll() }
+                }
+            }
+        }
+        let errors = await registerAll()
+        connection.queue.sync { firstRoundDone = true }
+        if let first = errors.sorted(by: { $0.key < $1.key }).first { throw first.value }
+    }
+
+    /// Set once the first registration round ended; later rounds follow the broker's owner.
+    private var firstRoundDone = false
+
+    /// Unregisters every activity and stops serving.
+    public func close() async {
+        let ids = connection.queue.sync { () -> [String] in
+            if let ownerWatch { connection.cancel(ownerWatch) }
+            ownerWatch = nil
+            connection.unexport(objectPath)
+            defer { activities.removeAll() }
+            return Array(activities.keys)
+        }
+        for id in ids {
+            let call = MethodCall(
+                destination: BrokerProxy.busName, path: BrokerProxy.objectPath, interface: BrokerProxy.interface,
+                member: "UnregisterActivity", body: [.string(id)])
+            _ = try? await connection.call(call, timeout: .seconds(5), autoStart: false)
+        }
+    }
+
+    /// Registers every activity; returns the errors by activity id.
+    @discardableResult
+    private func registerAll() async -> [String: BrokerError] {
+        let records = connection.queue.sync { activities.values.map { $0.registration(objectPath: objectPath) } }
+        var errors: [String: BrokerError] = [:]
+        for record in records {
+            let call = MethodCall(
+                destination: BrokerProxy.busName, path: BrokerProxy.objectPath, interface: BrokerProxy.interface,
+                member: "RegisterActivity", body: [.vardict(record)])
+            do {
+                _ = try await connection.call(call, timeout: .seconds(25), autoStart: true)
+            } catch {
+                errors[record["id"]?.string ?? ""] = BrokerError(error, address: "the bus")
+            }
+        }
+        connection.queue.sync { onRegistration?(errors) }
+        return errors
+    }
+
+    private func providerInterface() -> Interface {
+        Interface(
+            Self.interface,
+            methods: [
+                Method(
+                    "Perform",
+                    in: [
+                        Argument(name: "id", signature: "s"), Argument(name: "items", signature: "a{sv}"),
+                        Argument(name: "options", signature: "a{sv}"),
+                    ],
+                    out: [Argument(name: "state", signature: "s"), Argument(name: "results", signature: "a{sv}")],
+                    handler: .deferred { [unowned self] call, responder in
+                        try perform(call, responder: responder)
+                    })
+            ])
+    }
+
+    private func perform(_ call: MethodInvocation, responder: Responder) throws {
+        let id = call.body[0].string ?? ""
+        guard let activity = activities[id] else {
+            throw DBusError(name: BrokerError.prefix + "NotFound", message: "this provider serves no activity '\(id)'")
+        }
+        guard let items = SharedItems(vardict: call.body[1].vardict ?? [:]) else {
+            throw DBusError(name: BrokerError.prefix + "InvalidArgument", message: "items: 'url' is required")
+        }
+        let request = ProvidedActivity.Request(
+            items: items, activationToken: call.body[2].vardict?["activation_token"]?.string)
+        let handler = activity.handler
+        Task {
+            do {
+                let outcome = try await handler(request)
+                responder.reply([.string(outcome.state.rawValue), .vardict(outcome.resultValues)])
+            } catch {
+                responder.reply([
+                    .string("failed"),
+                    .vardict(["error": .string(BrokerError.prefix + "ProviderFailed"), "message": .string("\(error)")]),
+                ])
+            }
+        }
+    }
+}

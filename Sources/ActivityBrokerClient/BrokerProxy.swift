@@ -1,0 +1,149 @@
+// A typed proxy for org.activitybroker.Broker1: what an app or the share command calls.
+import DBus
+import Foundation
+
+/// Calls the broker over D-Bus with typed arguments and errors.
+///
+/// Thread-safe: every call hops onto the connection's loop; results arrive through
+/// `async` functions. One proxy per connection is enough; it can be shared.
+public final class BrokerProxy: Sendable {
+    public static let busName: BusName = "org.activitybroker.Broker1"
+    public static let objectPath: ObjectPath = "/org/activitybroker/Broker1"
+    public static let interface: InterfaceName = "org.activitybroker.Broker1"
+    static let jobInterface: InterfaceName = "org.activitybroker.Job1"
+
+    public let connection: Connection
+    /// The bus address, for messages that say where no broker answered.
+    public let address: String
+    /// How long a call waits for the broker (activation included).
+    public let callTimeout: Duration
+    private let jobs: JobWaiter
+
+    /// Uses an existing connection (the app's own).
+    public init(connection: Connection, address: String = "the session bus", callTimeout: Duration = .seconds(25)) {
+        self.connection = connection
+        self.address = address
+        self.callTimeout = callTimeout
+        self.jobs = JobWaiter(connection: connection)
+    }
+
+    /// Connects to `bus` and returns a proxy on that new connection.
+    public static func connect(bus: BusAddress = .session) throws(BrokerError) -> BrokerProxy {
+        let address = describe(bus)
+        do {
+            return BrokerProxy(connection: try Connection(bus: bus), address: address)
+        } catch {
+            throw .unreachable(address: address, message: error.message)
+        }
+    }
+
+    /// A readable form of a bus address for error messages.
+    public static func describe(_ bus: BusAddress) -> String {
+        switch bus {
+        case .session:
+            ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"].map { "the session bus (\($0))" }
+                ?? "the session bus (DBUS_SESSION_BUS_ADDRESS is not set)"
+        case .system: "the system bus"
+        case .address(let address): address
+        }
+    }
+
+    // MARK: - Queries
+
+    /// `ListActivities`: the activities that apply to `items`, in presentation order.
+    public func activities(
+        for items: SharedItems, locale: String? = nil, exclude: [String] = [], includeOwn: Bool = false
+    ) async throws(BrokerError) -> [OfferedActivity] {
+        var options: [String: Value] = [:]
+        if let locale { options["locale"] = .string(locale) }
+        if !exclude.isEmpty { options["exclude"] = .stringArray(exclude) }
+        if includeOwn { options["include_own"] = .boolean(true) }
+        let reply = try await call("ListActivities", [.vardict(items.vardict), .vardict(options)])
+        return (reply.first?.array ?? []).compactMap { $0.vardict.map(OfferedActivity.init(record:)) }
+    }
+
+    /// `ListRegistered`: every activity, with `available` and `reason`.
+    public func registered(locale: String? = nil) async throws(BrokerError) -> [OfferedActivity] {
+        var options: [String: Value] = [:]
+        if let locale { options["locale"] = .string(locale) }
+        let reply = try await call("ListRegistered", [.vardict(options)])
+        return (reply.first?.array ?? []).compactMap { $0.vardict.map(OfferedActivity.init(record:)) }
+    }
+
+    /// `Explain`: whether `id` is offered for `items`, and the rule that decided.
+    public func explain(_ id: String, items: SharedItems) async throws(BrokerError) -> (applies: Bool, reason: String) {
+        let reply = try await call("Explain", [.string(id), .vardict(items.vardict)])
+        return (reply.first?.bool ?? false, reply.dropFirst().first?.string ?? "")
+    }
+
+    /// `ClearHistory`: forgets the usage ranking.
+    public func clearHistory() async throws(BrokerError) {
+        _ = try await call("ClearHistory", [])
+    }
+
+    /// The broker's `Version` property.
+    public func version() async throws(BrokerError) -> String {
+        let reply = try await call(
+            "Get", [.string(Self.interface.rawValue), .string("Version")], interface: "org.freedesktop.DBus.Properties")
+        return reply.first?.unwrapped.string ?? ""
+    }
+
+    // MARK: - Perform
+
+    /// Performs `id` on `items` and returns when its job finishes.
+    ///
+    /// The `Finished` match is in place before `Perform` is called, so no ending is missed.
+    /// Cancelling the calling task cancels the job (`Job1.Cancel`) and returns its
+    /// `cancelled` outcome. `onStarted` runs with the job path once the broker accepted it.
+    public func perform(
+        _ id: String, items: SharedItems, activationToken: String? = nil, timeout: UInt32? = nil,
+        onStarted: (@Sendable (ObjectPath) -> Void)? = nil
+    ) async throws(BrokerError) -> ActivityOutcome {
+        var options: [String: Value] = [:]
+        if let activationToken { options["activation_token"] = .string(activationToken) }
+        if let timeout { options["timeout"] = .uint32(timeout) }
+        let subscription = jobs.subscribe()
+        defer { jobs.unsubscribe(subscription) }
+        let reply = try await call("Perform", [.string(id), .vardict(items.vardict), .vardict(options)])
+        guard let path = reply.first?.objectPath else {
+            throw .other(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "Perform replied without a job path")
+        }
+        onStarted?(path)
+        let connection = self.connection
+        return await withTaskCancellationHandler {
+            await jobs.outcome(of: path)
+        } onCancel: {
+            let cancel = MethodCall(
+                destination: Self.busName, path: path, interface: Self.jobInterface, member: "Cancel")
+            _ = connection.call(cancel, timeout: .seconds(5), autoStart: false) { _ in }
+        }
+    }
+
+    // MARK: - Signals
+
+    /// `ActivitiesChanged`, as a stream; the match is removed when the stream ends.
+    public func activitiesChanged() -> AsyncStream<Void> {
+        let connection = self.connection
+        return AsyncStream { continuation in
+            let subscription = connection.addMatch(
+                MatchRule(interface: Self.interface.rawValue, member: "ActivitiesChanged", path: Self.objectPath)
+            ) { _ in continuation.yield() }
+            continuation.onTermination = { _ in connection.cancel(subscription) }
+        }
+    }
+
+    // MARK: - Calls
+
+    /// One method call on the broker object, errors mapped to `BrokerError`.
+    func call(_ member: MemberName, _ body: [Value], interface: InterfaceName = BrokerProxy.interface)
+        async throws(BrokerError) -> [Value]
+    {
+        let call = MethodCall(
+            destination: Self.busName, path: Self.objectPath, interface: interface, member: member, body: body)
+        do {
+            return try await connection.call(call, timeout: callTimeout, autoStart: true)
+        } catch {
+            throw BrokerError(error, address: address)
+        }
+    }
+}

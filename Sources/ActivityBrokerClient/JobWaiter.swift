@@ -1,0 +1,75 @@
+// Collects the unicast Finished signals of this connection's jobs and hands them to waiters.
+import DBus
+
+/// Waits for `Finished` of job paths.
+///
+/// Loop-confined state (`finished`, `waiters`): the signal handler and the waiter both run
+/// on the connection's loop, so a `Finished` that arrives before anyone waits is kept until
+/// `outcome(of:)` takes it. The match is shared by all performs in flight (`subscribe`).
+/// Only signals sent by the broker's current unique name count, so another peer cannot
+/// end a job early by sending a forged `Finished`.
+final class JobWaiter: @unchecked Sendable {
+    private let connection: Connection
+    private var subscription: Subscription?
+    private var ownerWatch: Subscription?
+    private var brokerOwner: String?
+    private var subscribers = 0
+    private var finished: [ObjectPath: ActivityOutcome] = [:]
+    private var waiters: [ObjectPath: CheckedContinuation<ActivityOutcome, Never>] = [:]
+
+    init(connection: Connection) { self.connection = connection }
+
+    /// Adds the `Finished` match (once for all concurrent performs).
+    func subscribe() -> Int {
+        connection.queue.sync {
+            subscribers += 1
+            if subscription == nil {
+                subscription = connection.addMatch(
+                    MatchRule(interface: BrokerProxy.jobInterface.rawValue, member: "Finished")
+                ) { [unowned self] signal in received(signal) }
+                ownerWatch = connection.watchNameOwner(BrokerProxy.busName) { [unowned self] owner in
+                    brokerOwner = owner
+                }
+            }
+            return subscribers
+        }
+    }
+
+    func unsubscribe(_: Int) {
+        connection.queue.async { [self] in
+            subscribers -= 1
+            if subscribers == 0, let subscription {
+                connection.cancel(subscription)
+                self.subscription = nil
+                if let ownerWatch { connection.cancel(ownerWatch) }
+                ownerWatch = nil
+                finished.removeAll()
+            }
+        }
+    }
+
+    /// The job's outcome, now if it already came, else when it comes.
+    func outcome(of path: ObjectPath) async -> ActivityOutcome {
+        await withCheckedContinuation { continuation in
+            connection.queue.async { [self] in
+                if let outcome = finished.removeValue(forKey: path) {
+                    continuation.resume(returning: outcome)
+                } else {
+                    waiters[path] = continuation
+                }
+            }
+        }
+    }
+
+    private func received(_ signal: IncomingSignal) {
+        guard signal.sender == brokerOwner, signal.body.count == 2, let stateName = signal.body[0].string,
+              let state = ActivityOutcome.State(rawValue: stateName)
+        else { return }
+        let outcome = ActivityOutcome(state: state, values: signal.body[1].vardict ?? [:])
+        if let waiter = waiters.removeValue(forKey: signal.path) {
+            waiter.resume(returning: outcome)
+        } else {
+            finished[signal.path] = outcome
+        }
+    }
+}

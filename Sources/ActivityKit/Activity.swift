@@ -1,0 +1,81 @@
+// Activity: one registered activity (from a manifest, a desktop entry or a D-Bus registration).
+
+/// An activity: what it is called, what it applies to, what it needs and how it is performed.
+public struct Activity: Hashable, Sendable {
+    /// The unique id.
+    public var id: ActivityID
+    /// The display name when no localized one fits.
+    public var name: String
+    /// Localized names: locale (`de`, `de_DE`, …) → name.
+    public var names: [String: String]
+    /// A freedesktop icon name or an absolute path; empty when none was given (clients show a generic icon).
+    public var icon: String
+    /// share or action.
+    public var category: ActivityCategory
+    /// Where it came from.
+    public var origin: ActivityOrigin
+    /// Which URLs it applies to.
+    public var match: MatchRule
+    /// What must exist on the machine.
+    public var requires: Requirements
+    /// How it is performed.
+    public var perform: PerformSpec
+    /// Ranking tie-breaker, higher first.
+    public var priority: Int
+    /// The unique bus name of the registering connection, for `.dbus` activities; `nil` otherwise.
+    public var owner: String?
+
+    /// Builds an activity.
+    public init(
+        id: ActivityID, name: String, names: [String: String] = [:], icon: String = "",
+        category: ActivityCategory, origin: ActivityOrigin, match: MatchRule = .httpAny,
+        requires: Requirements = .none, perform: PerformSpec, priority: Int = 0, owner: String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.names = names
+        self.icon = icon
+        self.category = category
+        self.origin = origin
+        self.match = match
+        self.requires = requires
+        self.perform = perform
+        self.priority = priority
+        self.owner = owner
+    }
+
+    /// The name for a POSIX or BCP 47 locale, tried like gettext: `sr_RS.UTF-8@latin` tries `sr_RS@latin`,
+    /// `sr@latin`, `sr_RS`, `sr`, then `name` (the codeset is dropped; `-` and `_` are interchangeable).
+    public func localizedName(for locale: String?) -> String {
+        guard let locale, !names.isEmpty else { return name }
+        var base = Substring(locale)
+        var modifier: Substring? = nil
+        if let at = base.firstIndex(of: "@") {
+            modifier = base[base.index(after: at)...]
+            base = base[..<at]
+        }
+        if let dot = base.firstIndex(of: ".") { base = base[..<dot] }
+        if base.isEmpty || base == "C" || base == "POSIX" { return name }
+        let underscored = base.replacingOccurrences("-", "_")
+        var plain = [underscored, underscored.replacingOccurrences("_", "-")]
+        if let sep = underscored.firstIndex(of: "_") { plain.append(String(underscored[..<sep])) }
+        var tries: [String] = []
+        if let modifier, !modifier.isEmpty { tries = plain.map { "\($0)@\(modifier)" } }
+        tries += plain
+        for t in tries {
+            if let n = names[t], !n.isEmpty { return n }
+        }
+        return name
+    }
+
+    /// Whether it can run in `env` (requirements, its program, its candidates).
+    public func availability(in env: some Environment) -> Availability {
+        Availability.check(requires: requires, perform: perform, in: env)
+    }
+}
+
+extension StringProtocol {
+    fileprivate func replacingOccurrences(_ a: Character, _ b: Character) -> String {
+        String(map { $0 == a ? b : $0 })
+    }
+}

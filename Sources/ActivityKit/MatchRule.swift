@@ -1,0 +1,177 @@
+// MatchRule: the "match" of a manifest or registration: schemes, host globs and path prefixes.
+
+import Foundation
+
+/// Which URLs an activity applies to; every present part must hold (API.md §4).
+///
+/// - `schemes` compare case-insensitively (default `http`, `https`).
+/// - `hosts` are `HostPattern` globs (default: any host, and URLs without a host).
+/// - `pathPrefixes` compare against the normalized path (default: any path). A prefix matches whole
+///   segments: `/watch` matches `/watch` and `/watch/x` but not `/watchlist`; a prefix ending in `/`
+///   matches everything below it.
+public struct MatchRule: Hashable, Sendable {
+    /// The schemes when none are given.
+    public static let defaultSchemes = ["http", "https"]
+    /// The most entries one list may hold, so a registration cannot make the index huge.
+    public static let maxEntries = 1024
+
+    /// Lower-cased schemes in the order given, without duplicates.
+    public let schemes: [String]
+    /// The host globs; `nil` means any host.
+    public let hosts: [HostPattern]?
+    /// The normalized path prefixes; `nil` means any path.
+    public let pathPrefixes: [String]?
+
+    /// Validates and normalizes the parts.
+    /// - Throws: `.invalidArgument` whose message starts with the manifest key and index,
+    ///   e.g. "hosts[2]: 'a.*.org': '*' is allowed only as the whole first label …".
+    public init(schemes: [String]? = nil, hosts: [String]? = nil, pathPrefixes: [String]? = nil)
+        throws(ActivityError)
+    {
+        for (key, list) in [("schemes", schemes), ("hosts", hosts), ("path_prefixes", pathPrefixes)] {
+            if let list, list.count > MatchRule.maxEntries {
+                throw .invalidArgument(
+                    "\(key): \(list.count) entries; at most \(MatchRule.maxEntries) are allowed")
+            }
+        }
+        var seen = Set<String>()
+        var normalizedSchemes: [String] = []
+        if let schemes, schemes.isEmpty {
+            throw .invalidArgument("schemes: must not be empty (leave the key out for http and https)")
+        }
+        for (i, s) in (schemes ?? MatchRule.defaultSchemes).enumerated() {
+            let b = Array(s.utf8)
+            guard let first = b.first, SharedURL.isAlpha(first),
+                b.allSatisfy({ HostName.isAlnum($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+            else {
+                throw .invalidArgument(
+                    "schemes[\(i)]: '\(HostName.printable(String(s.prefix(64))))' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')"
+                )
+            }
+            let lower = s.lowercased()
+            if seen.insert(lower).inserted { normalizedSchemes.append(lower) }
+        }
+        self.schemes = normalizedSchemes
+
+        if let hosts {
+            if hosts.isEmpty {
+                throw .invalidArgument("hosts: must not be empty (leave the key out for any host)")
+            }
+            var patterns: [HostPattern] = []
+            for (i, h) in hosts.enumerated() {
+                do {
+                    let p = try HostPattern(h)
+                    if !patterns.contains(p) { patterns.append(p) }
+                } catch {
+                    throw error.prefixed("hosts[\(i)]: ")
+                }
+            }
+            self.hosts = patterns
+        } else {
+            self.hosts = nil
+        }
+
+        if let pathPrefixes {
+            if pathPrefixes.isEmpty {
+                throw .invalidArgument("path_prefixes: must not be empty (leave the key out for any path)")
+            }
+            var prefixes: [String] = []
+            for (i, p) in pathPrefixes.enumerated() {
+                guard p.hasPrefix("/") else {
+                    throw .invalidArgument(
+                        "path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must start with '/'"
+                    )
+                }
+                if p.contains("?") || p.contains("#") {
+                    throw .invalidArgument(
+                        "path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must not contain '?' or '#'"
+                    )
+                }
+                do {
+                    try SharedURL.checkCharacters(p)
+                    try SharedURL.checkEscapes(Array(p.utf8))
+                } catch {
+                    throw .invalidArgument(
+                        "path_prefixes[\(i)]: "
+                            + error.message.replacingOccurrences(of: "URL", with: "path prefix"))
+                }
+                let n = SharedURL.normalizePath(p)
+                if !prefixes.contains(n) { prefixes.append(n) }
+            }
+            self.pathPrefixes = prefixes
+        } else {
+            self.pathPrefixes = nil
+        }
+    }
+
+    /// The rule that accepts every http and https URL.
+    public static let httpAny: MatchRule = {
+        do { return try MatchRule() } catch { preconditionFailure("default rule is valid: \(error)") }
+    }()
+
+    /// Whether any host glob is `*` (or no hosts are given).
+    public var matchesAnyHost: Bool {
+        guard let hosts else { return true }
+        return hosts.contains { $0.kind == .any }
+    }
+
+    /// Whether the rule accepts `url` (the fast path used by the registry).
+    public func matches(_ url: SharedURL) -> Bool {
+        schemes.contains(url.scheme) && hostMatches(url.host) && pathMatches(url.path)
+    }
+
+    func hostMatches(_ host: String?) -> Bool {
+        guard let hosts else { return true }
+        return hosts.contains { $0.matches(host) }
+    }
+
+    func pathMatches(_ path: String) -> Bool {
+        guard let pathPrefixes else { return true }
+        return pathPrefixes.contains { MatchRule.path(path, hasSegmentPrefix: $0) }
+    }
+
+    static func path(_ path: String, hasSegmentPrefix prefix: String) -> Bool {
+        // Byte comparison: prefixes are compared as normalized text, not by grapheme.
+        let p = path.utf8, q = prefix.utf8
+        guard p.count >= q.count, p.starts(with: q) else { return false }
+        if p.count == q.count || q.last == UInt8(ascii: "/") { return true }
+        return p[p.index(p.startIndex, offsetBy: q.count)] == UInt8(ascii: "/")
+    }
+
+    /// Evaluates the rule and explains the outcome in one sentence naming the deciding rule.
+    public func evaluate(_ url: SharedURL) -> MatchVerdict {
+        let schemeList = schemes.joined(separator: ", ")
+        guard schemes.contains(url.scheme) else {
+            return .rejects("scheme '\(MatchRule.shown(url.scheme))' is not one of \(schemeList)")
+        }
+        var parts = ["scheme '\(url.scheme)' is one of \(schemeList)"]
+        if let hosts, !matchesAnyHost {
+            let list = hosts.map(\.description).joined(separator: ", ")
+            guard let host = url.host, !host.isEmpty else {
+                return .rejects("the URL has no host, and the rule needs one of \(list)")
+            }
+            guard let hit = hosts.first(where: { $0.matches(host) }) else {
+                return .rejects("host '\(MatchRule.shown(host))' matches none of \(list)")
+            }
+            parts.append("host '\(MatchRule.shown(host))' matches \(hit)")
+        } else {
+            parts.append("any host")
+        }
+        if let pathPrefixes {
+            let list = pathPrefixes.joined(separator: ", ")
+            guard let hit = pathPrefixes.first(where: { MatchRule.path(url.path, hasSegmentPrefix: $0) })
+            else {
+                return .rejects("path '\(MatchRule.shown(url.path))' starts with none of \(list)")
+            }
+            parts.append("path '\(MatchRule.shown(url.path))' starts with \(hit)")
+        } else {
+            parts.append("any path")
+        }
+        return .matches("matches: " + parts.joined(separator: "; "))
+    }
+
+    /// Keeps sentences short when a value is huge.
+    static func shown(_ s: String) -> String {
+        s.count > 120 ? String(s.prefix(120)) + "…" : s
+    }
+}

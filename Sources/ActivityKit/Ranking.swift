@@ -1,0 +1,29 @@
+// Ranking: the presentation order of ListActivities (API.md §5).
+
+import Foundation
+
+/// Orders activities for presentation.
+public enum Ranking {
+    /// `share` before `action`; within a category decayed usage score descending, then `priority`
+    /// descending, then localized name ascending (case- and diacritic-insensitive, then exact), then id.
+    public static func order(_ activities: [Activity], usage: UsageScores, now: Date, locale: String?)
+        -> [Activity]
+    {
+        // Keys are computed once and indices sorted: comparing moves small values, not activities.
+        let scores = activities.map { usage.score(of: $0.id, at: now) }
+        let names = activities.map { $0.localizedName(for: locale) }
+        let shares = activities.map { $0.category == .share }
+        let priorities = activities.map(\.priority)
+        let ids = activities.map(\.id)
+        let order = activities.indices.sorted { i, j in
+            if shares[i] != shares[j] { return shares[i] }
+            if scores[i] != scores[j] { return scores[i] > scores[j] }
+            if priorities[i] != priorities[j] { return priorities[i] > priorities[j] }
+            let c = names[i].compare(names[j], options: [.caseInsensitive, .diacriticInsensitive])
+            if c != .orderedSame { return c == .orderedAscending }
+            if names[i] != names[j] { return names[i] < names[j] }
+            return ids[i] < ids[j]
+        }
+        return order.map { activities[$0] }
+    }
+}

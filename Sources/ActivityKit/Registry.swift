@@ -1,0 +1,158 @@
+// Registry: every known activity: static layers with masking, dynamic entries with owners, indexed lookup.
+
+/// The set of activities. Owned by the service's event loop (a value type, no locks).
+///
+/// Static activities come from layers in precedence order (user, system…, builtin; the FIRST layer
+/// wins). A file name in a higher layer masks the same name lower; a `.masked` entry hides and adds
+/// nothing. When two different files define the same id, the one from the higher-precedence layer wins
+/// (within one layer the file name that sorts first); the loser is reported in `conflicts`.
+///
+/// Dynamic activities belong to an owner (a unique bus name). A static id cannot be registered
+/// (`alreadyExists`). If a manifest appears later with the id of a live registration, the
+/// registration keeps the id until it goes away, then the manifest's activity shows.
+public struct Registry: Sendable {
+    /// At most this many dynamic activities per owner (API.md §3, `LimitExceeded`).
+    public static let maxActivitiesPerOwner = 256
+
+    private var staticByID: [ActivityID: Activity] = [:]
+    private var dynamicByID: [ActivityID: Activity] = [:]
+    private var idsByOwner: [String: Set<ActivityID>] = [:]
+    private var index = MatchIndex()
+
+    /// One line per manifest ignored because a higher-precedence file defines the same id.
+    public private(set) var conflicts: [String] = []
+
+    /// An empty registry.
+    public init() {}
+
+    /// Replaces the static set and rebuilds the index.
+    public mutating func setStaticLayers(_ layers: [StaticLayer]) {
+        var seenFiles = Set<String>()
+        var byID: [ActivityID: Activity] = [:]
+        var fileOf: [ActivityID: String] = [:]
+        var conflicts: [String] = []
+        for layer in layers {
+            for fileName in layer.entries.keys.sorted() where seenFiles.insert(fileName).inserted {
+                guard case .activity(var a) = layer.entries[fileName]! else { continue }
+                a.origin = layer.origin
+                a.owner = nil
+                if let holder = fileOf[a.id] {
+                    conflicts.append(
+                        "\(fileName) (\(layer.origin.rawValue)): id '\(a.id)' is already defined by \(holder); ignored"
+                    )
+                    continue
+                }
+                byID[a.id] = a
+                fileOf[a.id] = "\(fileName) (\(layer.origin.rawValue))"
+            }
+        }
+        staticByID = byID
+        self.conflicts = conflicts
+        rebuildIndex()
+    }
+
+    private mutating func rebuildIndex() {
+        var index = MatchIndex()
+        for (id, a) in staticByID where dynamicByID[id] == nil { index.insert(id, a.match) }
+        for (id, a) in dynamicByID { index.insert(id, a.match) }
+        self.index = index
+    }
+
+    /// Registers (or replaces) a dynamic activity of `owner`; its `owner` and origin `.dbus` are set here.
+    /// - Throws: `.alreadyExists` when a manifest or another owner holds the id; `.limitExceeded` when
+    ///   `owner` already has `maxActivitiesPerOwner` other activities.
+    public mutating func register(_ activity: Activity, owner: String) throws(ActivityError) {
+        let id = activity.id
+        if let existing = dynamicByID[id] {
+            if existing.owner != owner {
+                throw .alreadyExists("activity '\(id)' is already registered by another connection")
+            }
+        } else {
+            if staticByID[id] != nil {
+                throw .alreadyExists("activity '\(id)' is already defined by a manifest")
+            }
+            if idsByOwner[owner, default: []].count >= Registry.maxActivitiesPerOwner {
+                throw .limitExceeded(
+                    "a connection may register at most \(Registry.maxActivitiesPerOwner) activities")
+            }
+        }
+        var a = activity
+        a.owner = owner
+        a.origin = .dbus
+        if let old = dynamicByID[id] {
+            index.remove(id, old.match)
+        }
+        dynamicByID[id] = a
+        index.insert(id, a.match)
+        idsByOwner[owner, default: []].insert(id)
+    }
+
+    /// Removes a dynamic activity.
+    /// - Throws: `.notFound` for an unknown id; `.accessDenied` when `caller` does not own it or it is static.
+    public mutating func unregister(_ id: ActivityID, caller: String) throws(ActivityError) {
+        guard let a = dynamicByID[id] else {
+            if staticByID[id] != nil {
+                throw .accessDenied("activity '\(id)' comes from a manifest and cannot be unregistered")
+            }
+            throw .notFound("no activity '\(id)' is registered")
+        }
+        guard a.owner == caller else {
+            throw .accessDenied("activity '\(id)' was registered by another connection")
+        }
+        removeDynamic(id)
+    }
+
+    /// Removes every activity of `owner` (its connection closed); returns their ids, sorted.
+    @discardableResult
+    public mutating func removeAll(ownedBy owner: String) -> [ActivityID] {
+        guard let ids = idsByOwner[owner] else { return [] }
+        let sorted = ids.sorted()
+        for id in sorted { removeDynamic(id) }
+        return sorted
+    }
+
+    private mutating func removeDynamic(_ id: ActivityID) {
+        guard let a = dynamicByID.removeValue(forKey: id) else { return }
+        index.remove(id, a.match)
+        if let owner = a.owner {
+            idsByOwner[owner]?.remove(id)
+            if idsByOwner[owner]?.isEmpty == true { idsByOwner[owner] = nil }
+        }
+        if let s = staticByID[id] { index.insert(id, s.match) }
+    }
+
+    /// The activity with `id`, if any.
+    public func activity(_ id: ActivityID) -> Activity? {
+        dynamicByID[id] ?? staticByID[id]
+    }
+
+    /// Every activity, sorted by id.
+    public var all: [Activity] {
+        var merged = staticByID
+        for (id, a) in dynamicByID { merged[id] = a }
+        return merged.values.sorted { $0.id < $1.id }
+    }
+
+    /// How many activities there are.
+    public var count: Int {
+        staticByID.count + dynamicByID.keys.filter { staticByID[$0] == nil }.count
+    }
+
+    /// How many dynamic activities `owner` has.
+    public func count(ownedBy owner: String) -> Int { idsByOwner[owner]?.count ?? 0 }
+
+    /// Activities whose match rules accept `url`, sorted by id; found through the index.
+    public func matching(_ url: SharedURL) -> [Activity] {
+        // Ids are sorted rather than activities: moving large structs around is what a sort costs.
+        var hits: [ActivityID: Activity] = [:]
+        for id in index.candidates(for: url) {
+            if let a = dynamicByID[id] ?? staticByID[id], a.match.matches(url) { hits[id] = a }
+        }
+        return hits.keys.sorted().map { hits[$0]! }
+    }
+
+    /// How many activities the index offers for `url` before path prefixes are checked (for tests).
+    func candidateCount(for url: SharedURL) -> Int {
+        index.candidates(for: url).count
+    }
+}

@@ -1,0 +1,64 @@
+// UsageScores: per-activity usage with a 14-day half-life, stored by the broker as usage.json.
+
+import Foundation
+
+/// One activity's usage: the score at `lastUsed`.
+public struct UsageEntry: Codable, Hashable, Sendable {
+    /// The score at `lastUsed` (each completed job adds 1).
+    public var score: Double
+    /// When it was last used.
+    public var lastUsed: Date
+
+    /// Builds an entry.
+    public init(score: Double, lastUsed: Date) {
+        self.score = score
+        self.lastUsed = lastUsed
+    }
+}
+
+/// Usage ranking data (API.md §5): per activity id only a score and the time of last use — never a URL,
+/// title or text. The broker stores exactly this value as usage.json. The clock is always passed in.
+public struct UsageScores: Codable, Hashable, Sendable {
+    /// The score halves every 14 days without use.
+    public static let halfLife: TimeInterval = 14 * 86_400
+
+    /// Activity id → entry.
+    public var entries: [String: UsageEntry]
+
+    /// Empty scores.
+    public init(entries: [String: UsageEntry] = [:]) {
+        self.entries = entries
+    }
+
+    /// The score of `id` decayed to `now` (0 when never used; a clock that went back does not raise it).
+    public func score(of id: ActivityID, at now: Date) -> Double {
+        guard let e = entries[id.rawValue] else { return 0 }
+        return UsageScores.decayed(e, to: now)
+    }
+
+    /// Counts one completed use: decays the old score to `now`, then adds 1.
+    public mutating func recordUse(of id: ActivityID, at now: Date) {
+        let old = entries[id.rawValue].map { UsageScores.decayed($0, to: now) } ?? 0
+        let last = max(now, entries[id.rawValue]?.lastUsed ?? now)
+        entries[id.rawValue] = UsageEntry(score: old + 1, lastUsed: last)
+    }
+
+    /// Forgets everything (`ClearHistory`).
+    public mutating func clear() {
+        entries = [:]
+    }
+
+    /// Drops entries that are not finite or not positive (a hand-edited or corrupt file), and those
+    /// decayed below `threshold` at `now`, so the file does not grow forever.
+    public mutating func prune(at now: Date, below threshold: Double = 0.001) {
+        entries = entries.filter { _, e in
+            e.score.isFinite && e.score > 0 && UsageScores.decayed(e, to: now) >= threshold
+        }
+    }
+
+    static func decayed(_ e: UsageEntry, to now: Date) -> Double {
+        guard e.score.isFinite, e.score > 0 else { return 0 }
+        let age = max(0, now.timeIntervalSince(e.lastUsed))
+        return e.score * pow(0.5, age / halfLife)
+    }
+}

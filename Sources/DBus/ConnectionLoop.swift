@@ -1,0 +1,219 @@
+// The event loop: libdbus watches, timeouts and dispatch status wired to DispatchSources.
+import CDBus
+import Dispatch
+
+/// The context libdbus hands back to our C callbacks. Weak, so that libdbus calling back while
+/// the connection is being deinitialised finds nothing instead of a dying object.
+final class LoopContext {
+    weak var connection: Connection?
+    init(_ connection: Connection) { self.connection = connection }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> Connection? {
+        guard let pointer else { return nil }
+        return Unmanaged<LoopContext>.fromOpaque(pointer).takeUnretainedValue().connection
+    }
+}
+
+/// A retained `LoopContext` for one libdbus registration; the free function releases it.
+private func retainedContext(_ connection: Connection) -> UnsafeMutableRawPointer {
+    Unmanaged.passRetained(LoopContext(connection)).toOpaque()
+}
+
+private let releaseContext: DBusFreeFunction = { pointer in
+    if let pointer { Unmanaged<LoopContext>.fromOpaque(pointer).release() }
+}
+
+/// The sources of one libdbus watch. Loop-confined (`@unchecked Sendable` only so the source
+/// handlers, which run on the loop, may capture it).
+final class WatchEntry: @unchecked Sendable {
+    let watch: OpaquePointer
+    var sources: [(source: any DispatchSourceProtocol, flag: UInt32, resumed: Bool)] = []
+    var cancelled = false
+
+    init(watch: OpaquePointer) { self.watch = watch }
+
+    /// Resumes or suspends every source (tracking state: libdispatch traps on unbalanced calls).
+    func setEnabled(_ enabled: Bool) {
+        for index in sources.indices where sources[index].resumed != enabled {
+            if enabled { sources[index].source.resume() } else { sources[index].source.suspend() }
+            sources[index].resumed = enabled
+        }
+    }
+
+    /// Cancels every source; a suspended source must be resumed first or libdispatch traps.
+    func cancel() {
+        cancelled = true
+        for index in sources.indices {
+            if !sources[index].resumed { sources[index].source.resume() }
+            sources[index].source.cancel()
+        }
+        sources.removeAll()
+    }
+}
+
+/// The timer of one libdbus timeout. Loop-confined like `WatchEntry`.
+final class TimeoutEntry: @unchecked Sendable {
+    let timeout: OpaquePointer
+    let timer: any DispatchSourceTimer
+    var resumed = false
+    var cancelled = false
+
+    init(timeout: OpaquePointer, timer: any DispatchSourceTimer) {
+        self.timeout = timeout
+        self.timer = timer
+    }
+
+    /// Re-arms the timer with libdbus's current interval when enabled, suspends it otherwise.
+    func update() {
+        if dbus_timeout_get_enabled(timeout) != 0 {
+            let interval = DispatchTimeInterval.milliseconds(Int(max(dbus_timeout_get_interval(timeout), 0)))
+            timer.schedule(deadline: .now() + interval, repeating: interval)
+            if !resumed { timer.resume(); resumed = true }
+        } else if resumed {
+            timer.suspend()
+            resumed = false
+        }
+    }
+
+    func cancel() {
+        cancelled = true
+        if !resumed { timer.resume(); resumed = true }
+        timer.cancel()
+    }
+}
+
+extension Connection {
+    /// Registers our watch, timeout, dispatch-status and filter functions. On the loop.
+    func installLoop() {
+        assertOnLoop()
+        guard let connection = raw else { return }
+        let addWatch: DBusAddWatchFunction = { watch, data in
+            guard let watch, let connection = LoopContext.from(data) else { return 1 }
+            connection.addWatch(watch)
+            return 1
+        }
+        let removeWatch: DBusRemoveWatchFunction = { watch, data in
+            guard let watch, let connection = LoopContext.from(data) else { return }
+            connection.watches.removeValue(forKey: watch)?.cancel()
+        }
+        let toggleWatch: DBusWatchToggledFunction = { watch, data in
+            guard let watch, let connection = LoopContext.from(data) else { return }
+            connection.watches[watch]?.setEnabled(dbus_watch_get_enabled(watch) != 0)
+        }
+        let addTimeout: DBusAddTimeoutFunction = { timeout, data in
+            guard let timeout, let connection = LoopContext.from(data) else { return 1 }
+            connection.addTimeout(timeout)
+            return 1
+        }
+        let removeTimeout: DBusRemoveTimeoutFunction = { timeout, data in
+            guard let timeout, let connection = LoopContext.from(data) else { return }
+            connection.timeouts.removeValue(forKey: timeout)?.cancel()
+        }
+        let toggleTimeout: DBusTimeoutToggledFunction = { timeout, data in
+            guard let timeout, let connection = LoopContext.from(data) else { return }
+            connection.timeouts[timeout]?.update()
+        }
+        // libdbus may call this with its lock held: only schedule a dispatch, never run one.
+        let dispatchStatus: DBusDispatchStatusFunction = { _, status, data in
+            guard status == DBUS_DISPATCH_DATA_REMAINS, let connection = LoopContext.from(data) else { return }
+            connection.scheduleDispatch()
+        }
+        let filter: DBusHandleMessageFunction = { _, message, data in
+            guard let message, let connection = LoopContext.from(data) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+            return connection.handle(Message(retaining: message)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        let ok =
+            dbus_connection_add_filter(connection, filter, retainedContext(self), releaseContext) != 0
+            && dbus_connection_set_watch_functions(
+                connection, addWatch, removeWatch, toggleWatch, retainedContext(self), releaseContext) != 0
+            && dbus_connection_set_timeout_functions(
+                connection, addTimeout, removeTimeout, toggleTimeout, retainedContext(self), releaseContext) != 0
+        precondition(ok, "libdbus could not install the loop (out of memory)")
+        dbus_connection_set_dispatch_status_function(connection, dispatchStatus, retainedContext(self), releaseContext)
+        // Messages may have arrived during the handshake (NameAcquired).
+        scheduleDispatch()
+    }
+
+    /// Unregisters our functions and cancels every source. On the loop or from deinit.
+    func removeLoop() {
+        if let connection = raw {
+            dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+            dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
+            dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
+        }
+        for entry in watches.values { entry.cancel() }
+        watches.removeAll()
+        for entry in timeouts.values { entry.cancel() }
+        timeouts.removeAll()
+    }
+
+    private func addWatch(_ watch: OpaquePointer) {
+        assertOnLoop()
+        let entry = WatchEntry(watch: watch)
+        let fd = dbus_watch_get_unix_fd(watch)
+        let flags = dbus_watch_get_flags(watch)
+        let readable = DBUS_WATCH_READABLE.rawValue
+        let writable = DBUS_WATCH_WRITABLE.rawValue
+        if flags & readable != 0 {
+            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [weak self] in self?.handleWatch(entry, flag: readable) }
+            entry.sources.append((source, readable, false))
+        }
+        if flags & writable != 0 {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [weak self] in self?.handleWatch(entry, flag: writable) }
+            entry.sources.append((source, writable, false))
+        }
+        watches[watch] = entry
+        entry.setEnabled(dbus_watch_get_enabled(watch) != 0)
+    }
+
+    private func handleWatch(_ entry: WatchEntry, flag: UInt32) {
+        guard !entry.cancelled, let connection = raw else { return }
+        // dbus_watch_handle may free the watch (and call removeWatch) before it returns: keep the
+        // entry and the connection alive across the call.
+        dbus_connection_ref(connection)
+        withExtendedLifetime(entry) { _ = dbus_watch_handle(entry.watch, flag) }
+        dbus_connection_unref(connection)
+        scheduleDispatch()
+    }
+
+    private func addTimeout(_ timeout: OpaquePointer) {
+        assertOnLoop()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let entry = TimeoutEntry(timeout: timeout, timer: timer)
+        timer.setEventHandler { [weak self] in
+            guard let self, !entry.cancelled, self.raw != nil else { return }
+            withExtendedLifetime(entry) { _ = dbus_timeout_handle(entry.timeout) }
+            self.scheduleDispatch()
+        }
+        timeouts[timeout] = entry
+        entry.update()
+    }
+
+    /// Schedules one dispatch run on the loop (coalesced).
+    func scheduleDispatch() {
+        guard !dispatchScheduled else { return }
+        dispatchScheduled = true
+        queue.async { [weak self] in self?.dispatchNow() }
+    }
+
+    /// Dispatches queued messages, a bounded number per turn so other loop work interleaves.
+    private func dispatchNow() {
+        dispatchScheduled = false
+        guard let connection = raw, !dispatching else { return }
+        dispatching = true
+        var remaining = 64
+        var status = DBUS_DISPATCH_COMPLETE
+        repeat {
+            status = dbus_connection_dispatch(connection)
+            remaining -= 1
+        } while status == DBUS_DISPATCH_DATA_REMAINS && remaining > 0 && !closing
+        dispatching = false
+        if closing {
+            teardown()
+        } else if status != DBUS_DISPATCH_COMPLETE {
+            scheduleDispatch()
+        }
+    }
+}

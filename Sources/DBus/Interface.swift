@@ -1,0 +1,112 @@
+// Exported interfaces as tables: methods with signatures and handlers, properties, signals.
+
+/// A named argument of a method or signal (names appear in introspection only).
+public struct Argument: Sendable {
+    public let name: String
+    public let signature: Signature
+    public init(_ name: String, _ signature: Signature) {
+        self.name = name
+        self.signature = signature
+    }
+
+    public init(name: String, signature: Signature) {
+        self.init(name, signature)
+    }
+}
+
+/// How a method answers.
+///
+/// Both run on the connection's loop. What they throw becomes the error reply
+/// (`DBusError` / `DBusErrorConvertible` keep their names, anything else is `Failed`).
+public enum MethodHandler: Sendable {
+    /// Returns the reply values at once; they must match the method's out-signature.
+    case immediate(@Sendable (MethodInvocation) throws -> [Value])
+    /// Replies later through the `Responder` (from any thread). Throwing before replying replies
+    /// with the error.
+    case deferred(@Sendable (MethodInvocation, Responder) throws -> Void)
+}
+
+/// One method of an interface table.
+public struct Method: Sendable {
+    public let name: MemberName
+    public let inArguments: [Argument]
+    public let outArguments: [Argument]
+    public let handler: MethodHandler
+    /// The body signature a call must have; anything else is answered with `InvalidArgs`.
+    public let inSignature: Signature
+    /// The body signature a reply must have; a handler returning anything else replies `Failed`.
+    public let outSignature: Signature
+
+    public init(_ name: MemberName, in inArguments: [Argument] = [], out outArguments: [Argument] = [], handler: MethodHandler) {
+        self.name = name
+        self.inArguments = inArguments
+        self.outArguments = outArguments
+        self.handler = handler
+        inSignature = Signature(concatenating: inArguments.map(\.signature))
+        outSignature = Signature(concatenating: outArguments.map(\.signature))
+    }
+}
+
+/// One property of an interface table, answered through `org.freedesktop.DBus.Properties`.
+public struct Property: Sendable {
+    public enum Access: Sendable { case read, readWrite }
+
+    public let name: MemberName
+    public let signature: Signature
+    public let access: Access
+    /// Whether changes are announced with PropertiesChanged (also after a successful Set).
+    public let emitsChanged: Bool
+    let get: @Sendable () -> Value
+    let set: (@Sendable (Value, _ sender: String) throws -> Void)?
+
+    /// `get` and `set` run on the loop. `set` receives a value already checked against
+    /// `signature`; what it throws becomes the error reply. A `.readWrite` property needs `set`.
+    public init(
+        _ name: MemberName, signature: Signature, access: Access = .read, emitsChanged: Bool = true,
+        get: @escaping @Sendable () -> Value,
+        set: (@Sendable (Value, _ sender: String) throws -> Void)? = nil
+    ) {
+        precondition(access == .read || set != nil, "read-write property \(name) needs a setter")
+        self.name = name
+        self.signature = signature
+        self.access = access
+        self.emitsChanged = emitsChanged
+        self.get = get
+        self.set = set
+    }
+}
+
+/// One signal of an interface table (for introspection; emit with `Connection.emit`).
+public struct SignalSpec: Sendable {
+    public let name: MemberName
+    public let arguments: [Argument]
+    public init(_ name: MemberName, arguments: [Argument] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+/// An interface exported on an object: the single table from which calls are dispatched and
+/// introspection XML is generated.
+public struct Interface: Sendable {
+    public let name: InterfaceName
+    public let methods: [Method]
+    public let properties: [Property]
+    public let signals: [SignalSpec]
+    let methodsByName: [MemberName: Method]
+    let propertiesByName: [String: Property]
+
+    /// Duplicate member names are a programmer error (precondition).
+    public init(_ name: InterfaceName, methods: [Method] = [], properties: [Property] = [], signals: [SignalSpec] = []) {
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+        methodsByName = Dictionary(methods.map { ($0.name, $0) }) { first, _ in
+            preconditionFailure("duplicate method \(first.name) in \(name)")
+        }
+        propertiesByName = Dictionary(properties.map { ($0.name.rawValue, $0) }) { first, _ in
+            preconditionFailure("duplicate property \(first.name) in \(name)")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+// The one-shot reply handle of a method call.
+import Foundation
+
+/// Replies to one method call, once, from any thread (the reply is sent on the loop).
+///
+/// Replying twice is a programmer error (precondition). A responder released without a reply
+/// answers `org.freedesktop.DBus.Error.Failed`, so a caller never waits for a reply that cannot come.
+public final class Responder: @unchecked Sendable {
+    // `replied` is guarded by `lock`; the rest is immutable.
+    private let lock = NSLock()
+    private var replied = false
+    private let connection: Connection
+    private let call: Message
+    private let outSignature: Signature
+    private let what: String
+
+    init(connection: Connection, call: Message, outSignature: Signature, what: String) {
+        self.connection = connection
+        self.call = call
+        self.outSignature = outSignature
+        self.what = what
+    }
+
+    deinit {
+        if !replied {
+            send(.failure(.failed("\(what) was dropped without a reply")))
+        }
+    }
+
+    /// Whether `reply` or `fail` has been called.
+    public var hasReplied: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return replied
+    }
+
+    private func claim() {
+        lock.lock()
+        defer { lock.unlock() }
+        precondition(!replied, "\(what) replied to twice")
+        replied = true
+    }
+
+    /// Sends the reply values; they must match the method's out-signature, else the caller gets
+    /// `Failed` and the mismatch is logged.
+    public func reply(_ values: [Value] = []) {
+        claim()
+        send(.success(values))
+    }
+
+    /// Sends an error reply: `DBusError` and `DBusErrorConvertible` keep their name, any other
+    /// error becomes `Failed`.
+    public func fail(_ error: any Error) {
+        claim()
+        send(.failure(DBusError(replyingTo: error)))
+    }
+
+    private func send(_ result: Result<[Value], DBusError>) {
+        if call.noReplyExpected { return }
+        let message: Message?
+        switch result {
+        case .success(let values):
+            let signature = Value.signature(of: values)
+            if signature != outSignature {
+                log("\(what) replied with signature '\(signature)', expected '\(outSignature)'")
+                message = Message.errorReply(
+                    to: call, error: .failed("\(what) produced a reply of the wrong type"))
+            } else {
+                do {
+                    message = try Message.methodReturn(to: call, values: values)
+                } catch {
+                    log("\(what) reply could not be encoded: \(error)")
+                    message = Message.errorReply(to: call, error: .failed("\(what) reply could not be encoded"))
+                }
+            }
+        case .failure(let error):
+            message = Message.errorReply(to: call, error: error)
+        }
+        guard let message else { return }
+        let connection = connection
+        connection.perform { connection.sendOneWay(message) }
+    }
+}

@@ -1,0 +1,154 @@
+// The D-Bus type system as a Swift value: basic types, arrays, dictionaries, structs, variants.
+
+/// One entry of a D-Bus dictionary (`{kv}`).
+public struct DictEntry: Hashable, Sendable {
+    public var key: Value
+    public var value: Value
+    public init(key: Value, value: Value) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// Any D-Bus value.
+///
+/// Arrays and dictionaries carry their element signatures so that empty ones can be encoded.
+/// A value built by hand may be inconsistent (an `.array(element: "s", [.int32(1)])`); encoding
+/// checks that and throws `InvalidArgs` instead of handing libdbus something it would abort on.
+public indirect enum Value: Hashable, Sendable {
+    case byte(UInt8), boolean(Bool), int16(Int16), uint16(UInt16), int32(Int32), uint32(UInt32)
+    case int64(Int64), uint64(UInt64), double(Double), string(String)
+    case objectPath(ObjectPath), signature(Signature), unixFD(Int32)
+    /// `a<element>`; `element` must be a single complete type and every item must have it.
+    case array(element: Signature, [Value])
+    /// `a{<key><value>}`; `key` must be a basic type.
+    case dictionary(key: Signature, value: Signature, [DictEntry])
+    /// `(...)`; must not be empty.
+    case structure([Value])
+    case variant(Value)
+
+    /// The D-Bus signature of this value (one complete type).
+    public var signature: Signature { Signature(unchecked: signatureText) }
+
+    var signatureText: String {
+        switch self {
+        case .byte: "y"
+        case .boolean: "b"
+        case .int16: "n"
+        case .uint16: "q"
+        case .int32: "i"
+        case .uint32: "u"
+        case .int64: "x"
+        case .uint64: "t"
+        case .double: "d"
+        case .string: "s"
+        case .objectPath: "o"
+        case .signature: "g"
+        case .unixFD: "h"
+        case .array(let element, _): "a" + element.rawValue
+        case .dictionary(let key, let value, _): "a{" + key.rawValue + value.rawValue + "}"
+        case .structure(let fields): "(" + fields.map(\.signatureText).joined() + ")"
+        case .variant: "v"
+        }
+    }
+
+    /// The signature of a sequence of values (a message body).
+    public static func signature(of values: [Value]) -> Signature {
+        Signature(unchecked: values.map(\.signatureText).joined())
+    }
+
+    /// A string value from raw bytes; throws `InvalidArgs` unless they are UTF-8 without NULs
+    /// (checked with `dbus_validate_utf8`).
+    public static func string(validatingUTF8 bytes: [UInt8]) throws(DBusError) -> Value {
+        try ValueCoding.checkUTF8(bytes)
+        return .string(String(decoding: bytes, as: UTF8.self))
+    }
+
+    // MARK: Convenience constructors
+
+    /// `a{sv}`: each value wrapped in a variant.
+    public static func vardict(_ dictionary: [String: Value]) -> Value {
+        .dictionary(
+            key: "s", value: "v",
+            dictionary.sorted { $0.key < $1.key }.map { DictEntry(key: .string($0.key), value: .variant($0.value)) })
+    }
+
+    /// `as`.
+    public static func stringArray(_ strings: [String]) -> Value {
+        .array(element: "s", strings.map { .string($0) })
+    }
+
+    /// `aa{sv}`.
+    public static func vardictArray(_ dictionaries: [[String: Value]]) -> Value {
+        .array(element: "a{sv}", dictionaries.map { vardict($0) })
+    }
+
+    /// `a{ss}`.
+    public static func stringDict(_ dictionary: [String: String]) -> Value {
+        .dictionary(
+            key: "s", value: "s",
+            dictionary.sorted { $0.key < $1.key }.map { DictEntry(key: .string($0.key), value: .string($0.value)) })
+    }
+
+    // MARK: Accessors (nil when the case does not match; variants are not looked through)
+
+    public var string: String? { if case .string(let v) = self { v } else { nil } }
+    public var bool: Bool? { if case .boolean(let v) = self { v } else { nil } }
+    public var byte: UInt8? { if case .byte(let v) = self { v } else { nil } }
+    public var int32: Int32? { if case .int32(let v) = self { v } else { nil } }
+    public var uint32: UInt32? { if case .uint32(let v) = self { v } else { nil } }
+    public var int64: Int64? { if case .int64(let v) = self { v } else { nil } }
+    public var uint64: UInt64? { if case .uint64(let v) = self { v } else { nil } }
+    public var double: Double? { if case .double(let v) = self { v } else { nil } }
+    public var objectPath: ObjectPath? { if case .objectPath(let v) = self { v } else { nil } }
+
+    /// The items of an array (not of a dictionary).
+    public var array: [Value]? { if case .array(_, let v) = self { v } else { nil } }
+
+    /// The fields of a struct.
+    public var structure: [Value]? { if case .structure(let v) = self { v } else { nil } }
+
+    /// The entries of a dictionary.
+    public var dictEntries: [DictEntry]? { if case .dictionary(_, _, let v) = self { v } else { nil } }
+
+    /// An `as` as strings (nil if any item is not a string).
+    public var stringArray: [String]? {
+        guard case .array(_, let items) = self else { return nil }
+        var out: [String] = []
+        out.reserveCapacity(items.count)
+        for item in items {
+            guard let s = item.string else { return nil }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// An `a{sv}` (or any string-keyed dictionary) with values unwrapped from their variants.
+    public var vardict: [String: Value]? {
+        guard case .dictionary(_, _, let entries) = self else { return nil }
+        var out: [String: Value] = [:]
+        for entry in entries {
+            guard let key = entry.key.string else { return nil }
+            out[key] = entry.value.unwrapped
+        }
+        return out
+    }
+
+    /// An `a{ss}` as a Swift dictionary.
+    public var stringDict: [String: String]? {
+        guard case .dictionary(_, _, let entries) = self else { return nil }
+        var out: [String: String] = [:]
+        for entry in entries {
+            guard let key = entry.key.string, let value = entry.value.string else { return nil }
+            out[key] = value
+        }
+        return out
+    }
+
+    /// The value with any number of `.variant` layers stripped.
+    public var unwrapped: Value {
+        var value = self
+        while case .variant(let inner) = value { value = inner }
+        return value
+    }
+}

@@ -1,0 +1,257 @@
+// Encoding `Value`s into libdbus messages and decoding them back, through dbus_message_iter_*.
+import CDBus
+
+/// The bridge between `Value` and a `DBusMessage` body. Everything is checked before libdbus
+/// sees it, because libdbus aborts the process on invalid input.
+enum ValueCoding {
+    private static let basicCodes: Set<Character> = ["y", "b", "n", "q", "i", "u", "x", "t", "d", "s", "o", "g", "h"]
+
+    /// Throws `InvalidArgs` unless `bytes` are UTF-8 without NULs (`dbus_validate_utf8`).
+    static func checkUTF8(_ bytes: [UInt8]) throws(DBusError) {
+        if bytes.contains(0) { throw .invalidArgs("string contains a NUL byte") }
+        var error = cdbus_error_make()
+        defer { dbus_error_free(&error) }
+        let ok = (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { dbus_validate_utf8($0.baseAddress, &error) }
+        }
+        if ok == 0 { throw .invalidArgs("string is not valid UTF-8") }
+    }
+
+    /// Checks that `values` can be encoded: consistent element types, basic dictionary keys,
+    /// non-empty structs, strings without NULs, signature length and nesting within limits.
+    static func check(_ values: [Value]) throws(DBusError) {
+        for value in values {
+            try checkTree(value)
+            // Catches nesting deeper than 32 and signatures longer than 255 bytes.
+            let text = value.signatureText
+            let ok = text.withCString { dbus_signature_validate_single($0, nil) } != 0
+            if !ok { throw .invalidArgs("value of type \(text.prefix(64)) exceeds D-Bus signature limits") }
+        }
+    }
+
+    private static func checkTree(_ value: Value) throws(DBusError) {
+        switch value {
+        case .string(let s):
+            if s.utf8.contains(0) { throw .invalidArgs("string contains a NUL byte") }
+        case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double,
+            .objectPath, .signature, .unixFD:
+            break
+        case .array(let element, let items):
+            guard element.isSingleCompleteType else {
+                throw .invalidArgs("array element signature '\(element)' is not a single complete type")
+            }
+            for item in items {
+                guard item.signatureText == element.rawValue else {
+                    throw .invalidArgs("array of '\(element)' holds an item of type '\(item.signatureText)'")
+                }
+                try checkTree(item)
+            }
+        case .dictionary(let key, let valueSignature, let entries):
+            guard key.rawValue.count == 1, let code = key.rawValue.first, basicCodes.contains(code) else {
+                throw .invalidArgs("dictionary key signature '\(key)' is not a basic type")
+            }
+            guard valueSignature.isSingleCompleteType else {
+                throw .invalidArgs("dictionary value signature '\(valueSignature)' is not a single complete type")
+            }
+            for entry in entries {
+                guard entry.key.signatureText == key.rawValue, entry.value.signatureText == valueSignature.rawValue
+                else {
+                    throw .invalidArgs(
+                        "dictionary a{\(key)\(valueSignature)} holds an entry of types "
+                            + "'\(entry.key.signatureText)' and '\(entry.value.signatureText)'")
+                }
+                try checkTree(entry.key)
+                try checkTree(entry.value)
+            }
+        case .structure(let fields):
+            if fields.isEmpty { throw .invalidArgs("empty struct") }
+            for field in fields { try checkTree(field) }
+        case .variant(let inner):
+            try checkTree(inner)
+        }
+    }
+
+    // MARK: Encoding
+
+    /// Checks `values` and appends them to the body of `message`.
+    static func append(_ values: [Value], to message: OpaquePointer) throws(DBusError) {
+        try check(values)
+        let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
+        defer { iter.deallocate() }
+        dbus_message_iter_init_append(message, iter)
+        for value in values { try append(value, to: iter) }
+    }
+
+    private static func appendBasic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ value: T)
+        throws(DBusError)
+    {
+        var copy = value
+        if dbus_message_iter_append_basic(iter, code, &copy) == 0 {
+            throw .failed("libdbus could not append a value of type \(code)")
+        }
+    }
+
+    private static func appendString(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ text: String)
+        throws(DBusError)
+    {
+        let ok = text.withCString { cString in
+            var pointer: UnsafePointer<CChar>? = cString
+            return dbus_message_iter_append_basic(iter, code, &pointer)
+        }
+        if ok == 0 { throw .failed("libdbus could not append a string") }
+    }
+
+    /// Opens a container, runs `body` on the sub-iterator, and closes it (abandons it on error).
+    private static func withContainer(
+        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ signature: String?,
+        _ body: (UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) -> Void
+    ) throws(DBusError) {
+        let sub = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
+        defer { sub.deallocate() }
+        let opened: dbus_bool_t
+        if let signature {
+            opened = signature.withCString { dbus_message_iter_open_container(iter, code, $0, sub) }
+        } else {
+            opened = dbus_message_iter_open_container(iter, code, nil, sub)
+        }
+        if opened == 0 { throw .failed("libdbus could not open a container") }
+        do {
+            try body(sub)
+        } catch {
+            dbus_message_iter_abandon_container(iter, sub)
+            throw error
+        }
+        if dbus_message_iter_close_container(iter, sub) == 0 { throw .failed("libdbus could not close a container") }
+    }
+
+    private static func append(_ value: Value, to iter: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) {
+        switch value {
+        case .byte(let v): try appendBasic(iter, CDBUS_TYPE_BYTE, v)
+        case .boolean(let v): try appendBasic(iter, CDBUS_TYPE_BOOLEAN, dbus_bool_t(v ? 1 : 0))
+        case .int16(let v): try appendBasic(iter, CDBUS_TYPE_INT16, v)
+        case .uint16(let v): try appendBasic(iter, CDBUS_TYPE_UINT16, v)
+        case .int32(let v): try appendBasic(iter, CDBUS_TYPE_INT32, v)
+        case .uint32(let v): try appendBasic(iter, CDBUS_TYPE_UINT32, v)
+        case .int64(let v): try appendBasic(iter, CDBUS_TYPE_INT64, v)
+        case .uint64(let v): try appendBasic(iter, CDBUS_TYPE_UINT64, v)
+        case .double(let v): try appendBasic(iter, CDBUS_TYPE_DOUBLE, v)
+        case .unixFD(let v): try appendBasic(iter, CDBUS_TYPE_UNIX_FD, v)
+        case .string(let v): try appendString(iter, CDBUS_TYPE_STRING, v)
+        case .objectPath(let v): try appendString(iter, CDBUS_TYPE_OBJECT_PATH, v.rawValue)
+        case .signature(let v): try appendString(iter, CDBUS_TYPE_SIGNATURE, v.rawValue)
+        case .array(let element, let items):
+            try withContainer(iter, CDBUS_TYPE_ARRAY, element.rawValue) { sub throws(DBusError) in
+                for item in items { try append(item, to: sub) }
+            }
+        case .dictionary(let key, let valueSignature, let entries):
+            let entrySignature = "{" + key.rawValue + valueSignature.rawValue + "}"
+            try withContainer(iter, CDBUS_TYPE_ARRAY, entrySignature) { sub throws(DBusError) in
+                for entry in entries {
+                    try withContainer(sub, CDBUS_TYPE_DICT_ENTRY, nil) { pair throws(DBusError) in
+                        try append(entry.key, to: pair)
+                        try append(entry.value, to: pair)
+                    }
+                }
+            }
+        case .structure(let fields):
+            try withContainer(iter, CDBUS_TYPE_STRUCT, nil) { sub throws(DBusError) in
+                for field in fields { try append(field, to: sub) }
+            }
+        case .variant(let inner):
+            try withContainer(iter, CDBUS_TYPE_VARIANT, inner.signatureText) { sub throws(DBusError) in
+                try append(inner, to: sub)
+            }
+        }
+    }
+
+    // MARK: Decoding
+
+    /// The whole body of `message`. libdbus has validated incoming messages, so this cannot fail;
+    /// received unix fds are owned by the returned values.
+    static func decode(_ message: OpaquePointer) -> [Value] {
+        let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
+        defer { iter.deallocate() }
+        guard dbus_message_iter_init(message, iter) != 0 else { return [] }
+        return readAll(iter)
+    }
+
+    private static func readAll(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> [Value] {
+        var values: [Value] = []
+        while true {
+            let code = dbus_message_iter_get_arg_type(iter)
+            if code == CDBUS_TYPE_INVALID { break }
+            values.append(read(iter, code))
+            dbus_message_iter_next(iter)
+        }
+        return values
+    }
+
+    private static func basic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ initial: T) -> T {
+        var value = initial
+        dbus_message_iter_get_basic(iter, &value)
+        return value
+    }
+
+    private static func text(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> String {
+        var pointer: UnsafePointer<CChar>? = nil
+        dbus_message_iter_get_basic(iter, &pointer)
+        return pointer.map { String(cString: $0) } ?? ""
+    }
+
+    private static func currentSignature(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> String {
+        guard let raw = dbus_message_iter_get_signature(iter) else { return "" }
+        defer { dbus_free(raw) }
+        return String(cString: raw)
+    }
+
+    private static func withSub<R>(
+        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ body: (UnsafeMutablePointer<DBusMessageIter>) -> R
+    ) -> R {
+        let sub = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
+        defer { sub.deallocate() }
+        dbus_message_iter_recurse(iter, sub)
+        return body(sub)
+    }
+
+    private static func read(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32) -> Value {
+        switch code {
+        case CDBUS_TYPE_BYTE: return .byte(basic(iter, UInt8(0)))
+        case CDBUS_TYPE_BOOLEAN: return .boolean(basic(iter, dbus_bool_t(0)) != 0)
+        case CDBUS_TYPE_INT16: return .int16(basic(iter, Int16(0)))
+        case CDBUS_TYPE_UINT16: return .uint16(basic(iter, UInt16(0)))
+        case CDBUS_TYPE_INT32: return .int32(basic(iter, Int32(0)))
+        case CDBUS_TYPE_UINT32: return .uint32(basic(iter, UInt32(0)))
+        case CDBUS_TYPE_INT64: return .int64(basic(iter, Int64(0)))
+        case CDBUS_TYPE_UINT64: return .uint64(basic(iter, UInt64(0)))
+        case CDBUS_TYPE_DOUBLE: return .double(basic(iter, Double(0)))
+        case CDBUS_TYPE_UNIX_FD: return .unixFD(basic(iter, Int32(-1)))
+        case CDBUS_TYPE_STRING: return .string(text(iter))
+        case CDBUS_TYPE_OBJECT_PATH: return .objectPath(ObjectPath(unchecked: text(iter)))
+        case CDBUS_TYPE_SIGNATURE: return .signature(Signature(unchecked: text(iter)))
+        case CDBUS_TYPE_VARIANT:
+            return .variant(withSub(iter) { sub in read(sub, dbus_message_iter_get_arg_type(sub)) })
+        case CDBUS_TYPE_STRUCT:
+            return .structure(withSub(iter) { readAll($0) })
+        case CDBUS_TYPE_ARRAY:
+            let signature = currentSignature(iter)  // "a…"
+            let element = String(signature.dropFirst())
+            if element.hasPrefix("{") {
+                let key = String(element.dropFirst().prefix(1))
+                let value = String(element.dropFirst(2).dropLast())
+                let entries = withSub(iter) { sub in
+                    var entries: [DictEntry] = []
+                    while dbus_message_iter_get_arg_type(sub) == CDBUS_TYPE_DICT_ENTRY {
+                        let pair = withSub(sub) { readAll($0) }
+                        if pair.count == 2 { entries.append(DictEntry(key: pair[0], value: pair[1])) }
+                        dbus_message_iter_next(sub)
+                    }
+                    return entries
+                }
+                return .dictionary(key: Signature(unchecked: key), value: Signature(unchecked: value), entries)
+            }
+            return .array(element: Signature(unchecked: element), withSub(iter) { readAll($0) })
+        default:
+            preconditionFailure("libdbus returned unknown type code \(code)")
+        }
+    }
+}

@@ -1,0 +1,115 @@
+// The share command line (API.md §8), parsed into one value.
+import Foundation
+
+/// What the user asked `share` to do.
+public enum ShareInvocation: Equatable, Sendable {
+    /// `share URL [--title T] [--text X] [--activity ID]`: pick (or use ID) and perform.
+    case share(url: String, title: String?, text: String?, activity: String?)
+    case list(url: String, title: String?, json: Bool, locale: String?)
+    case activities(json: Bool, locale: String?)
+    case explain(id: String, url: String)
+    case browse(url: String)
+    case open(url: String, json: Bool)
+    case completions(shell: String)
+    /// Hidden: activity ids for shell completion, one a line.
+    case completeIDs
+    case help
+    case version
+}
+
+/// The parsed command line: the invocation and the bus to talk to.
+public struct ShareArguments: Equatable, Sendable {
+    public var invocation: ShareInvocation
+    /// `--bus ADDRESS`; nil is the session bus.
+    public var bus: String?
+
+    /// Parses the arguments after the program name. Throws a message naming what is wrong.
+    public static func parse(_ arguments: [String]) throws(ShareUsageError) -> ShareArguments {
+        var flags: [String: String] = [:]
+        var switches: Set<String> = []
+        var positional: [String] = []
+        let valued: Set<String> = ["--title", "--text", "--activity", "--locale", "--bus", "--completions"]
+        let boolean: Set<String> = ["--json", "--help", "-h", "--version"]
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "--" {
+                positional += rest
+                break
+            }
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--"),
+                valued.contains(String(argument[..<equals]))
+            {
+                flags[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+            } else if valued.contains(argument) {
+                guard let value = rest.popFirst() else { throw ShareUsageError("\(argument) needs a value") }
+                flags[argument] = value
+            } else if boolean.contains(argument) {
+                switches.insert(argument)
+            } else if argument.hasPrefix("-") && argument.count > 1 {
+                throw ShareUsageError("unknown option '\(argument)'")
+            } else {
+                positional.append(argument)
+            }
+        }
+        let bus = flags["--bus"]
+        func done(_ invocation: ShareInvocation, allowed: Set<String>) throws(ShareUsageError) -> ShareArguments {
+            let used = Set(flags.keys).union(switches).subtracting(["--bus"])
+            if let extra = used.subtracting(allowed).sorted().first {
+                throw ShareUsageError("option '\(extra)' does not apply here")
+            }
+            return ShareArguments(invocation: invocation, bus: bus)
+        }
+        func expect(_ count: Int, _ usage: String) throws(ShareUsageError) {
+            if positional.count - 1 < count { throw ShareUsageError("missing argument: \(usage)") }
+            if positional.count - 1 > count {
+                throw ShareUsageError("unexpected argument '\(positional[count + 1])': \(usage)")
+            }
+        }
+
+        if switches.contains("--help") || switches.contains("-h") { return ShareArguments(invocation: .help, bus: bus) }
+        if switches.contains("--version") { return ShareArguments(invocation: .version, bus: bus) }
+        if let shell = flags["--completions"] {
+            guard ["bash", "zsh"].contains(shell) else {
+                throw ShareUsageError("--completions takes bash or zsh, not '\(shell)'")
+            }
+            return ShareArguments(invocation: .completions(shell: shell), bus: bus)
+        }
+        guard let first = positional.first else { throw ShareUsageError("missing URL (try 'share --help')") }
+        switch first {
+        case "list":
+            try expect(1, "share list URL [--json] [--locale L]")
+            return try done(
+                .list(url: positional[1], title: flags["--title"], json: switches.contains("--json"), locale: flags["--locale"]),
+                allowed: ["--json", "--locale", "--title"])
+        case "activities":
+            try expect(0, "share activities [--json]")
+            return try done(
+                .activities(json: switches.contains("--json"), locale: flags["--locale"]), allowed: ["--json", "--locale"])
+        case "explain":
+            try expect(2, "share explain ID URL")
+            return try done(.explain(id: positional[1], url: positional[2]), allowed: [])
+        case "browse":
+            try expect(1, "share browse URL")
+            return try done(.browse(url: positional[1]), allowed: [])
+        case "open":
+            try expect(1, "share open URL [--json]")
+            return try done(.open(url: positional[1], json: switches.contains("--json")), allowed: ["--json"])
+        case "__complete-ids":
+            return try done(.completeIDs, allowed: [])
+        default:
+            guard positional.count == 1 else {
+                throw ShareUsageError("unexpected argument '\(positional[1])' (share takes one URL)")
+            }
+            return try done(
+                .share(url: first, title: flags["--title"], text: flags["--text"], activity: flags["--activity"]),
+                allowed: ["--title", "--text", "--activity"])
+        }
+    }
+}
+
+/// A usage mistake; `share` prints it and exits 2.
+public struct ShareUsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

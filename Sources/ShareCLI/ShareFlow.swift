@@ -1,0 +1,103 @@
+// `share URL`: choose an activity (picker, numbered prompt, or --activity), perform it, report.
+import ActivityBrokerClient
+import Foundation
+import Glibc
+import TerminalUI
+
+/// The interactive share: what the Action button does, in a terminal.
+struct ShareFlow {
+    let broker: BrokerProxy
+    let items: SharedItems
+
+    func run(activity: String?) async throws -> ShareExit {
+        let offered = try await broker.activities(for: items)
+        if let activity {
+            let name = offered.first { $0.id == activity }?.name ?? activity
+            let category = offered.first { $0.id == activity }?.category ?? "action"
+            return try await perform(id: activity, name: name, category: category)
+        }
+        guard !offered.isEmpty else {
+            Output.error("share: no activity applies to \(items.url)")
+            return .failed
+        }
+        switch try choose(from: offered) {
+        case .chosen(let id):
+            let chosen = offered.first { $0.id == id }!
+            return try await perform(id: chosen.id, name: chosen.name, category: chosen.category)
+        case .cancelled:
+            return .cancelled
+        case .notATerminal:
+            Output.line(ActivityListing.table(offered))
+            Output.error("share: not on a terminal, so no picker; choose one with --activity ID")
+            return .usage
+        }
+    }
+
+    private enum Choice { case chosen(String), cancelled, notATerminal }
+
+    /// The picker on a capable terminal, a numbered prompt on a dumb one, nothing without a
+    /// terminal on standard input.
+    private func choose(from offered: [OfferedActivity]) throws -> Choice {
+        let entries = offered.map { activity in
+            ActivityPickerEntry(id: activity.id, title: activity.name, group: activity.category == "share" ? .share : .action)
+        }
+        let header = ActivityPickerHeader(title: items.title ?? "", url: items.url)
+        switch try ActivityPicker.choose(header: header, entries: entries) {
+        case .chosen(let id)?: return .chosen(id)
+        case .cancelled?: return .cancelled
+        case nil: return .notATerminal
+        }
+    }
+
+    /// Performs and waits, with a spinner after half a second and one outcome line.
+    private func perform(id: String, name: String, category: String) async throws -> ShareExit {
+        let spinner = Spinner(label: category == "share" ? "Sending with \(name)…" : "\(name)…")
+        spinner.start()
+        let task = Task { try await broker.perform(id, items: items) }
+        let interrupt = InterruptHandler { task.cancel() }
+        defer { interrupt.stop() }
+        let outcome: ActivityOutcome
+        do {
+            outcome = try await task.value
+        } catch {
+            spinner.stop(finalLine: nil)
+            throw error
+        }
+        switch outcome.state {
+        case .completed:
+            var line = category == "share" ? "Sent with \(name)" : "Done: \(name)"
+            let details = outcome.results.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            if !details.isEmpty { line += " (\(details.joined(separator: ", ")))" }
+            spinner.stop(finalLine: line)
+            return .completed
+        case .cancelled:
+            spinner.stop(finalLine: "Cancelled: \(name)")
+            return .cancelled
+        case .failed:
+            spinner.stop(finalLine: "Failed: \(outcome.message ?? "\(name) failed")")
+            return .failed
+        }
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a call of `handler` (cancelling the job) while it lives.
+final class InterruptHandler: @unchecked Sendable {
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func stop() {
+        for source in sources { source.cancel() }
+        sources.removeAll()
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

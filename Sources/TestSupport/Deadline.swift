@@ -1,0 +1,68 @@
+// Deadlines and condition polling for tests: wait for an event with a limit, never a bare sleep.
+import Foundation
+
+/// A point in time by which something must have happened.
+public struct Deadline: Sendable, Comparable {
+    public let instant: ContinuousClock.Instant
+
+    public init(_ instant: ContinuousClock.Instant) { self.instant = instant }
+
+    /// `duration` from now.
+    public static func after(_ duration: Duration) -> Deadline { Deadline(.now + duration) }
+
+    /// `seconds` from now.
+    public static func seconds(_ seconds: Double) -> Deadline { after(.milliseconds(Int64(seconds * 1000))) }
+
+    public var hasPassed: Bool { ContinuousClock.now >= instant }
+
+    /// Time left (zero once passed).
+    public var remaining: Duration { max(.zero, instant - ContinuousClock.now) }
+
+    /// Time left in whole milliseconds, for poll(2) and friends.
+    public var remainingMilliseconds: Int32 {
+        let parts = remaining.components
+        return Int32(clamping: parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// `remaining` as a `Date` for Foundation waits.
+    public var date: Date {
+        let parts = remaining.components
+        return Date(timeIntervalSinceNow: Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
+    }
+
+    public static func < (lhs: Deadline, rhs: Deadline) -> Bool { lhs.instant < rhs.instant }
+}
+
+/// What a wait throws when its deadline passes first.
+public struct TimeoutError: Error, CustomStringConvertible {
+    public let what: String
+    public init(_ what: String) { self.what = what }
+    public var description: String { "timed out waiting for \(what)" }
+}
+
+/// Polls `condition` (every `interval`) until it holds; throws `TimeoutError` at the deadline.
+/// Blocks the calling thread: prefer `waitUntil` in async tests.
+public func blockingWaitUntil(
+    _ what: String = "condition", deadline: Deadline = .seconds(10), interval: Duration = .milliseconds(2),
+    _ condition: () throws -> Bool
+) throws {
+    while true {
+        if try condition() { return }
+        if deadline.hasPassed { throw TimeoutError(what) }
+        let parts = interval.components
+        usleep(useconds_t(parts.seconds * 1_000_000 + parts.attoseconds / 1_000_000_000_000))
+    }
+}
+
+/// Polls `condition` (every `interval`, suspending between polls) until it holds; throws
+/// `TimeoutError` at the deadline.
+public func waitUntil(
+    _ what: String = "condition", deadline: Deadline = .seconds(10), interval: Duration = .milliseconds(2),
+    _ condition: () async throws -> Bool
+) async throws {
+    while true {
+        if try await condition() { return }
+        if deadline.hasPassed { throw TimeoutError(what) }
+        try await Task.sleep(for: interval)
+    }
+}

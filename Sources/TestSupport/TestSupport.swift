@@ -1,0 +1,34 @@
+// How to use TestSupport: private buses, child processes, waiting for events with deadlines.
+//
+// TestSupport is a library for the package's tests only (DBus, broker, client, CLI end to end).
+//
+// A private bus per suite or per test (starts in a few milliseconds; stops on deinit):
+//
+//     let bus = try TestBus()                                  // or TestBus(serviceDirectory: dir)
+//     let service = try bus.connect(), client = try bus.connect()
+//     // children that should use it: ChildProcess(..., environment: bus.environment)
+//
+// Waiting for something that happens on another thread (a signal, a completion), never sleeping:
+//
+//     let signals = Inbox<IncomingSignal>()
+//     _ = client.addMatch(rule) { signals.put($0) }           // handler runs on the loop
+//     let first = try await signals.next("Finished", deadline: .seconds(10))
+//     try await waitUntil("the job to end") { state.value == .done }
+//
+// Proving a negative: after acting, make a round trip (e.g. Peer.Ping to the sender) and then
+// check that nothing arrived — the bus keeps each sender's messages in order.
+//
+// Running the package's executables (built next to the test binary):
+//
+//     let share = try ChildProcess(executable: try BuiltProducts.executable("share"),
+//                                  arguments: ["--list", url], environment: bus.environment)
+//     _ = try await share.nextLine { $0.contains("Copy Link") }
+//     #expect(try await share.exit() == .exited(0))
+//     // or: let run = try await ChildProcess.run(path, args, environment: bus.environment)
+//
+// ChildProcess resets the signal mask and handlers of the child (Swift Testing's threads block
+// SIGTERM/SIGCHLD), never lets it inherit our stdout/stderr, and kills it if released while
+// running. Prefer the async waits (`exit`, `nextLine`, `waitUntil`, `Inbox.next`) in async
+// tests; the blocking ones (`waitForExit`, `waitForLine`, `blockingWaitUntil`) block a thread.
+//
+// Shared mutable state for `@Sendable` handlers and property getters: `Locked<T>`.

@@ -1,0 +1,60 @@
+// activity-reading-list: the "Add to Reading List" provider, started by D-Bus activation.
+// The worked example for extension authors: an ActivityProvider serving one activity.
+import ActivityBrokerClient
+import DBus
+import Foundation
+
+let busName: BusName = "org.activitybroker.ReadingList"
+let objectPath: ObjectPath = "/org/activitybroker/ReadingList"
+let readingList = ReadingList(path: ReadingList.defaultPath())
+
+func log(_ message: String) {
+    FileHandle.standardError.write(Data("activity-reading-list: \(message)\n".utf8))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--list"] {
+    do {
+        let entries = try readingList.load { log("the list was unreadable; kept it as \($0)") }
+        if entries.isEmpty { print("The reading list is empty.") }
+        for entry in entries { print("\(entry.title ?? "(untitled)")\n  \(entry.url)") }
+        exit(0)
+    } catch {
+        log("cannot read \(readingList.path): \(error)")
+        exit(1)
+    }
+} else if !arguments.isEmpty {
+    log("usage: activity-reading-list [--list]")
+    exit(arguments == ["--help"] ? 0 : 2)
+}
+
+/// The activity this provider serves; the manifest extensions/reading-list.json describes it
+/// to the broker, so the provider only serves it (no run-time registration).
+let addToReadingList = ProvidedActivity(
+    id: "org.activitybroker.reading-list", name: "Add to Reading List",
+    names: ["de": "Zur Leseliste hinzufügen", "fr": "Ajouter à la liste de lecture",
+            "es": "Añadir a la lista de lectura", "ja": "リーディングリストに追加"],
+    icon: "bookmark-new", category: "action", schemes: ["http", "https"]
+) { request in
+    let count = try readingList.add(url: request.items.url, title: request.items.title) {
+        log("the list was unreadable; kept it as \($0)")
+    }
+    return ActivityOutcome(state: .completed, results: ["count": .integer(Int64(count))])
+}
+
+do {
+    let connection = try Connection(bus: .session)
+    let provider = ActivityProvider(connection: connection, objectPath: objectPath)
+    try await provider.start([addToReadingList], register: false)
+    let reply = try await connection.requestName(busName, flags: [.doNotQueue])
+    guard reply == .primaryOwner else {
+        log("\(busName.rawValue) is already owned; another reading list provider runs")
+        exit(1)
+    }
+    connection.onDisconnect { exit(0) }
+} catch {
+    log("\(error)")
+    exit(1)
+}
+// Serve until the bus goes away; D-Bus activation starts it again when needed.
+while true { try await Task.sleep(for: .seconds(3600)) }

@@ -1,0 +1,34 @@
+// The share command line: every form of API.md §8 parses, and mistakes name what is wrong.
+import Testing
+@testable import ShareCLI
+
+@Suite struct ShareArgumentsTests {
+    @Test(arguments: [
+        (["https://e.org"], ShareInvocation.share(url: "https://e.org", title: nil, text: nil, activity: nil)),
+        (["https://e.org", "--title", "T", "--text=X"], .share(url: "https://e.org", title: "T", text: "X", activity: nil)),
+        (["https://e.org", "--activity", "a.b"], .share(url: "https://e.org", title: nil, text: nil, activity: "a.b")),
+        (["list", "https://e.org", "--json", "--locale", "de"], .list(url: "https://e.org", title: nil, json: true, locale: "de")),
+        (["activities"], .activities(json: false, locale: nil)),
+        (["explain", "a.b", "https://e.org"], .explain(id: "a.b", url: "https://e.org")),
+        (["browse", "http://127.0.0.1:1/"], .browse(url: "http://127.0.0.1:1/")),
+        (["open", "mailto:a@example.org", "--json"], .open(url: "mailto:a@example.org", json: true)),
+        (["--completions", "zsh"], .completions(shell: "zsh")),
+        (["--help"], .help),
+        (["--version"], .version),
+    ])
+    func parses(arguments: [String], expected: ShareInvocation) throws {
+        #expect(try ShareArguments.parse(arguments).invocation == expected)
+    }
+
+    @Test func busOptionIsKept() throws {
+        #expect(try ShareArguments.parse(["list", "https://e.org", "--bus", "unix:path=/x"]).bus == "unix:path=/x")
+    }
+
+    @Test(arguments: [
+        [], ["--title"], ["list"], ["explain", "a.b"], ["https://e.org", "--bogus"],
+        ["activities", "--title", "T"], ["https://a.org", "https://b.org"], ["--completions", "fish"],
+    ])
+    func rejects(arguments: [String]) {
+        #expect(throws: ShareUsageError.self) { try ShareArguments.parse(arguments) }
+    }
+}
