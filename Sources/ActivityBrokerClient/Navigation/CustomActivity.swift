@@ -10,17 +10,17 @@ public struct CustomActivity: Sendable {
     public var title: String
     /// A freedesktop icon name or an absolute path.
     public var icon: String
-    /// The row it goes in; `action` unless said otherwise.
-    public var category: OfferedActivity.Category
+    /// `share` or `action` (the row it goes in); anything but `share` goes in the action row.
+    public var category: String
     /// Runs the activity on the items; called on the caller's task, not on a loop of ours.
     public var handler: @Sendable (SharedItems) async -> ActivityOutcome
 
-    /// Creates a custom activity.
+    /// Creates a custom activity, in the action row unless `category` is `share`.
     public init(
         id: String,
         title: String,
         icon: String = "applications-other",
-        category: OfferedActivity.Category = .action,
+        category: String = "action",
         handler: @escaping @Sendable (SharedItems) async -> ActivityOutcome
     ) {
         self.id = id
@@ -35,4 +35,12 @@ public struct CustomActivity: Sendable {
         OfferedActivity(
             id: id, name: title, icon: icon, category: category, origin: OfferedActivity.appOrigin)
     }
+}
+
+extension OfferedActivity {
+    /// The origin of the app's own in-process activities in a sheet; the broker never sends it.
+    public static let appOrigin = "app"
+
+    /// Whether the app serves this activity in-process rather than the broker.
+    public var isCustom: Bool { origin == Self.appOrigin }
 }

@@ -61,6 +61,6 @@ public struct NavigationConfiguration: Sendable {
 }
 
 /// Whether an exclusion list (`id` or `category:…` entries) removes an activity.
-func isExcluded(id: String, category: OfferedActivity.Category, by exclusions: [String]) -> Bool {
-    exclusions.contains { $0 == id || $0 == "category:" + category.rawValue }
+func isExcluded(id: String, category: String, by exclusions: [String]) -> Bool {
+    exclusions.contains { $0 == id || $0 == "category:" + category }
 }

@@ -235,7 +235,7 @@ public actor NavigationSession {
     public func activityItems() throws(NavigationError) -> SharedItems {
         guard let entry = history.current, let url = shareURL else { throw .notStarted }
         return delegate?.navigationSession(self, activityItemsFor: url, title: entry.title)
-            ?? SharedItems(url: url, title: entry.title)
+            ?? SharedItems(url: url.absoluteString, title: entry.title)
     }
 
     /// The configuration's exclusions plus the delegate's for the current page (asked with
@@ -260,7 +260,7 @@ public actor NavigationSession {
         var brokerError: String?
         if let offering {
             do {
-                offered = try await offering.activities(
+                offered = try await offering.offeredActivities(
                     for: items, excluding: excluded, locale: configuration.locale)
             } catch {
                 brokerError = String(describing: error)
@@ -276,8 +276,8 @@ public actor NavigationSession {
         }
         let all = custom + offered
         return ActivitySheet(
-            items: items, shareRow: all.filter { $0.category == .share },
-            actionRow: all.filter { $0.category == .action },
+            items: items, shareRow: all.filter { $0.category == "share" },
+            actionRow: all.filter { $0.category != "share" },
             brokerError: brokerError)
     }
 
@@ -304,13 +304,13 @@ public actor NavigationSession {
         guard let offering else { throw .noBroker }
         do {
             if !excluded.isEmpty {
-                let offers = try await offering.activities(
+                let offers = try await offering.offeredActivities(
                     for: items, excluding: excluded, locale: configuration.locale)
                 guard let offer = offers.first(where: { $0.id == id }),
                     !isExcluded(id: id, category: offer.category, by: excluded)
                 else { throw NavigationError.notOffered(id: id) }
             }
-            return try await offering.perform(id, items: items)
+            return try await offering.performActivity(id, items: items)
         } catch let error as NavigationError {
             throw error
         } catch {

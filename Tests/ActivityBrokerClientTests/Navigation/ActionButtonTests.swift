@@ -13,19 +13,19 @@ actor HandlerLog {
 @Suite("Action button")
 struct ActionButtonTests {
     static let telegram = OfferedActivity(
-        id: "org.activitybroker.telegram", name: "Telegram", icon: "telegram", category: .share,
+        id: "org.activitybroker.telegram", name: "Telegram", icon: "telegram", category: "share",
         origin: "builtin")
     static let mail = OfferedActivity(
-        id: "org.activitybroker.mail", name: "Mail", icon: "mail", category: .share, origin: "system")
+        id: "org.activitybroker.mail", name: "Mail", icon: "mail", category: "share", origin: "system")
     static let copy = OfferedActivity(
-        id: "org.activitybroker.copy", name: "Copy Link", icon: "edit-copy", category: .action,
+        id: "org.activitybroker.copy", name: "Copy Link", icon: "edit-copy", category: "action",
         origin: "builtin")
     static let offers = [telegram, mail, copy]
 
     static func readLater(_ log: HandlerLog) -> CustomActivity {
         CustomActivity(id: "com.example.app.read-later", title: "Read Later", icon: "bookmark-new") { items in
             await log.record(items)
-            return ActivityOutcome(state: .completed, results: ["saved": items.url.absoluteString])
+            return ActivityOutcome(state: .completed, results: ["saved": .string(items.url)])
         }
     }
 
@@ -44,7 +44,7 @@ struct ActionButtonTests {
             #expect(sheet.actionRow.map(\.id) == ["com.example.app.read-later", Self.copy.id])
             #expect(sheet.actionRow.first?.isCustom == true)
             #expect(sheet.brokerError == nil)
-            let expectedItems = SharedItems(url: server.url("/canonical/a"), title: "Page & A")
+            let expectedItems = SharedItems(url: server.url("/canonical/a").absoluteString, title: "Page & A")
             #expect(sheet.items == expectedItems)
             #expect(await broker.listCalls.map(\.items) == [expectedItems])
             #expect(await broker.listCalls.first?.locale == "de_DE")
@@ -53,7 +53,8 @@ struct ActionButtonTests {
             #expect(
                 outcome
                     == ActivityOutcome(
-                        state: .completed, results: ["saved": server.url("/canonical/a").absoluteString]))
+                        state: .completed,
+                        results: ["saved": .string(server.url("/canonical/a").absoluteString)]))
             #expect(await log.runs == [expectedItems])
             #expect(await broker.performCalls.isEmpty)
         }
@@ -69,14 +70,16 @@ struct ActionButtonTests {
             #expect(outcome.state == .completed)
             let calls = await broker.performCalls
             #expect(calls.map(\.id) == [Self.telegram.id])
-            #expect(calls.first?.items == SharedItems(url: server.url("/canonical/a"), title: "Page & A"))
+            #expect(
+                calls.first?.items
+                    == SharedItems(url: server.url("/canonical/a").absoluteString, title: "Page & A"))
         }
     }
 
     @Test func exclusionsRemoveOfferedAndCustomActivities() async throws {
         try await withLoopbackServer { server in
             let log = HandlerLog()
-            let shareCustom = CustomActivity(id: "com.example.app.post", title: "Post", category: .share) {
+            let shareCustom = CustomActivity(id: "com.example.app.post", title: "Post", category: "share") {
                 _ in .completed
             }
             let broker = RecordingOffering(offers: Self.offers)
@@ -107,12 +110,14 @@ struct ActionButtonTests {
     @Test func exclusionsAreEnforcedEvenWhenTheBrokerIgnoresThem() async throws {
         /// A broker that offers everything whatever the exclusions say.
         actor CarelessBroker: ActivityOffering {
-            func activities(for items: SharedItems, excluding: [String], locale: String?) async throws
+            func offeredActivities(for items: SharedItems, excluding: [String], locale: String?) async throws
                 -> [OfferedActivity]
             {
                 ActionButtonTests.offers
             }
-            func perform(_ id: String, items: SharedItems) async throws -> ActivityOutcome { .completed }
+            func performActivity(_ id: String, items: SharedItems) async throws -> ActivityOutcome {
+                .completed
+            }
         }
         try await withLoopbackServer { server in
             let session = NavigationSession(

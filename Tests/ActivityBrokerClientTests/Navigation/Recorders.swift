@@ -21,21 +21,21 @@ actor RecordingOffering: ActivityOffering {
         self.failure = failure
     }
 
-    func activities(for items: SharedItems, excluding: [String], locale: String?) async throws
+    func offeredActivities(for items: SharedItems, excluding: [String], locale: String?) async throws
         -> [OfferedActivity]
     {
         listCalls.append(ListCall(items: items, excluding: excluding, locale: locale))
         if let failure { throw failure }
         // Like the broker: exclusions by id or category are applied here too.
         return offers.filter { offer in
-            !excluding.contains(offer.id) && !excluding.contains("category:" + offer.category.rawValue)
+            !excluding.contains(offer.id) && !excluding.contains("category:" + offer.category)
         }
     }
 
-    func perform(_ id: String, items: SharedItems) async throws -> ActivityOutcome {
+    func performActivity(_ id: String, items: SharedItems) async throws -> ActivityOutcome {
         performCalls.append((id, items))
         if let failure { throw failure }
-        return ActivityOutcome(state: .completed, results: ["performed": id])
+        return ActivityOutcome(state: .completed, results: ["performed": .string(id)])
     }
 }
 
