@@ -11,6 +11,15 @@ public enum SecurityIndicator: String, Hashable, Sendable {
     /// Read from the local disk (`file:`).
     case local
 
+    /// The words shown next to the address: "Secure", "Not Secure", "Local File".
+    public var label: String {
+        switch self {
+        case .secure: "Secure"
+        case .notSecure: "Not Secure"
+        case .local: "Local File"
+        }
+    }
+
     /// The indicator for a load that went through `chain` (the requested URL, then each
     /// redirect target; the last is the page shown).
     ///

@@ -69,6 +69,12 @@ struct SiteAddressTests {
         #expect(SecurityIndicator.evaluate(chain: urls, succeeded: succeeded) == expected)
     }
 
+    @Test func indicatorsHaveDistinctLabels() {
+        let labels = [SecurityIndicator.secure, .notSecure, .local].map(\.label)
+        #expect(Set(labels).count == 3)
+        #expect(SecurityIndicator.notSecure.label == "Not Secure")
+    }
+
     @Test func downgradedLoadedPageIsNotSecure() {
         let page = LoadedPage(
             requestedURL: URL(string: "https://bank.example/")!,
