@@ -1,127 +1,56 @@
 // LoopbackServer: a python3 http.server on 127.0.0.1 serving the pages the navigation tests load.
 
 import Foundation
+import TestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// A loopback HTTP server for one test, run as a python3 child on an ephemeral port.
+/// A loopback HTTP server, run as a python3 child on an ephemeral port of 127.0.0.1.
 ///
-/// Readiness barrier: the child prints `ready PORT` on a pipe once it listens. It gets its
-/// stdin from a pipe and exits when that pipe closes, so it dies with the test process
-/// even if `stop()` is never reached; its stderr goes to /dev/null so it never holds the
-/// test runner's. Spawned with an empty signal mask and default handlers (Swift Testing's
-/// workers block SIGTERM and SIGCHLD and a child would inherit that).
+/// Spawned with TestSupport's `ChildProcess` (clean signal state, output on pipes, never
+/// our stderr). Readiness barrier: the child prints `ready PORT` once it listens. Its stdin
+/// is a pipe from us and it exits when that pipe closes, so it dies with the test process
+/// even if `stop()` is never reached.
 final class LoopbackServer: Sendable {
-    let pid: pid_t
+    let child: ChildProcess
     let port: Int
-    private let stdinWrite: Int32
-    private let stdoutRead: Int32
 
     /// The URL of `path` on the server, e.g. `url("/page/a")`.
     func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
-    /// Starts the server and waits (at most 20 s) for its `ready PORT` line.
+    /// Starts the server and waits (at most 20 s) for its `ready PORT` line. Blocking.
     static func start() throws -> LoopbackServer {
         let script = FileManager.default.temporaryDirectory
             .appendingPathComponent("nav-server-\(getpid())-\(UUID().uuidString).py")
         try serverScript.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-
-        var input: [Int32] = [0, 0]
-        var output: [Int32] = [0, 0]
-        // pipe2 is not visible from Swift; set close-on-exec right after (only the dup2'd
-        // copies must reach the child).
-        guard pipe(&input) == 0, pipe(&output) == 0 else { throw ServerError.spawn(errno) }
-        for fd in input + output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        let argv = ["python3", "-u", script.path]
-        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawnp(&pid, "python3", &actions, &attributes, &cArguments, environ)
-        close(input[0])
-        close(output[1])
-        guard result == 0 else {
-            close(input[1])
-            close(output[0])
-            throw ServerError.spawn(result)
+        let child = try ChildProcess(
+            executable: "python3", arguments: ["-u", script.path], standardInput: .pipe)
+        do {
+            let line = try child.waitForLine(deadline: .seconds(20)) { $0.hasPrefix("ready ") }
+            guard let port = Int(line.dropFirst("ready ".count)) else { throw ServerError.notReady(line) }
+            return LoopbackServer(child: child, port: port)
+        } catch {
+            child.kill()
+            _ = try? child.waitForExit()
+            throw error
         }
-        let line = readLine(from: output[0], timeoutMilliseconds: 20_000)
-        guard let line, line.hasPrefix("ready "), let port = Int(line.dropFirst(6)) else {
-            kill(pid, SIGKILL)
-            _ = SystemReaper.wait(pid)
-            close(input[1])
-            close(output[0])
-            throw ServerError.notReady(line ?? "no output")
-        }
-        return LoopbackServer(pid: pid, port: port, stdinWrite: input[1], stdoutRead: output[0])
     }
 
-    private init(pid: pid_t, port: Int, stdinWrite: Int32, stdoutRead: Int32) {
-        self.pid = pid
+    private init(child: ChildProcess, port: Int) {
+        self.child = child
         self.port = port
-        self.stdinWrite = stdinWrite
-        self.stdoutRead = stdoutRead
     }
 
     /// Kills the server and reaps it.
     func stop() {
-        kill(pid, SIGKILL)
-        _ = SystemReaper.wait(pid)
-        close(stdinWrite)
-        close(stdoutRead)
+        child.kill()
+        _ = try? child.waitForExit()
+        child.closeStandardInput()
     }
 
     enum ServerError: Error {
-        case spawn(Int32)
         case notReady(String)
-    }
-
-    /// Reads one line (without the newline) from `fd`, waiting at most `timeoutMilliseconds`.
-    private static func readLine(from fd: Int32, timeoutMilliseconds: Int32) -> String? {
-        var bytes: [UInt8] = []
-        let deadline = Date().addingTimeInterval(Double(timeoutMilliseconds) / 1000)
-        while true {
-            let remaining = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, remaining)
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { return nil }
-            var byte: UInt8 = 0
-            guard read(fd, &byte, 1) == 1 else { return nil }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
-        }
-    }
-}
-
-/// Waits for children the tests spawned.
-enum SystemReaper {
-    static func wait(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        return status
     }
 }
 
