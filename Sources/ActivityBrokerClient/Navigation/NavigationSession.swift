@@ -217,17 +217,28 @@ public actor NavigationSession {
     /// The URL the Action sheet shares: the page's canonical URL when it is on the same
     /// site (same registrable domain) and not a downgrade from https to http; otherwise
     /// the current URL. A canonical URL on another site could make the app share a page
-    /// other than the one the user saw, so it is ignored.
+    /// other than the one the user saw, so it is ignored. User-info (`user:password@`) is
+    /// removed: credentials must never reach an activity.
     public var shareURL: URL? {
         guard let entry = history.current else { return nil }
         guard let canonical = entry.page?.metadata.canonicalURL, SiteAddress.sameSite(canonical, entry.url)
         else {
-            return entry.url
+            return Self.withoutUserInfo(entry.url)
         }
         if entry.url.scheme?.lowercased() == "https", canonical.scheme?.lowercased() != "https" {
-            return entry.url
+            return Self.withoutUserInfo(entry.url)
         }
-        return canonical
+        return Self.withoutUserInfo(canonical)
+    }
+
+    /// `url` without its user and password.
+    static func withoutUserInfo(_ url: URL) -> URL {
+        guard url.user != nil || url.password != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url ?? url
     }
 
     /// The items the Action sheet acts on: the share URL and the title, unless the

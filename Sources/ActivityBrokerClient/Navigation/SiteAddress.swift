@@ -15,6 +15,8 @@ import Foundation
 /// `www.bbc.co.uk` → `bbc.co.uk`; suffixes missing from the list (`s3.amazonaws.com`-style
 /// private suffixes) count as ordinary domains. IP literals are shown whole and emphasised
 /// whole; IPv6 in brackets. A `file:` URL shows its path with nothing emphasised.
+/// Internationalized hosts are shown in the ASCII (punycode) form `URL` gives them, which
+/// shows look-alike characters for what they are.
 public struct SiteAddress: Hashable, Sendable {
     /// Two-label public suffixes under which names are registered one label deeper.
     public static let twoLevelSuffixes: Set<String> = [

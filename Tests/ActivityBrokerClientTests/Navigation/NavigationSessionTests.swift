@@ -140,6 +140,9 @@ struct NavigationSessionTests {
             let address = try #require(await session.address)
             #expect(address.text == "127.0.0.1")
             #expect(!address.text.contains("alice") && !address.text.contains("secret"))
+            // Nor in what is shared.
+            let shared = try await session.activityItems().url
+            #expect(shared == "http://127.0.0.1:\(server.port)/page/b")
         }
     }
 
