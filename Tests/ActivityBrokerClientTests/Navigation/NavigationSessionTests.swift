@@ -2,6 +2,7 @@
 
 import ActivityBrokerClient
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Navigation session")
@@ -274,7 +275,7 @@ struct NavigationSessionTests {
                 url: server.url("/page/a"), configuration: configuration, opener: RecordingOpener())
             try await session.start()
             let slow = Task { try await session.navigate(to: server.url("/slow")) }
-            try await waitUntil { await session.isLoading }
+            try await waitUntil("the slow load to start") { await session.isLoading }
             try await session.navigate(to: server.url("/page/b"))
             await #expect {
                 try await slow.value
@@ -285,17 +286,5 @@ struct NavigationSessionTests {
             #expect(await session.backList.map(\.url) == [server.url("/page/a")])
             #expect(await session.currentURL == server.url("/page/b"))
         }
-    }
-}
-
-/// Waits until `condition` holds, yielding between checks; fails after `seconds`.
-func waitUntil(seconds: Double = 10, _ condition: @Sendable () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(seconds) s")
-            throw CancellationError()
-        }
-        await Task.yield()
     }
 }
