@@ -156,6 +156,11 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private var task: URLSessionTask?
     private var continuation: CheckedContinuation<Result<FinishedTransfer, PageLoadError>, Never>?
     private var deadline: DispatchWorkItem?
+    /// True while a redirect's completion handler is pending: cancelling the task then would
+    /// make FoundationNetworking trap when the handler is called, so `fail` leaves the
+    /// cancel to the redirect callback (`cancelAfterRedirect`).
+    private var inRedirect = false
+    private var cancelAfterRedirect = false
 
     init(options: PageLoader.Options, requestedURL: URL) {
         self.options = options
@@ -190,6 +195,10 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     func fail(_ error: PageLoadError) {
         let task = lock.withLock { () -> URLSessionTask? in
             if failure == nil { failure = error }
+            if inRedirect {
+                cancelAfterRedirect = true
+                return nil
+            }
             return self.task
         }
         task?.cancel()
@@ -221,6 +230,19 @@ final class LoadRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        lock.withLock { inRedirect = true }
+        decideRedirect(response: response, request: request, completionHandler: completionHandler)
+        let cancel = lock.withLock {
+            inRedirect = false
+            return cancelAfterRedirect
+        }
+        if cancel { task.cancel() }
+    }
+
+    /// Follows the redirect or refuses it, calling `completionHandler` exactly once.
+    private func decideRedirect(
+        response: HTTPURLResponse, request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
         guard let target = request.url else {
             completionHandler(nil)
