@@ -1,0 +1,66 @@
+// NavigationConfiguration: how a navigation session looks and what its Action sheet offers.
+
+import Foundation
+
+/// The label of the button that ends a session (`SFSafariViewController.DismissButtonStyle`).
+public enum DismissButtonStyle: String, Hashable, Sendable, CaseIterable {
+    case done
+    case close
+    case cancel
+
+    /// The English label for the button.
+    public var title: String {
+        switch self {
+        case .done: "Done"
+        case .close: "Close"
+        case .cancel: "Cancel"
+        }
+    }
+}
+
+/// How a navigation session looks and what its Action sheet offers; fixed when the session
+/// is created (`SFSafariViewController.Configuration`).
+public struct NavigationConfiguration: Sendable {
+    /// Activity ids, or `category:share` / `category:action`, never offered in the sheet.
+    public var excludedActivities: [String]
+    /// The app's own activities, served in-process and shown in their category's row.
+    public var customActivities: [CustomActivity]
+    /// The label of the button that ends the session.
+    public var dismissButtonStyle: DismissButtonStyle
+    /// The accent colour of the controls; `nil` for the default.
+    public var tintColor: TintColor?
+    /// Whether `readerView()` gives the page's text when it has any.
+    public var entersReaderIfAvailable: Bool
+    /// The locale for activity names (e.g. `de_DE`); `nil` for the broker's own.
+    public var locale: String?
+    /// Where links and `open(_:)` go; the default router unless replaced.
+    public var router: URLRouter
+    /// Size limit, timeout and user agent of page loads.
+    public var loaderOptions: PageLoader.Options
+
+    /// Creates a configuration; every argument has the default of `SFSafariViewController`.
+    public init(
+        excludedActivities: [String] = [],
+        customActivities: [CustomActivity] = [],
+        dismissButtonStyle: DismissButtonStyle = .done,
+        tintColor: TintColor? = nil,
+        entersReaderIfAvailable: Bool = false,
+        locale: String? = nil,
+        router: URLRouter = URLRouter(),
+        loaderOptions: PageLoader.Options = PageLoader.Options()
+    ) {
+        self.excludedActivities = excludedActivities
+        self.customActivities = customActivities
+        self.dismissButtonStyle = dismissButtonStyle
+        self.tintColor = tintColor
+        self.entersReaderIfAvailable = entersReaderIfAvailable
+        self.locale = locale
+        self.router = router
+        self.loaderOptions = loaderOptions
+    }
+}
+
+/// Whether an exclusion list (`id` or `category:…` entries) removes an activity.
+func isExcluded(id: String, category: String, by exclusions: [String]) -> Bool {
+    exclusions.contains { $0 == id || $0 == "category:" + category }
+}

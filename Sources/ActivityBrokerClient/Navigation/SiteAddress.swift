@@ -1,0 +1,88 @@
+// SiteAddress: the host shown in the read-only address, with its registrable domain to emphasise.
+
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The host the read-only address shows, split so that the registrable domain can be
+/// emphasised (`www.` + **`example.co.uk`**). Never contains user-info, port, path or query.
+///
+/// The registrable domain is approximated without the Public Suffix List: the last two
+/// labels, or the last three when the last two are a common two-level public suffix
+/// (`co.uk`, `com.au`, … in `twoLevelSuffixes`). So `a.b.example.com` → `example.com`, and
+/// `www.bbc.co.uk` → `bbc.co.uk`; suffixes missing from the list (`s3.amazonaws.com`-style
+/// private suffixes) count as ordinary domains. IP literals are shown whole and emphasised
+/// whole; IPv6 in brackets. A `file:` URL shows its path with nothing emphasised.
+/// Internationalized hosts are shown in the ASCII (punycode) form `URL` gives them, which
+/// shows look-alike characters for what they are.
+public struct SiteAddress: Hashable, Sendable {
+    /// Two-label public suffixes under which names are registered one label deeper.
+    public static let twoLevelSuffixes: Set<String> = [
+        "co.uk", "org.uk", "ac.uk", "gov.uk", "me.uk", "net.uk", "ltd.uk", "plc.uk", "sch.uk", "nhs.uk",
+        "com.au", "net.au", "org.au", "edu.au", "gov.au", "asn.au", "id.au",
+        "co.nz", "org.nz", "net.nz", "govt.nz", "ac.nz",
+        "co.jp", "ne.jp", "or.jp", "ac.jp", "go.jp", "gr.jp",
+        "co.za", "org.za", "gov.za", "com.br", "net.br", "org.br", "gov.br", "com.cn", "net.cn", "org.cn",
+        "gov.cn", "com.mx", "org.mx", "gob.mx", "co.in", "net.in", "org.in", "gov.in", "ac.in",
+        "co.kr", "or.kr", "go.kr", "com.tw", "org.tw", "gov.tw", "com.sg", "edu.sg", "gov.sg", "com.hk",
+        "org.hk", "gov.hk", "co.il", "org.il", "ac.il", "com.tr", "org.tr", "gov.tr", "com.ar", "gob.ar",
+        "co.id", "or.id", "go.id", "com.my", "gov.my", "com.ph", "com.vn", "com.ua", "co.th", "in.th",
+        "ac.th", "com.pl", "com.es", "com.co", "com.pe", "com.ng", "co.ke", "com.eg", "com.sa",
+    ]
+
+    /// The whole text to show: the host (IPv6 bracketed), or the path of a `file:` URL.
+    public let text: String
+    /// The registrable domain, a suffix of `text`; empty when nothing is emphasised.
+    public let registrableDomain: String
+
+    /// The part of `text` before the registrable domain (`www.`), shown without emphasis.
+    public var prefix: String { String(text.dropLast(registrableDomain.count)) }
+
+    /// The address to show for `url`, or `nil` for a URL with neither host nor file path.
+    public init?(url: URL) {
+        if url.scheme?.lowercased() == "file" {
+            guard !url.path.isEmpty else { return nil }
+            text = url.path
+            registrableDomain = ""
+            return
+        }
+        // `URL.host` never includes user-info; strip brackets and a trailing dot.
+        guard var host = url.host, !host.isEmpty else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasSuffix(".") { host.removeLast() }
+        host = host.lowercased()
+        if Self.isIPAddress(host) {
+            text = host.contains(":") ? "[\(host)]" : host
+            registrableDomain = text
+            return
+        }
+        text = host
+        registrableDomain = Self.registrableDomain(of: host)
+    }
+
+    /// The approximate registrable domain of a DNS host name (see the type's documentation).
+    public static func registrableDomain(of host: String) -> String {
+        let labels = host.lowercased().split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count > 2 else { return host.lowercased() }
+        let lastTwo = labels.suffix(2).joined(separator: ".")
+        let keep = twoLevelSuffixes.contains(lastTwo) ? 3 : 2
+        return labels.suffix(keep).joined(separator: ".")
+    }
+
+    /// Whether two URLs belong to the same site: same registrable domain (IP literals and
+    /// files must match whole).
+    public static func sameSite(_ a: URL, _ b: URL) -> Bool {
+        guard let left = SiteAddress(url: a), let right = SiteAddress(url: b) else { return false }
+        guard !left.registrableDomain.isEmpty else { return false }
+        return left.registrableDomain == right.registrableDomain
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 literal.
+    static func isIPAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+}
