@@ -9,6 +9,7 @@ command -v dbus-daemon >/dev/null || need+=(dbus-daemon)
 command -v dbus-send >/dev/null || need+=(dbus-bin)
 command -v gdbus >/dev/null || need+=(libglib2.0-bin)
 command -v tmux >/dev/null || need+=(tmux)
+command -v xdg-open >/dev/null || need+=(xdg-utils)
 [ -x /usr/bin/python3 ] || need+=(python3)
 /usr/bin/python3 -c 'import dbus, gi' 2>/dev/null || need+=(python3-dbus python3-gi)
 [ ${#need[@]} -eq 0 ] && exit 0

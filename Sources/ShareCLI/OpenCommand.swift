@@ -1,9 +1,46 @@
-// `share open URL`: routes a URL to an in-app session or to the system opener (issue 6).
+// `share open URL`: routes a URL the way an app's OpenURLAction would.
 import ActivityBrokerClient
 import DBus
+import Foundation
 
+/// http and https open a `share browse` session; other schemes go to the system opener;
+/// invalid or unsafe URLs (`javascript:`, `data:`) are discarded with the reason (exit 2).
+///
+/// With `--json` it prints the decision as `{"url", "outcome", "opened"?, "reason"?}` and
+/// carries out system actions, but starts no interactive session: the JSON is for scripts.
 enum OpenCommand {
     static func run(url: String, json: Bool, bus: BusAddress) async throws -> ShareExit {
-        throw ShareFailure("'share open' is not built yet", exit: .failed)
+        let outcome = URLRouter().route(url)
+        var report: [String: String] = ["url": url, "outcome": outcome.kind]
+        let exit: ShareExit
+        switch outcome.action {
+        case .handled:
+            if !json { return try await BrowseCommand.run(url: url, bus: bus) }
+            exit = .completed
+        case .systemAction:
+            guard let original = URL(string: url), let target = outcome.systemURL(for: original) else {
+                throw ShareFailure("'\(url)' is not a URL", exit: .usage)
+            }
+            do {
+                try await SystemURLOpener().open(target)
+                report["opened"] = target.absoluteString
+                if !json { Output.line("Opened \(target.absoluteString) with the system opener") }
+                exit = .completed
+            } catch {
+                report["error"] = "\(error)"
+                if !json { Output.error("share: the system opener failed: \(error)") }
+                exit = .failed
+            }
+        case .discarded(let reason):
+            report["reason"] = reason
+            if !json { Output.error("share: not opened: \(reason)") }
+            exit = .usage
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            Output.line(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+        }
+        return exit
     }
 }

@@ -1,0 +1,127 @@
+// What `share browse` draws: a pure function from the session's state to screen lines.
+import ActivityBrokerClient
+import Foundation
+import TerminalUI
+
+/// A snapshot of a navigation session, taken after each step, for drawing.
+struct BrowseState: Sendable {
+    var url: URL?
+    var title: String?
+    var summary: String?
+    var security: SecurityIndicator?
+    var address: SiteAddress?
+    var links: [PageLink] = []
+    var canGoBack = false
+    var canGoForward = false
+    var loadError: String?
+    var reader: String?
+    var isLoading = false
+
+    init() {}
+
+    init(session: NavigationSession) async {
+        url = await session.currentURL
+        title = await session.title
+        summary = await session.currentEntry?.page?.metadata.openGraphDescription
+        security = await session.security
+        address = await session.address
+        links = await session.links
+        canGoBack = await session.canGoBack
+        canGoForward = await session.canGoForward
+        loadError = await session.loadError.map { "\($0)" }
+        reader = await session.readerView()
+    }
+}
+
+/// Draws the browsing screen: a top bar (dismiss button in the tint colour, back/forward,
+/// the read-only address with its security indicator), the title, the page's numbered
+/// links (or the reader view), and a key help line with a status message.
+struct BrowseView {
+    var size: TerminalSize
+    var colors: ColorSupport
+    var dismissTitle: String
+    var tint: TerminalColor?
+
+    static let help = "1-9 follow link  b back  f forward  a share  o open in browser  r reader  q done"
+
+    /// The indicator text: a lock for secure pages, "Not Secure" for http.
+    static func indicator(_ security: SecurityIndicator?) -> String {
+        switch security {
+        case .secure?: "🔒"
+        case .notSecure?: "Not Secure"
+        case .local?: "Local File"
+        case nil: ""
+        }
+    }
+
+    /// The whole screen, `size.rows` lines at most, each within the width.
+    func lines(_ state: BrowseState, readerShown: Bool, scroll: Int, status: String?, linkInput: String) -> [String] {
+        let width = max(10, size.columns - 1)
+        func fit(_ text: String) -> String { DisplayWidth.truncate(TextSanitizer.sanitize(text), toWidth: width) }
+        func styled(_ text: String, _ style: TextStyle) -> String { style.apply(text, colors: colors) }
+
+        var bar = styled("[\(dismissTitle)]", TextStyle(bold: true, foreground: tint)) + "  "
+        bar += styled("‹", state.canGoBack ? .bold : .dim) + " " + styled("›", state.canGoForward ? .bold : .dim) + "  "
+        let indicator = Self.indicator(state.security)
+        if !indicator.isEmpty {
+            bar += styled(indicator, state.security == .notSecure ? TextStyle(bold: true) : .plain) + " "
+        }
+        if let address = state.address {
+            bar += styled(TextSanitizer.sanitize(address.prefix), .dim)
+                + styled(TextSanitizer.sanitize(address.registrableDomain), .bold)
+        }
+        var top: [String] = [bar, styled(fit(state.title ?? state.url?.absoluteString ?? ""), .bold)]
+        top.append(styled(String(repeating: "─", count: width), .dim))
+
+        var body: [String] = []
+        if state.isLoading {
+            body.append("Loading…")
+        } else if let error = state.loadError {
+            body.append(fit("Could not load the page: \(error)"))
+        } else if readerShown, let reader = state.reader {
+            for paragraph in reader.components(separatedBy: "\n") {
+                body += Self.wrap(TextSanitizer.sanitize(paragraph), width: width)
+            }
+        } else {
+            if let summary = state.summary, !summary.isEmpty {
+                body += Self.wrap(TextSanitizer.sanitize(summary), width: width) + [""]
+            }
+            if state.links.isEmpty {
+                body.append(styled("This page has no links.", .dim))
+            }
+            let numberWidth = String(state.links.count).count
+            for (index, link) in state.links.enumerated() {
+                let number = String(index + 1)
+                let padded = String(repeating: " ", count: numberWidth - number.count) + number
+                let text = link.text.isEmpty ? link.url.absoluteString : link.text
+                body.append(fit("\(padded). \(text)"))
+                body.append(styled(fit(String(repeating: " ", count: numberWidth + 2) + link.url.absoluteString), .dim))
+            }
+        }
+        var bottom = [styled(String(repeating: "─", count: width), .dim)]
+        let prompt = linkInput.isEmpty ? "" : "link \(linkInput)_  "
+        bottom.append(fit(prompt + (status ?? Self.help)))
+
+        let room = max(0, size.rows - top.count - bottom.count)
+        let start = min(max(0, scroll), max(0, body.count - room))
+        let visible = Array(body.dropFirst(start).prefix(room))
+        return top + visible + Array(repeating: "", count: room - visible.count) + bottom
+    }
+
+    /// Greedy word wrap to `width` display columns.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if DisplayWidth.of(candidate) > width, !current.isEmpty {
+                lines.append(current)
+                current = DisplayWidth.truncate(String(word), toWidth: width)
+            } else {
+                current = DisplayWidth.truncate(candidate, toWidth: width)
+            }
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
+    }
+}
