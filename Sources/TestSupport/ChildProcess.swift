@@ -79,6 +79,9 @@ public final class ChildProcess: @unchecked Sendable {
             posix_spawn_file_actions_adddup2(&actions, source, target)
         }
         if let workingDirectory { _ = cAddChdir(&actions, workingDirectory) }
+        // The child inherits nothing else: a descriptor another test has open for writing
+        // (a script being written) would otherwise make exec of that script fail with ETXTBSY.
+        if let cAddCloseFrom { _ = cAddCloseFrom(&actions, (fileDescriptors.keys.max() ?? 2) + 1) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -247,6 +250,10 @@ private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) ->
 private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 private let cPipe2: Pipe2 = unsafeBitCast(dlsym(nil, "pipe2"), to: Pipe2.self)
 private let cAddChdir: AddChdir = unsafeBitCast(dlsym(nil, "posix_spawn_file_actions_addchdir_np"), to: AddChdir.self)
+private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+/// glibc ≥ 2.34; nil before, when children may inherit stray descriptors.
+private let cAddCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
+    .map { unsafeBitCast($0, to: AddCloseFrom.self) }
 
 /// The shared state of a child: output buffers and exit status, filled by reader and reaper
 /// threads. All fields guarded by `condition`.
