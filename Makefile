@@ -37,7 +37,7 @@ install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/activity-broker/extensions \
 		$(DESTDIR)$(PREFIX)/lib/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services
 	install -m 755 $(RELEASE_BIN)/activity-broker $(RELEASE_BIN)/share $(DESTDIR)$(PREFIX)/bin/
-	@for exe in activity-reading-list; do \
+	@for exe in activity-reading-list activity-qr; do \
 		if [ -x $(RELEASE_BIN)/$$exe ]; then install -m 755 $(RELEASE_BIN)/$$exe $(DESTDIR)$(PREFIX)/bin/; fi; \
 	done
 	install -m 644 extensions/*.json $(DESTDIR)$(PREFIX)/share/activity-broker/extensions/

@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "activity-broker", targets: ["activity-broker"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "activity-reading-list", targets: ["activity-reading-list"]),
+        .executable(name: "activity-qr", targets: ["activity-qr"]),
     ],
     targets: [
         .systemLibrary(
@@ -27,6 +28,7 @@ let package = Package(
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
+        .executableTarget(name: "activity-qr"),
         .target(name: "TestSupport", dependencies: ["DBus"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),

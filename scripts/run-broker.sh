@@ -49,7 +49,7 @@ CONF
 fi
 
 echo "Starting activity-broker on $DBUS_SESSION_BUS_ADDRESS (Ctrl-C stops it)"
-"$bin/activity-broker" --extensions-dir "$repo/extensions" --verbose &
+PATH="$bin:$PATH" "$bin/activity-broker" --extensions-dir "$repo/extensions" --verbose &
 broker=$!
 trap 'kill -TERM $broker 2>/dev/null; wait $broker; kill ${daemon_pid:-} 2>/dev/null; rm -rf "${runtime:-/nonexistent}"' EXIT INT TERM
 wait $broker

@@ -23,7 +23,10 @@ final class Dispatcher: @unchecked Sendable {
     init(connection: Connection, opener: [String], environment: [String: String]) {
         self.connection = connection
         self.opener = opener
-        self.launcher = ChildProcessLauncher(queue: connection.queue, environment: environment)
+        // Children that open something themselves (activity-qr) use the same opener.
+        var childEnvironment = environment
+        childEnvironment["ACTIVITY_BROKER_OPENER"] = opener.joined(separator: " ")
+        self.launcher = ChildProcessLauncher(queue: connection.queue, environment: childEnvironment)
     }
 
     /// Expands the resolved perform spec for these items.
