@@ -74,9 +74,28 @@ final class BrokerFixture: @unchecked Sendable {
     /// A path under `out/` for a script to record into.
     func output(_ name: String) -> String { "\(root)/out/\(name)" }
 
-    /// Writes `text` to `root/relative` atomically (a watcher never sees half a file).
-    func write(_ text: String, to relative: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: "\(root)/\(relative)"), options: .atomic)
+    /// Writes `text` to `root/relative` atomically (a watcher never sees half a file), with
+    /// `mode`.
+    ///
+    /// The temporary file is opened close-on-exec: a child spawned meanwhile by another test
+    /// must not inherit it, or exec'ing the script later fails with ETXTBSY ("Text file busy").
+    func write(_ text: String, to relative: String, mode: mode_t = 0o644) throws {
+        let path = "\(root)/\(relative)"
+        let temporary = path + ".part"  // never *.json: the broker ignores it
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                close(fd)
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
     func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
@@ -90,9 +109,8 @@ final class BrokerFixture: @unchecked Sendable {
             { printf '%s\\n' "$#"; for a in "$@"; do printf '%s\\n' "$a"; done; } > "$out.part" && mv "$out.part" "$out"
 
             """
-        try write(record, to: "bin/record")
-        try write("#!/bin/sh\nexec \(root)/bin/record \(opened) \"$@\"\n", to: "bin/opener")
-        for script in ["record", "opener"] { chmod("\(root)/bin/\(script)", 0o755) }
+        try write(record, to: "bin/record", mode: 0o755)
+        try write("#!/bin/sh\nexec \(root)/bin/record \(opened) \"$@\"\n", to: "bin/opener", mode: 0o755)
     }
 
     /// The broker's environment: nothing of ours but the bus, the tree and a plain PATH.

@@ -1,0 +1,94 @@
+// The daemon's life: SIGTERM, a second broker with and without --replace, D-Bus activation,
+// and the bus going away.
+import DBus
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Broker process lifecycle")
+struct LifecycleTests {
+    @Test("SIGTERM and SIGINT end the broker with status 0 and release the name")
+    func signalsExitZero() async throws {
+        let f = try await BrokerFixture()
+        let owners = Inbox<String?>()
+        _ = f.client.watchNameOwner(BrokerFixture.busName) { owners.put($0) }
+        #expect(try await owners.next("the current owner") != nil)
+        #expect(try await f.stopBroker() == .exited(0))
+        #expect(try await owners.next("the name released") == nil)
+        #expect(f.broker.standardError.contains("stopped"))
+
+        try await f.startBroker()
+        f.broker.send(SIGINT)
+        #expect(try await f.broker.exit() == .exited(0))
+    }
+
+    @Test("A second broker without --replace fails with a message; the first keeps the name")
+    func secondBrokerFails() async throws {
+        let f = try await BrokerFixture()
+        let first = f.broker
+        let owner = try await f.client.call(
+            MethodCall(
+                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetNameOwner",
+                body: [.string(BrokerFixture.busName.rawValue)])
+        ).first?.string
+        let second = try f.launchBroker()
+        let end = try await second.exit()
+        #expect(end != .exited(0))
+        #expect(second.standardError.contains("--replace"), "\(second.standardError)")
+        #expect(first.termination == nil)
+        let ownerAfter = try await f.client.call(
+            MethodCall(
+                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetNameOwner",
+                body: [.string(BrokerFixture.busName.rawValue)])
+        ).first?.string
+        #expect(owner == ownerAfter)
+        #expect(try await f.registered().isEmpty)
+    }
+
+    @Test("--replace takes the name over and the first broker exits 0")
+    func replaceTakesOver() async throws {
+        let f = try await BrokerFixture(builtin: ["a.json": TestManifest.json(id: "org.test.a")])
+        let first = f.broker
+        let owners = Inbox<String?>()
+        _ = f.client.watchNameOwner(BrokerFixture.busName) { owners.put($0) }
+        let firstOwner = try await owners.next("the first owner")
+        try await f.startBroker(arguments: ["--replace"])
+        #expect(try await first.exit() == .exited(0))
+        try await waitUntil("the name to move") { owners.items.last.flatMap { $0 } != firstOwner && owners.items.last != nil }
+        #expect(f.broker.termination == nil)
+        #expect(try await f.offered("https://example.org/") == ["org.test.a"])
+    }
+
+    @Test("D-Bus activation: the first call with auto-start starts the broker from its .service file")
+    func dbusActivation() async throws {
+        let f = try await BrokerFixture(
+            builtin: ["a.json": TestManifest.json(id: "org.test.a")], start: false, serviceDirectory: true)
+        let environment = f.brokerEnvironment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }
+            .sorted { $0.key < $1.key }.map { "export \($0.key)='\($0.value)'" }.joined(separator: "\n")
+        let broker = try BuiltProducts.executable("activity-broker")
+        // The daemon gives the service DBUS_SESSION_BUS_ADDRESS itself; the broker uses the
+        // session bus by default, as it would under the real activation file.
+        let wrapper = """
+            #!/bin/sh
+            \(environment)
+            exec \(broker) --extensions-dir \(f.builtinExtensions) --opener \(f.root)/bin/opener 2>>\(f.output("activated.log"))
+
+            """
+        try f.write(wrapper, to: "bin/activate-broker", mode: 0o755)
+        try f.write(
+            "[D-BUS Service]\nName=org.activitybroker.Broker1\nExec=\(f.root)/bin/activate-broker\n",
+            to: "services/org.activitybroker.Broker1.service")
+
+        let ids = try await f.offered("https://example.org/")
+        #expect(ids == ["org.test.a"])
+        let pid = try await f.client.unixProcessID(of: BrokerFixture.busName.rawValue)
+        #expect(pid > 0)
+        #expect(f.read(f.output("activated.log"))?.contains("owns org.activitybroker.Broker1") == true)
+        // Stop it (it is not our child): SIGTERM, then wait for the name to go.
+        let owners = Inbox<String?>()
+        _ = f.client.watchNameOwner(BrokerFixture.busName) { owners.put($0) }
+        #expect(try await owners.next() != nil)
+        kill(pid_t(pid), SIGTERM)
+        #expect(try await owners.next("the activated broker to exit") == nil)
+    }
+}

@@ -1,0 +1,155 @@
+// Dynamic providers in the test process: completion, failure, hang, disconnect, and Finished privacy.
+import DBus
+import Foundation
+import Testing
+import TestSupport
+
+/// An `org.activitybroker.Provider1` on its own connection that answers each call with what
+/// `answer` says for the activity id, and records every call.
+final class TestProvider: @unchecked Sendable {
+    enum Answer: Sendable {
+        case reply(state: String, results: [String: Value])
+        case fail(DBusError)
+        /// Never replies (the responder is kept so it does not answer Failed when released).
+        case hang
+    }
+
+    let connection: Connection
+    let calls = Inbox<(id: String, items: [String: Value], options: [String: Value])>()
+    private let held = Locked<[Responder]>([])
+
+    init(bus: TestBus, path: ObjectPath = "/test/provider", answer: @escaping @Sendable (String) -> Answer) throws {
+        connection = try bus.connect()
+        let held = held, calls = calls
+        try connection.export(
+            path,
+            interfaces: [
+                Interface(
+                    "org.activitybroker.Provider1",
+                    methods: [
+                        Method(
+                            "Perform",
+                            in: [Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
+                            out: [Argument("state", "s"), Argument("results", "a{sv}")],
+                            handler: .deferred { call, responder in
+                                let id = call.body[0].string ?? ""
+                                calls.put((id, call.body[1].vardict ?? [:], call.body[2].vardict ?? [:]))
+                                switch answer(id) {
+                                case .reply(let state, let results): responder.reply([.string(state), .vardict(results)])
+                                case .fail(let error): responder.fail(error)
+                                case .hang: held.withLock { $0.append(responder) }
+                                }
+                            })
+                    ])
+            ])
+    }
+
+    deinit { connection.close() }
+}
+
+@Suite("Dynamic providers")
+struct ProviderTests {
+    static let items: [String: Value] = ["url": .string("https://example.org/provider-secret"), "title": .string("Secret title")]
+
+    static func start() async throws -> (BrokerFixture, TestProvider) {
+        let f = try await BrokerFixture()
+        let provider = try TestProvider(bus: f.bus) { id in
+            switch id {
+            case "org.test.completes": .reply(state: "completed", results: ["shared_to": .string("friend"), "count": .uint32(2)])
+            case "org.test.cancels": .reply(state: "cancelled", results: [:])
+            case "org.test.fails": .fail(DBusError(name: "org.example.Error.Boom", message: "it broke"))
+            default: .hang
+            }
+        }
+        for id in ["org.test.completes", "org.test.cancels", "org.test.fails", "org.test.hangs"] {
+            try await f.register(id, on: provider.connection)
+        }
+        return (f, provider)
+    }
+
+    @Test("A provider that completes: the items reach it, its results pass through in Finished")
+    func completes() async throws {
+        let (f, provider) = try await Self.start()
+        let finished = f.finishedSignals()
+        let job = try await f.perform("org.test.completes", Self.items, options: ["activation_token": .string("tok")])
+        let end = try await f.finished(job, in: finished)
+        #expect(end.state == "completed")
+        #expect(end.results == ["shared_to": .string("friend"), "count": .uint32(2)])
+        let call = try await provider.calls.next()
+        #expect(call.id == "org.test.completes")
+        #expect(call.items["url"] == Self.items["url"])
+        #expect(call.items["title"] == Self.items["title"])
+        #expect(call.options["activation_token"] == .string("tok"))
+
+        let cancelled = try await f.perform("org.test.cancels", Self.items)
+        #expect(try await f.finished(cancelled, in: finished).state == "cancelled")
+        #expect(f.logOmits("provider-secret", "Secret title"))
+    }
+
+    @Test("A provider's D-Bus error fails the job with ProviderFailed")
+    func fails() async throws {
+        let (f, provider) = try await Self.start()
+        defer { withExtendedLifetime(provider) {} }
+        let finished = f.finishedSignals()
+        let job = try await f.perform("org.test.fails", Self.items)
+        let end = try await f.finished(job, in: finished)
+        #expect(end.state == "failed")
+        #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed")
+        #expect(try await f.property("State", path: job, interface: BrokerFixture.jobInterface) == .string("failed"))
+        #expect(f.logOmits("provider-secret", "Secret title"))
+    }
+
+    @Test("A provider that hangs past the Perform timeout (1 s) fails the job with Timeout")
+    func hangs() async throws {
+        let (f, provider) = try await Self.start()
+        let finished = f.finishedSignals()
+        let started = ContinuousClock.now
+        let job = try await f.perform("org.test.hangs", Self.items, options: ["timeout": .uint32(1)])
+        _ = try await provider.calls.next("the provider to be called")
+        #expect(try await f.property("State", path: job, interface: BrokerFixture.jobInterface) == .string("running"))
+        let end = try await f.finished(job, in: finished, deadline: .seconds(10))
+        #expect(end.state == "failed")
+        #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "Timeout")
+        #expect(ContinuousClock.now - started >= .milliseconds(900))
+        // The broker keeps serving.
+        #expect(try await f.registered().count == 4)
+    }
+
+    @Test("A provider leaving the bus mid-call fails the job promptly and drops its activities")
+    func disconnects() async throws {
+        let (f, provider) = try await Self.start()
+        let finished = f.finishedSignals()
+        let changed = f.signals("ActivitiesChanged", interface: BrokerFixture.interface)
+        try await f.settle()
+        let job = try await f.perform("org.test.hangs", Self.items)  // default timeout: 300 s
+        _ = try await provider.calls.next("the provider to be called")
+        let left = ContinuousClock.now
+        provider.connection.close()
+        let end = try await f.finished(job, in: finished, deadline: .seconds(10))
+        #expect(ContinuousClock.now - left < .seconds(5))
+        #expect(end.state == "failed")
+        #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed")
+        _ = try await changed.next("ActivitiesChanged after the owner left")
+        #expect(try await f.registered().isEmpty)
+    }
+
+    @Test("Another connection with a match for Finished does not receive the caller's Finished")
+    func finishedIsUnicast() async throws {
+        let (f, provider) = try await Self.start()
+        defer { withExtendedLifetime(provider) {} }
+        let stranger = try f.bus.connect()
+        let overheard = f.finishedSignals(on: stranger)
+        let overheardChanges = f.signals("PropertiesChanged", interface: .properties, on: stranger)
+        try await f.settle(on: stranger)
+
+        let finished = f.finishedSignals()
+        let job = try await f.perform("org.test.completes", Self.items)
+        #expect(try await f.finished(job, in: finished).state == "completed")
+        try await f.settle(on: stranger)
+        #expect(overheard.count == 0)
+        // PropertiesChanged of a job says only its state, never the items.
+        for signal in overheardChanges.items {
+            #expect(!"\(signal.body)".contains("provider-secret"))
+        }
+    }
+}
