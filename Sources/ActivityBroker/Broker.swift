@@ -65,8 +65,12 @@ public final class Broker: @unchecked Sendable {
         await machine.start()
         connection.onNameLost { [self] name in
             log.event("lost the name \(name.rawValue) to another broker; exiting")
-            usage.flush()
-            exit(0)
+            // Off the loop: shutdown() waits for it, so that running jobs end (their callers
+            // get Finished, children are killed) and the connection flushes before we exit.
+            DispatchQueue.global().async {
+                self.shutdown()
+                exit(0)
+            }
         }
         var flags: Connection.NameRequestFlags = [.allowReplacement, .doNotQueue]
         if configuration.replace { flags.insert(.replaceExisting) }
