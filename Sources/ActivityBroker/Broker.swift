@@ -72,6 +72,14 @@ public final class Broker: @unchecked Sendable {
                 exit(0)
             }
         }
+        connection.onDisconnect { [self] in
+            // Without its bus a session service has no one to serve: end the jobs (their
+            // children must not outlive us), keep the usage, and exit instead of lingering.
+            log.event("lost the connection to the bus; exiting")
+            jobs.cancelAll()
+            usage.flush()
+            exit(0)
+        }
         var flags: Connection.NameRequestFlags = [.allowReplacement, .doNotQueue]
         if configuration.replace { flags.insert(.replaceExisting) }
         let reply = try await connection.requestName(Self.busName, flags: flags)

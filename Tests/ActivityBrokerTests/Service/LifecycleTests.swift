@@ -91,4 +91,32 @@ struct LifecycleTests {
         kill(pid_t(pid), SIGTERM)
         #expect(try await owners.next("the activated broker to exit") == nil)
     }
+
+    @Test("Regression: the broker exits when its bus goes away instead of running on as an orphan")
+    func brokerExitsWhenBusGoesAway() async throws {
+        let f = try await BrokerFixture()
+        f.bus.stop()
+        #expect(try await f.broker.exit(deadline: .seconds(10)) == .exited(0))
+        #expect(f.broker.standardError.contains("bus"), "\(f.broker.standardError)")
+    }
+
+    @Test("Regression: a broker replaced with --replace ends its running jobs (Finished, child killed) before exiting")
+    func replacedBrokerEndsItsJobs() async throws {
+        let f = try await BrokerFixture(start: false)
+        let pidFile = f.output("pid")
+        try f.write(
+            TestManifest.json(
+                id: "org.test.slow",
+                perform: TestManifest.exec(["/bin/sh", "-c", "echo $$ > \(pidFile).part; mv \(pidFile).part \(pidFile); exec sleep 120"])),
+            to: "builtin/slow.json")
+        let first = try await f.startBroker()
+        let finished = f.finishedSignals()
+        let job = try await f.perform("org.test.slow", ["url": .string("https://example.org/")])
+        try await waitUntil("the child to write its pid") { FileManager.default.fileExists(atPath: pidFile) }
+        let pid = try #require(pid_t((f.read(pidFile) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await f.startBroker(arguments: ["--replace"])
+        #expect(try await first.exit() == .exited(0))
+        #expect(try await f.finished(job, in: finished).state == "cancelled")
+        try await waitUntil("the child \(pid) to be gone") { kill(pid, 0) != 0 && errno == ESRCH }
+    }
 }
