@@ -30,6 +30,8 @@ final class BrokerFixture: @unchecked Sendable {
     let client: Connection
     /// Brokers started by this fixture, newest last.
     private let brokers = Locked<[ChildProcess]>([])
+    /// Variables added to (or replacing) the broker's environment; set before starting it.
+    let extraEnvironment = Locked<[String: String]>([:])
 
     /// Creates the tree and the bus; writes `builtin` manifests (file name → JSON); starts a
     /// broker unless `start` is false.
@@ -119,7 +121,7 @@ final class BrokerFixture: @unchecked Sendable {
             "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": "\(root)/home", "XDG_DATA_HOME": "\(root)/data",
             "XDG_DATA_DIRS": "\(root)/system", "XDG_CONFIG_HOME": "\(root)/config", "XDG_STATE_HOME": "\(root)/state",
             "PATH": "\(root)/bin:/usr/local/bin:/usr/bin:/bin",
-        ]
+        ].merging(extraEnvironment.value) { _, extra in extra }
     }
 
     /// The command line of a broker for this tree.
