@@ -16,7 +16,8 @@ import TestSupport
 /// `out/` (what scripts record).
 ///
 /// Released, it stops the broker with SIGTERM (so that its exec children are killed too),
-/// then the bus, and removes the tree.
+/// then the bus, and removes the tree. At most `FixtureSlots.shared` fixtures live at once
+/// (inotify instances are scarce); `init` waits for a slot.
 final class BrokerFixture: @unchecked Sendable {
     static let busName: BusName = "org.activitybroker.Broker1"
     static let path: ObjectPath = "/org/activitybroker/Broker1"
@@ -39,8 +40,12 @@ final class BrokerFixture: @unchecked Sendable {
         builtin: [String: String] = [:], arguments: [String] = [], start: Bool = true,
         serviceDirectory: Bool = false
     ) async throws {
+        await FixtureSlots.shared.acquire()
         var template = Array("/tmp/broker-service-test.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw MissingFileError(what: "a temporary directory") }
+        guard let made = mkdtemp(&template) else {
+            FixtureSlots.shared.release()
+            throw MissingFileError(what: "a temporary directory")
+        }
         root = String(cString: made)
         for directory in [
             "home", "data/activity-broker/extensions", "system/activity-broker/extensions", "config", "state",
@@ -48,8 +53,14 @@ final class BrokerFixture: @unchecked Sendable {
         ] {
             try FileManager.default.createDirectory(atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
         }
-        bus = try TestBus(serviceDirectory: serviceDirectory ? "\(root)/services" : nil)
-        client = try bus.connect()
+        do {
+            bus = try TestBus(serviceDirectory: serviceDirectory ? "\(root)/services" : nil)
+            client = try bus.connect()
+        } catch {
+            // Not fully initialized: deinit will not run.
+            FixtureSlots.shared.release()
+            throw error
+        }
         try writeScripts()
         for (name, json) in builtin { try write(json, to: "builtin/\(name)") }
         if start { try await startBroker(arguments: arguments) }
@@ -63,6 +74,7 @@ final class BrokerFixture: @unchecked Sendable {
         client.close()
         bus.stop()
         try? FileManager.default.removeItem(atPath: root)
+        FixtureSlots.shared.release()
     }
 
     // MARK: Paths and files

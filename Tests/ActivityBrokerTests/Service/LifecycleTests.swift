@@ -83,7 +83,11 @@ struct LifecycleTests {
         #expect(ids == ["org.test.a"])
         let pid = try await f.client.unixProcessID(of: BrokerFixture.busName.rawValue)
         #expect(pid > 0)
-        #expect(f.read(f.output("activated.log"))?.contains("owns org.activitybroker.Broker1") == true)
+        // The bus hands queued calls over as soon as the name is granted, maybe before the
+        // broker has read the RequestName reply and logged it: wait for the line.
+        try await waitUntil("the activated broker's log line") {
+            f.read(f.output("activated.log"))?.contains("owns org.activitybroker.Broker1") == true
+        }
         // Stop it (it is not our child): SIGTERM, then wait for the name to go.
         let owners = Inbox<String?>()
         _ = f.client.watchNameOwner(BrokerFixture.busName) { owners.put($0) }
