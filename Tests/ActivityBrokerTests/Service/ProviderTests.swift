@@ -152,4 +152,27 @@ struct ProviderTests {
             #expect(!"\(signal.body)".contains("provider-secret"))
         }
     }
+
+    @Test("Regression: a dbus-manifest provider leaving mid-call was reported as Timeout, not ProviderFailed")
+    func providerLeavingIsNotATimeout() async throws {
+        // A manifest provider has no disconnect watch: the bus's NoReply error ("recipient
+        // disconnected") is all the broker learns, and it must not read that as a timeout.
+        let f = try await BrokerFixture(builtin: [
+            "app.json": TestManifest.json(
+                id: "org.test.app", perform: #"{"dbus": {"name": "org.test.App", "path": "/test/provider"}}"#,
+                requires: #"{"dbus_names": ["org.test.App"]}"#)
+        ])
+        let provider = try TestProvider(bus: f.bus) { _ in .hang }
+        #expect(try await provider.connection.requestName("org.test.App") == .primaryOwner)
+        try await waitUntil("org.test.app to become available") {
+            try await f.offered("https://example.org/") == ["org.test.app"]
+        }
+        let finished = f.finishedSignals()
+        let job = try await f.perform("org.test.app", Self.items)
+        _ = try await provider.calls.next("the provider to be called")
+        provider.connection.close()
+        let end = try await f.finished(job, in: finished)
+        #expect(end.state == "failed")
+        #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed", "\(end.results)")
+    }
 }
