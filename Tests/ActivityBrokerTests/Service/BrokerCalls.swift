@@ -89,15 +89,17 @@ extension BrokerFixture {
         signals("Finished", interface: Self.jobInterface, on: connection)
     }
 
-    /// Waits for the `Finished` of `job`: its state and results.
+    /// Waits for the `Finished` of `job`: its state and results. Looks at everything the inbox
+    /// received (not only unconsumed items), so jobs may finish in any order.
     func finished(_ job: ObjectPath, in inbox: Inbox<IncomingSignal>, deadline: Deadline = .seconds(10))
         async throws -> (state: String, results: [String: Value])
     {
-        while true {
-            let signal = try await inbox.next("Finished of \(job)", deadline: deadline)
-            guard signal.path == job else { continue }
-            return (signal.body.first?.string ?? "", signal.body.dropFirst().first?.vardict ?? [:])
+        var found: IncomingSignal?
+        try await waitUntil("Finished of \(job)", deadline: deadline) {
+            found = inbox.items.first { $0.path == job }
+            return found != nil
         }
+        return (found!.body.first?.string ?? "", found!.body.dropFirst().first?.vardict ?? [:])
     }
 
     /// A `Peer.Ping` round trip from `connection` to the broker: every signal the broker sent

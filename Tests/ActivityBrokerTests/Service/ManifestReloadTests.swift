@@ -70,6 +70,7 @@ struct ManifestReloadTests {
         // Breaking a good file at run time: it goes, with one line; the broker keeps serving.
         try f.write(TestManifest.json(id: "org.test.good", perform: #"{"exec": []}"#), to: "builtin/good.json")
         try await waitUntil("good.json to be skipped") { try await f.registered().isEmpty }
+        try await waitUntil("the log line about good.json") { f.log.contains("good.json") }
         let good = f.log.split(separator: "\n").filter { $0.contains("good.json") }
         #expect(good.count == 1, "\(f.log)")
         #expect(good.first?.contains("perform") == true, "\(good)")
