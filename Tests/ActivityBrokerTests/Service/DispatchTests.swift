@@ -128,4 +128,26 @@ struct DispatchTests {
         }
         #expect(try await f.offered("https://example.org/").count == 2)
     }
+
+    @Test("open {url} passes the URL through unchanged, but never opens a scheme other than http, https, mailto")
+    func openRefusesOtherSchemes() async throws {
+        let f = try await BrokerFixture(builtin: [
+            "link.json": TestManifest.json(
+                id: "org.test.link", perform: #"{"open": "{url}"}"#,
+                match: #"{"schemes": ["https", "file", "javascript", "mailto"]}"#)
+        ])
+        for url in ["file:///etc/passwd", "javascript:alert(1)"] {
+            #expect(
+                await f.errorName("Perform", [.string("org.test.link"), .vardict(["url": .string(url)]), .vardict([:])])
+                    == BrokerFixture.errorPrefix + "InvalidArgument", "\(url)")
+        }
+        let finished = f.finishedSignals()
+        let url = "https://example.org/a%20b?c=d&e=%2F#frag"
+        let job = try await f.perform("org.test.link", ["url": .string(url)])
+        #expect(try await f.finished(job, in: finished).state == "completed")
+        #expect(f.read(f.opened) == "1\n\(url)\n")
+        let mail = try await f.perform("org.test.link", ["url": .string("mailto:someone@example.org")])
+        #expect(try await f.finished(mail, in: finished).state == "completed")
+        #expect(f.read(f.opened) == "1\nmailto:someone@example.org\n")
+    }
 }

@@ -31,6 +31,8 @@ struct MethodErrorTests {
             ["url": .string(Self.url), "title": .string(String(repeating: "t", count: 4097))],  // oversize title
             ["url": .string(Self.url), "title": .uint32(3)],  // known key, wrong type
             ["url": .string("https://" + String(repeating: "a", count: 33 * 1024) + ".org/")],  // oversize URL
+            ["url": .string(Self.url), "text": .string(String(repeating: "x", count: 64 * 1024 + 1))],  // oversize text
+            ["url": .string("https://exa mple.org/")],  // not a URL
         ]
         for items in bad {
             #expect(
@@ -123,6 +125,9 @@ struct MethodErrorTests {
         let rejects = try await f.call("Explain", [.string("org.test.youtube"), items])
         #expect(rejects.first?.bool == false)
         #expect(rejects.last?.string?.contains("youtu") == true)
+        let unavailable = try await f.call("Explain", [.string("org.test.missing"), items])
+        #expect(unavailable.first?.bool == false, "an unavailable activity is not offered: \(unavailable)")
+        #expect(unavailable.last?.string?.contains("no-such-program-activity-broker-test") == true, "\(unavailable)")
         #expect(await f.errorName("Explain", [.string("org.test.nothing"), items]) == Self.error + "NotFound")
         #expect(await f.errorName("Explain", [.string("org.test.share"), .vardict([:])]) == Self.error + "InvalidArgument")
         try await f.call("ClearHistory")
