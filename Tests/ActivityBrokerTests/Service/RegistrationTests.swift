@@ -137,4 +137,25 @@ struct RegistrationTests {
                 try await f.register("org.test.bad", extra: ["match": .vardict(["hosts": .string("*")])])
             } == BrokerFixture.errorPrefix + "InvalidArgument")
     }
+
+    @Test("Regression: RegisterActivity accepted names, localized names and icons that a manifest may not have")
+    func registrationHasManifestLimits() async throws {
+        let f = try await BrokerFixture()
+        let bad: [[String: Value]] = [
+            ["name": .string(String(repeating: "n", count: 1025))],
+            ["names": .stringDict(["de": String(repeating: "n", count: 1025)])],
+            ["names": .stringDict(["../etc": "x"])],
+            ["names": .stringDict(["de": ""])],
+            ["icon": .string("../../some/path")],
+        ]
+        for extra in bad {
+            #expect(
+                await errorCode { try await f.register("org.test.big", extra: extra) }
+                    == BrokerFixture.errorPrefix + "InvalidArgument", "\(extra.keys.sorted())")
+        }
+        try await f.register(
+            "org.test.fine", name: String(repeating: "n", count: 1024),
+            extra: ["names": .stringDict(["pt_BR.UTF-8@euro": "ok"]), "icon": .string("/usr/share/icons/x.png")])
+        #expect(try await f.registered().keys.sorted() == ["org.test.fine"])
+    }
 }
