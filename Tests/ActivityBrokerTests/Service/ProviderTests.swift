@@ -1,51 +1,8 @@
-// Dynamic providers in the test process: completion, failure, hang, disconnect, and Finished privacy.
+// Dynamic providers (TestProvider): completion, failure, hang, disconnect, cancel, and Finished privacy.
 import DBus
 import Foundation
 import Testing
 import TestSupport
-
-/// An `org.activitybroker.Provider1` on its own connection that answers each call with what
-/// `answer` says for the activity id, and records every call.
-final class TestProvider: @unchecked Sendable {
-    enum Answer: Sendable {
-        case reply(state: String, results: [String: Value])
-        case fail(DBusError)
-        /// Never replies (the responder is kept so it does not answer Failed when released).
-        case hang
-    }
-
-    let connection: Connection
-    let calls = Inbox<(id: String, items: [String: Value], options: [String: Value])>()
-    private let held = Locked<[Responder]>([])
-
-    init(bus: TestBus, path: ObjectPath = "/test/provider", answer: @escaping @Sendable (String) -> Answer) throws {
-        connection = try bus.connect()
-        let held = held, calls = calls
-        try connection.export(
-            path,
-            interfaces: [
-                Interface(
-                    "org.activitybroker.Provider1",
-                    methods: [
-                        Method(
-                            "Perform",
-                            in: [Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
-                            out: [Argument("state", "s"), Argument("results", "a{sv}")],
-                            handler: .deferred { call, responder in
-                                let id = call.body[0].string ?? ""
-                                calls.put((id, call.body[1].vardict ?? [:], call.body[2].vardict ?? [:]))
-                                switch answer(id) {
-                                case .reply(let state, let results): responder.reply([.string(state), .vardict(results)])
-                                case .fail(let error): responder.fail(error)
-                                case .hang: held.withLock { $0.append(responder) }
-                                }
-                            })
-                    ])
-            ])
-    }
-
-    deinit { connection.close() }
-}
 
 @Suite("Dynamic providers")
 struct ProviderTests {
@@ -174,5 +131,24 @@ struct ProviderTests {
         let end = try await f.finished(job, in: finished)
         #expect(end.state == "failed")
         #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed", "\(end.results)")
+    }
+
+    @Test("Cancel of a provider job ends it once: a late reply from the provider changes nothing")
+    func cancelProviderJob() async throws {
+        let (f, provider) = try await Self.start()
+        let finished = f.finishedSignals()
+        let job = try await f.perform("org.test.hangs", Self.items)
+        _ = try await provider.calls.next("the provider to be called")
+        try await f.call("Cancel", path: job, interface: BrokerFixture.jobInterface)
+        #expect(try await f.finished(job, in: finished).state == "cancelled")
+        provider.answerHeld(state: "completed")
+        _ = try await provider.connection.call(
+            MethodCall(destination: BrokerFixture.busName, path: BrokerFixture.path, interface: .peer, member: "Ping"))
+        try await f.settle()
+        #expect(finished.items.filter { $0.path == job }.count == 1)
+        #expect(try await f.property("State", path: job, interface: BrokerFixture.jobInterface) == .string("cancelled"))
+        // A cancelled job is no use: the ranking did not move.
+        #expect(try await f.stopBroker() == .exited(0))
+        #expect(f.read(f.usageFile)?.contains("org.test.hangs") != true)
     }
 }
