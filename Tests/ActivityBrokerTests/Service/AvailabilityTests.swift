@@ -149,4 +149,23 @@ struct AvailabilityTests {
         #expect(try await f.offeredRecords(Self.url).first?["name"] == .string("Kopieren"))
         #expect(try await f.offeredRecords(Self.url, options: ["locale": .string("en")]).first?["name"] == .string("Copy"))
     }
+
+    @Test("An activatable bus name meets dbus_names; a service that fails to start fails the job with ProviderFailed")
+    func activatableProvider() async throws {
+        let f = try await BrokerFixture(start: false, serviceDirectory: true)
+        try f.write("[D-BUS Service]\nName=org.test.Broken\nExec=/bin/false\n", to: "services/org.test.Broken.service")
+        try f.write(
+            TestManifest.json(
+                id: "org.test.broken", perform: #"{"dbus": {"name": "org.test.Broken", "path": "/org/test/Broken"}}"#,
+                requires: #"{"dbus_names": ["org.test.Broken"]}"#),
+            to: "builtin/broken.json")
+        try await f.startBroker()
+        #expect(try await f.offered(Self.url) == ["org.test.broken"])
+        let finished = f.finishedSignals()
+        let job = try await f.perform("org.test.broken", ["url": .string(Self.url)])
+        let end = try await f.finished(job, in: finished)
+        #expect(end.state == "failed")
+        #expect(end.results["error"] == .string(BrokerFixture.errorPrefix + "ProviderFailed"), "\(end.results)")
+        #expect(f.broker.termination == nil)
+    }
 }
