@@ -123,4 +123,26 @@ struct LifecycleTests {
         #expect(try await f.finished(job, in: finished).state == "cancelled")
         try await waitUntil("the child \(pid) to be gone") { kill(pid, 0) != 0 && errno == ESRCH }
     }
+
+    @Test("Bad command lines exit 2 naming the argument; an unreachable bus exits 1 naming the address")
+    func badStarts() async throws {
+        let f = try await BrokerFixture(start: false)
+        let broker = try BuiltProducts.executable("activity-broker")
+        for (arguments, word) in [
+            (["--frobnicate"], "--frobnicate"), (["--bus"], "--bus"), (["--job-afterlife", "soon"], "soon"),
+        ] {
+            let run = try await ChildProcess.run(broker, arguments, environment: f.brokerEnvironment)
+            #expect(run.termination == .exited(2), "\(arguments)")
+            #expect(run.standardError.contains(word), "\(arguments): \(run.standardError)")
+        }
+        let help = try await ChildProcess.run(broker, ["--help"], environment: f.brokerEnvironment)
+        #expect(help.termination == .exited(0))
+        #expect(help.standardOutput.contains("--extensions-dir"))
+        #expect(!help.standardOutput.contains("--job-afterlife"), "a testing aid, not advertised")
+
+        let nowhere = "unix:path=\(f.root)/no-such-socket"
+        let run = try await ChildProcess.run(broker, ["--bus", nowhere], environment: f.brokerEnvironment)
+        #expect(run.termination == .exited(1))
+        #expect(run.standardError.contains("no-such-socket"), "\(run.standardError)")
+    }
 }
