@@ -58,6 +58,11 @@ extension BrokerFixture {
     func perform(
         _ id: String, _ items: [String: Value], options: [String: Value] = [:], on connection: Connection? = nil
     ) async throws -> ObjectPath {
+        sharedItems.withLock { shared in
+            for key in ["url", "title", "text"] {
+                if let text = items[key]?.string, text.count >= 6 { shared.insert(text) }
+            }
+        }
         let reply = try await call("Perform", [.string(id), .vardict(items), .vardict(options)], on: connection)
         guard let path = reply.first?.objectPath else { throw DBusError.failed("Perform returned \(reply)") }
         return path

@@ -1,6 +1,7 @@
 // One private bus plus the real activity-broker binary, with its own XDG directories and scripts.
 import DBus
 import Foundation
+import Testing
 import TestSupport
 
 #if canImport(Glibc)
@@ -16,7 +17,8 @@ import TestSupport
 /// `out/` (what scripts record).
 ///
 /// Released, it stops the broker with SIGTERM (so that its exec children are killed too),
-/// then the bus, and removes the tree. At most `FixtureSlots.shared` fixtures live at once
+/// then the bus, and removes the tree; it records an issue if a broker logged anything that
+/// was shared through `perform`. At most `FixtureSlots.shared` fixtures live at once
 /// (inotify instances are scarce); `init` waits for a slot.
 final class BrokerFixture: @unchecked Sendable {
     static let busName: BusName = "org.activitybroker.Broker1"
@@ -33,6 +35,9 @@ final class BrokerFixture: @unchecked Sendable {
     private let brokers = Locked<[ChildProcess]>([])
     /// Variables added to (or replacing) the broker's environment; set before starting it.
     let extraEnvironment = Locked<[String: String]>([:])
+    /// Every URL, title and text given to `perform`: released, the fixture records an issue
+    /// if any broker logged one of them (API.md: the log never holds shared items).
+    let sharedItems = Locked<Set<String>>([])
 
     /// Creates the tree and the bus; writes `builtin` manifests (file name → JSON); starts a
     /// broker unless `start` is false.
@@ -70,6 +75,11 @@ final class BrokerFixture: @unchecked Sendable {
         for broker in brokers.value where broker.termination == nil {
             broker.terminate()
             if (try? broker.waitForExit(deadline: .seconds(5))) == nil { broker.kill() }
+        }
+        // Runs on the test's task when the test releases the fixture, so the issue is the test's.
+        let log = log
+        for item in sharedItems.value.sorted() where log.contains(item) {
+            Issue.record("the broker logged a shared item: \(item)\n\(log)")
         }
         client.close()
         bus.stop()
