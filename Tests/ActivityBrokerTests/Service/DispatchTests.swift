@@ -150,4 +150,31 @@ struct DispatchTests {
         #expect(try await f.finished(mail, in: finished).state == "completed")
         #expect(f.read(f.opened) == "1\nmailto:someone@example.org\n")
     }
+
+    @Test("Input larger than a pipe buffer reaches the child whole, and a child that never reads it does not stall the broker")
+    func largeStandardInput() async throws {
+        let f = try await BrokerFixture(start: false)
+        let out = f.output("big")
+        try f.write(
+            TestManifest.json(id: "org.test.reads", perform: TestManifest.exec(["/bin/sh", "-c", "cat > \(out)"], stdin: "{text}|{url}")),
+            to: "builtin/reads.json")
+        try f.write(
+            TestManifest.json(id: "org.test.ignores", perform: TestManifest.exec(["sleep", "30"], stdin: "{text}|{url}")),
+            to: "builtin/ignores.json")
+        try await f.startBroker()
+        let text = String(repeating: "0123456789abcdef", count: 4096)  // 64 KiB, the most allowed
+        let url = "https://example.org/" + String(repeating: "p", count: 30 * 1024)
+        let items: [String: Value] = ["url": .string(url), "text": .string(text)]
+        let finished = f.finishedSignals()
+
+        let stuck = try await f.perform("org.test.ignores", items)
+        // Answered within the call's 10 s timeout, long before the 30 s child ends: the loop
+        // is not blocked writing its stdin.
+        #expect(try await f.offered("https://example.org/").count == 2)
+        let reads = try await f.perform("org.test.reads", items)
+        #expect(try await f.finished(reads, in: finished).state == "completed")
+        #expect(f.read(out) == text + "|" + url)
+        try await f.call("Cancel", path: stuck, interface: BrokerFixture.jobInterface)
+        #expect(try await f.finished(stuck, in: finished).state == "cancelled")
+    }
 }
