@@ -89,4 +89,17 @@ struct ManifestReloadTests {
         #expect(record?["name"] == .string("Dynamic"))
         #expect(record?["origin"] == .string("dbus"))
     }
+
+    @Test("A user extensions directory created after the start is watched too (a fresh account has none)")
+    func directoryCreatedLater() async throws {
+        let f = try await BrokerFixture(start: false)
+        try FileManager.default.removeItem(atPath: "\(f.root)/data/activity-broker")
+        try await f.startBroker()
+        let changes = f.signals("ActivitiesChanged", interface: BrokerFixture.interface)
+        try await f.settle()
+        try FileManager.default.createDirectory(atPath: f.userExtensions, withIntermediateDirectories: true)
+        try f.write(TestManifest.json(id: "org.test.late"), to: "data/activity-broker/extensions/late.json")
+        _ = try await changes.next("ActivitiesChanged after the directory appeared")
+        try await waitUntil("late.json to load") { try await f.offered(Self.url) == ["org.test.late"] }
+    }
 }
