@@ -65,6 +65,18 @@ public final class Broker: @unchecked Sendable {
         await machine.start()
         connection.onNameLost { [self] name in
             log.event("lost the name \(name.rawValue) to another broker; exiting")
+            // Off the loop: shutdown() waits for it, so that running jobs end (their callers
+            // get Finished, children are killed) and the connection flushes before we exit.
+            DispatchQueue.global().async {
+                self.shutdown()
+                exit(0)
+            }
+        }
+        connection.onDisconnect { [self] in
+            // Without its bus a session service has no one to serve: end the jobs (their
+            // children must not outlive us), keep the usage, and exit instead of lingering.
+            log.event("lost the connection to the bus; exiting")
+            jobs.cancelAll()
             usage.flush()
             exit(0)
         }

@@ -13,7 +13,8 @@ public struct BrokerConfiguration: Sendable {
     public var verbose = false
     /// The environment the broker resolves XDG directories, PATH and candidates' `env` in.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
-    /// How long a finished job object stays exported (API.md §6).
+    /// How long a finished job object stays exported (API.md §6). The hidden flag
+    /// `--job-afterlife SECONDS` (a testing aid, e.g. `0.2`) shortens it.
     public var jobAfterlife: Duration = .seconds(60)
 
     public init() {}
@@ -51,6 +52,13 @@ public struct BrokerConfiguration: Sendable {
                 configuration.opener = try value(for: argument).split(separator: " ").map(String.init)
             case "--replace": configuration.replace = true
             case "--verbose", "-v": configuration.verbose = true
+            case "--job-afterlife":
+                // A testing aid, not in the usage text: tests shorten the 60 s afterlife.
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+                    throw UsageError("--job-afterlife needs a number of seconds, got '\(text)'")
+                }
+                configuration.jobAfterlife = .milliseconds(Int64(seconds * 1000))
             case "--help", "-h": throw UsageError(nil)
             default: throw UsageError("unknown argument '\(argument)'")
             }

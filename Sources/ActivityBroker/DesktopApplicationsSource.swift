@@ -55,12 +55,21 @@ struct DesktopApplicationsSource {
 
         let installed = result.applications.map(\.mimeAppsEntry)
         let browserID = resolver.defaultApplication(for: "x-scheme-handler/https", installed: installed)
-        var defaults: Set<String> = []
+        // One priority serves every scheme of an application, so the spec's fallback default
+        // (the first associated application) for one scheme must not tie with the handler the
+        // user named in mimeapps.list for another: named defaults win when there are any.
+        var named: Set<String> = []
+        var fallbacks: Set<String> = []
         for scheme in Set(result.applications.flatMap(\.schemes)) {
-            if let id = resolver.defaultApplication(for: "x-scheme-handler/\(scheme)", installed: installed) {
-                defaults.insert(id)
+            let mimeType = "x-scheme-handler/\(scheme)"
+            guard let id = resolver.defaultApplication(for: mimeType, installed: installed) else { continue }
+            if resolver.lists.contains(where: { $0.defaults[mimeType]?.contains(id) == true }) {
+                named.insert(id)
+            } else {
+                fallbacks.insert(id)
             }
         }
+        let defaults = named.isEmpty ? fallbacks : named
         var activities: [Activity] = []
         for application in result.applications where application.canOpenURLs {
             do {

@@ -131,10 +131,12 @@ final class Dispatcher: @unchecked Sendable {
             destination: destination, path: path, interface: Self.providerInterface, member: "Perform", body: body)
         // The job's own timer ends the job at `timeout`; the call's timeout is a backstop.
         let dispatch = ProviderDispatch(connection: connection)
+        let deadline = ContinuousClock.now + .seconds(Int(timeout))
         dispatch.pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: autoStart) {
             [weak dispatch] result in
             dispatch?.stopWatching()
-            completion(Self.outcome(of: result, provider: destination.rawValue))
+            completion(
+                Self.outcome(of: result, provider: destination.rawValue, timedOut: ContinuousClock.now >= deadline))
         }
         if !autoStart {
             // A dynamic provider leaving mid-call fails the job at once instead of at the timeout.
@@ -148,7 +150,11 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     /// Maps a provider's reply `(s state, a{sv} results)` or error to the job's outcome.
-    static func outcome(of result: Result<[Value], DBusError>, provider: String) -> JobOutcome {
+    ///
+    /// `NoReply` is a timeout only when the job's time is up (`timedOut`): the bus also sends
+    /// it at once when the provider leaves the bus without replying, and that is a failure of
+    /// the provider, not a timeout.
+    static func outcome(of result: Result<[Value], DBusError>, provider: String, timedOut: Bool) -> JobOutcome {
         switch result {
         case .success(let values):
             guard values.count == 2, let stateName = values[0].string, let results = values[1].vardict,
@@ -157,7 +163,7 @@ final class Dispatcher: @unchecked Sendable {
                 return .failed(.providerFailed("the provider \(provider) replied with something other than (s state, a{sv} results) with a final state"))
             }
             return JobOutcome(state: state, results: results)
-        case .failure(let error) where error.name == "org.freedesktop.DBus.Error.NoReply":
+        case .failure(let error) where error.name == DBusError.noReplyName && timedOut:
             return .failed(.timeout("the provider \(provider) did not reply in time"))
         case .failure(let error):
             return .failed(.providerFailed("the provider \(provider) failed: \(error.name): \(error.message)"))

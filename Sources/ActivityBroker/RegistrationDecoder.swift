@@ -26,6 +26,27 @@ enum RegistrationDecoder {
         let id = try ActivityID(required("id").string ?? "")
         let name = try required("name").string ?? ""
         guard !name.isEmpty else { throw .invalidArgument("RegisterActivity: 'name' must not be empty") }
+        // The manifest's limits hold here too: every client receives these strings.
+        guard name.utf8.count <= Manifest.maxNameLength else {
+            throw .invalidArgument("RegisterActivity: 'name' is longer than \(Manifest.maxNameLength) bytes")
+        }
+        let names = fields["names"]?.stringDict ?? [:]
+        for (locale, localized) in names {
+            guard !locale.isEmpty, locale.utf8.count <= 64,
+                locale.utf8.allSatisfy({ isLocaleByte($0) })
+            else {
+                throw .invalidArgument(
+                    "RegisterActivity: 'names' key '\(locale.prefix(40))' is not a locale name such as 'de' or 'pt_BR'")
+            }
+            guard !localized.isEmpty, localized.utf8.count <= Manifest.maxNameLength else {
+                throw .invalidArgument(
+                    "RegisterActivity: 'names.\(locale)' must be 1 to \(Manifest.maxNameLength) bytes")
+            }
+        }
+        let icon = fields["icon"]?.string ?? ""
+        guard icon.utf8.count <= 4096, icon.hasPrefix("/") || !icon.contains("/") else {
+            throw .invalidArgument("RegisterActivity: 'icon' must be an icon name or an absolute path")
+        }
         let categoryName = try required("category").string ?? ""
         guard let category = ActivityCategory(rawValue: categoryName) else {
             throw .invalidArgument("RegisterActivity: 'category' must be 'share' or 'action', got '\(categoryName)'")
@@ -33,8 +54,8 @@ enum RegistrationDecoder {
         let objectPath = try required("object_path").objectPath!
         let match = try decodeMatch(fields["match"]?.vardict ?? [:])
         return Activity(
-            id: id, name: name, names: fields["names"]?.stringDict ?? [:],
-            icon: fields["icon"]?.string ?? "", category: category, origin: .dbus,
+            id: id, name: name, names: names,
+            icon: icon, category: category, origin: .dbus,
             match: match, requires: Requirements(executables: [], dbusNames: []),
             perform: .provider(owner: owner, objectPath: objectPath.rawValue),
             priority: Int(fields["priority"]?.int32 ?? 0), owner: owner)
@@ -47,4 +68,10 @@ enum RegistrationDecoder {
             hosts: fields["hosts"]?.stringArray,
             pathPrefixes: fields["path_prefixes"]?.stringArray)
     }
+}
+
+/// Letters, digits and `_-@.`: what a locale name such as `pt_BR.UTF-8@euro` is made of.
+private func isLocaleByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        || "_-@.".utf8.contains(byte)
 }
