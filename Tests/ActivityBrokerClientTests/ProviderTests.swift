@@ -1,0 +1,195 @@
+// ActivityProvider and BrokerProxy against the real broker: perform round trips, failures, cancel, restarts.
+import ActivityBrokerClient
+import DBus
+import Foundation
+import Testing
+import TestSupport
+
+/// What a provider's handler saw.
+private struct Seen: Sendable {
+    var items: SharedItems
+    var activationToken: String?
+}
+
+/// A unique activity id per test (the tests of a suite run in parallel, each on its own bus,
+/// but unique ids keep a failure message unambiguous).
+private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(in: 0...UInt32.max))" }
+
+@Suite(.timeLimit(.minutes(2))) struct ProviderTests {
+    @Test func performReturnsTheProviderResults() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("echo")
+        let seen = Inbox<Seen>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Echo", category: "share") { request in
+                seen.put(Seen(items: request.items, activationToken: request.activationToken))
+                return ActivityOutcome(
+                    state: .completed,
+                    results: [
+                        "url": .string(request.items.url), "count": .integer(42), "saved": .boolean(true),
+                        "ratio": .double(0.5),
+                    ])
+            }
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let items = SharedItems(url: "https://example.org/a?b=c", title: "A title", text: "Some text")
+
+        let offered = try await client.activities(for: items)
+        #expect(offered.map(\.id) == [id])
+        #expect(offered.first?.origin == "dbus")
+
+        let outcome = try await client.perform(id, items: items, activationToken: "token-1")
+        #expect(outcome.state == .completed)
+        #expect(
+            outcome.results == [
+                "url": .string("https://example.org/a?b=c"), "count": .integer(42), "saved": .boolean(true),
+                "ratio": .double(0.5),
+            ])
+        let request = try await seen.next("the handler's request")
+        #expect(request.items == items)
+        #expect(request.activationToken == "token-1")
+    }
+
+    @Test func aThrowingHandlerFailsTheJob() async throws {
+        struct Broken: Error, CustomStringConvertible { var description: String { "the disk is on fire" } }
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("broken")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([ProvidedActivity(id: id, name: "Broken") { _ in throw Broken() }])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+
+        let outcome = try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        #expect(outcome.state == .failed)
+        #expect(outcome.results["error"] == .string("org.activitybroker.Error.ProviderFailed"))
+        #expect(outcome.message?.contains("the disk is on fire") == true)
+    }
+
+    @Test func aFailedOutcomeIsPassedOn() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("declines")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Declines") { _ in
+                .failed(error: "org.example.Error.Quota", message: "quota exceeded")
+            }
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let outcome = try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        #expect(outcome == .failed(error: "org.example.Error.Quota", message: "quota exceeded"))
+    }
+
+    @Test func cancellingThePerformTaskCancelsTheJob() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("forever")
+        let started = Inbox<Void>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Forever") { _ in
+                started.put(())
+                try await Task.sleep(for: .seconds(3600))
+                return .completed
+            }
+        ])
+        let connection = try broker.bus.connect()
+        let client = BrokerProxy(connection: connection, address: broker.bus.address)
+        let jobs = Inbox<ObjectPath>()
+        let perform = Task {
+            try await client.perform(id, items: SharedItems(url: "https://example.org")) { jobs.put($0) }
+        }
+        let job = try await jobs.next("the job path")
+        try await started.next("the handler to start")
+        perform.cancel()
+        let outcome = try await perform.value
+        #expect(outcome.state == .cancelled)
+
+        let state = try await connection.call(
+            MethodCall(
+                destination: "org.activitybroker.Broker1", path: job, interface: "org.freedesktop.DBus.Properties",
+                member: "Get", body: [.string("org.activitybroker.Job1"), .string("State")]))
+        #expect(state.first?.unwrapped.string == "cancelled")
+    }
+
+    @Test func activitiesChangedYieldsOnRegistration() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let changes = Inbox<Void>()
+        let stream = client.activitiesChanged()
+        let listener = Task {
+            for await _ in stream { changes.put(()) }
+        }
+        defer { listener.cancel() }
+        // A round trip on the same connection: the AddMatch went out before it.
+        _ = try await client.version()
+        #expect(changes.count == 0)
+
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([ProvidedActivity(id: uniqueID("changes"), name: "Changes") { _ in .completed }])
+        try await changes.next("ActivitiesChanged after a registration")
+    }
+
+    @Test func theProviderRegistersAgainWhenTheBrokerRestarts() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("survivor")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([ProvidedActivity(id: id, name: "Survivor") { _ in .completed }])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        #expect(try await client.registered().contains { $0.id == id })
+
+        broker.kill()
+        try await broker.restart()
+        // The new broker owns its name now; the provider must be back within a second.
+        try await waitUntil("\(id) registered with the new broker", deadline: .seconds(1), interval: .milliseconds(20)) {
+            (try? await client.registered())?.contains { $0.id == id } ?? false
+        }
+        let outcome = try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        #expect(outcome.state == .completed)
+    }
+
+    /// Regression: `perform` waited forever for `Finished` when the broker died mid-job.
+    @Test func performFailsWhenTheBrokerDiesMidJob() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("orphaned")
+        let started = Inbox<Void>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Orphaned") { _ in
+                started.put(())
+                try await Task.sleep(for: .seconds(3600))
+                return .completed
+            }
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let perform = Task { try await client.perform(id, items: SharedItems(url: "https://example.org")) }
+        try await started.next("the handler to start")
+        broker.kill()
+        let ended = Inbox<ActivityOutcome>()
+        let waiter = Task { if let outcome = try? await perform.value { ended.put(outcome) } }
+        defer { waiter.cancel() }
+        let outcome = try await ended.next("perform to return after the broker died")
+        #expect(outcome.state == .failed)
+        #expect(outcome.message?.contains("broker") == true)
+    }
+
+    @Test func closingTheProviderUnregistersItsActivities() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("closing")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([ProvidedActivity(id: id, name: "Closing") { _ in .completed }])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        #expect(try await client.registered().contains { $0.id == id })
+        await provider.close()
+        #expect(try await !client.registered().contains { $0.id == id })
+        await #expect(throws: BrokerError.self) {
+            try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        }
+    }
+}
