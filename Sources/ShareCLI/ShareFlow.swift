@@ -17,8 +17,9 @@ struct ShareFlow {
             return try await perform(id: activity, name: name, category: category)
         }
         guard !offered.isEmpty else {
-            Output.error("share: no activity applies to \(items.url)")
-            return .failed
+            // Nothing to choose from is a matter of the input, like an unknown --activity.
+            Output.error("share: no activity applies to \(items.url); 'share activities' lists what is registered")
+            return .usage
         }
         switch try choose(from: offered) {
         case .chosen(let id):
@@ -71,10 +72,13 @@ struct ShareFlow {
             spinner.stop(finalLine: line)
             return .completed
         case .cancelled:
-            spinner.stop(finalLine: "Cancelled: \(name)")
+            spinner.stop(finalLine: nil)
+            Output.error("share: cancelled: \(name)")
             return .cancelled
         case .failed:
-            spinner.stop(finalLine: "Failed: \(outcome.message ?? "\(name) failed")")
+            // On standard error, so that a script's captured output holds only successes.
+            spinner.stop(finalLine: nil)
+            Output.error("share: \(name) failed: \(outcome.message ?? "no reason given")")
             return .failed
         }
     }

@@ -27,7 +27,8 @@ final class BrokerProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var current: (guardProcess: ChildProcess, pid: pid_t)?
 
-    /// Creates the directories, writes `manifests` (file name → JSON) and starts the broker.
+    /// Creates the directories, writes `manifests` (file name → JSON; `@ROOT@` in them becomes
+    /// `root`) and starts the broker.
     init(bus: TestBus, manifests: [String: String] = [:]) async throws {
         self.bus = bus
         var template = Array("/tmp/broker-test.XXXXXX".utf8CString)
@@ -37,7 +38,8 @@ final class BrokerProcess: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
         }
         for (name, json) in manifests {
-            try json.write(toFile: extensionsDirectory + "/" + name, atomically: true, encoding: .utf8)
+            try json.replacingOccurrences(of: "@ROOT@", with: root)
+                .write(toFile: extensionsDirectory + "/" + name, atomically: true, encoding: .utf8)
         }
         let opener = root + "/opener"
         try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(openedFile)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
