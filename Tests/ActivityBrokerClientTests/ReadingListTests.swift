@@ -26,18 +26,14 @@ private struct ReadingListSetup {
         try FileManager.default.createDirectory(
             atPath: directory + "/rl-data/activity-broker", withIntermediateDirectories: true)
         if let existingList { try existingList.write(toFile: directory + "/rl-data/activity-broker/reading-list.json", atomically: true, encoding: .utf8) }
-        // Activation passes the bus's environment; the wrapper adds the data directory.
-        let wrapper = directory + "/run-reading-list"
-        try """
-            #!/bin/sh
-            exec env XDG_DATA_HOME='\(directory)/rl-data' '\(try BuiltProducts.executable("activity-reading-list"))'
-
-            """.write(toFile: wrapper, atomically: true, encoding: .utf8)
-        chmod(wrapper, 0o755)
+        // Activation passes the bus's environment; env(1) adds the data directory. (Not a
+        // wrapper script: one the test just wrote can fail to exec with ETXTBSY while a child
+        // spawned meanwhile on another thread still holds its write fd.)
+        let provider = try BuiltProducts.executable("activity-reading-list")
         try """
             [D-BUS Service]
             Name=org.activitybroker.ReadingList
-            Exec=\(wrapper)
+            Exec=/usr/bin/env XDG_DATA_HOME=\(directory)/rl-data \(provider)
 
             """.write(toFile: services + "/org.activitybroker.ReadingList.service", atomically: true, encoding: .utf8)
         let manifest = try String(contentsOfFile: repositoryRoot + "/extensions/reading-list.json", encoding: .utf8)
@@ -64,7 +60,7 @@ private struct ReadingListSetup {
 
         let first = SharedItems(url: "https://example.org/article", title: "An article")
         let once = try await client.perform(Self.id, items: first)
-        #expect(once.state == .completed, "\(once.results)")
+        #expect(once.state == .completed, "\(once.results) \(setup.broker.log) \(setup.broker.bus.daemonOutput)")
         #expect(once.results["count"] == .integer(1))
         let twice = try await client.perform(Self.id, items: first)
         #expect(twice.results["count"] == .integer(1), "no duplicate")
@@ -79,6 +75,42 @@ private struct ReadingListSetup {
         let data = try #require(FileManager.default.contents(atPath: setup.listFile))
         let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         #expect(entries.compactMap { $0["url"] as? String } == ["https://example.org/article", "https://example.org/other"])
+    }
+
+    /// Regression: the provider closed its connection right after starting (it was a local of a
+    /// `do` block), so every perform activated a new process, and none ever exited.
+    @Test func oneProviderProcessServesAndExitsWithItsBus() async throws {
+        let setup = try await ReadingListSetup()
+        defer { setup.remove() }
+        let connection = try setup.broker.bus.connect()
+        let client = BrokerProxy(connection: connection, address: setup.broker.bus.address)
+        _ = try await client.perform(Self.id, items: SharedItems(url: "https://example.org/1"))
+        let pid = try await connection.unixProcessID(of: "org.activitybroker.ReadingList")
+        _ = try await client.perform(Self.id, items: SharedItems(url: "https://example.org/2"))
+        // A round trip to the provider itself: it still owns its name, in the same process.
+        _ = try await connection.call(
+            MethodCall(
+                destination: "org.activitybroker.ReadingList", path: "/", interface: "org.freedesktop.DBus.Peer",
+                member: "Ping"), autoStart: false)
+        #expect(try await connection.unixProcessID(of: "org.activitybroker.ReadingList") == pid)
+
+        setup.broker.stop()
+        setup.broker.bus.stop()
+        try await waitUntil("the provider to exit with its bus") { kill(pid_t(pid), 0) != 0 && errno == ESRCH }
+    }
+
+    @Test func concurrentAddsLoseNothing() async throws {
+        let setup = try await ReadingListSetup()
+        defer { setup.remove() }
+        let client = BrokerProxy(connection: try setup.broker.bus.connect(), address: setup.broker.bus.address)
+        let urls = (1...8).map { "https://example.org/page/\($0)" }
+        try await withThrowingTaskGroup(of: ActivityOutcome.self) { group in
+            for url in urls { group.addTask { try await client.perform(Self.id, items: SharedItems(url: url)) } }
+            for try await outcome in group { #expect(outcome.state == .completed, "\(outcome.results)") }
+        }
+        let data = try #require(FileManager.default.contents(atPath: setup.listFile))
+        let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(Set(entries.compactMap { $0["url"] as? String }) == Set(urls))
     }
 
     @Test func aCorruptListIsKeptAsideAndANewOneStarts() async throws {

@@ -81,7 +81,9 @@ private final class TmuxSession {
                 await session.screen().split(separator: "\n").contains { $0.contains("›") && $0.contains("Beta") }
             }
             try await session.send("Enter")
-            #expect(try await status(in: directory) == "0")
+            let status = try await status(in: directory)
+            let pane = await session.screen()
+            #expect(status == "0", "share exited \(status); the pane: \(pane); the broker: \(broker.log)")
             #expect(broker.opened.count == 1)
             #expect(broker.opened.first?.hasPrefix("https://beta.example/?u=https%3A%2F%2Fexample.org") == true, "\(broker.opened)")
             #expect(try sttyUnchanged(in: directory), "stty -a before and after differ")
@@ -98,7 +100,9 @@ private final class TmuxSession {
         let (session, directory) = try await startPicker(broker)
         do {
             try await session.send("Escape")
-            #expect(try await status(in: directory) == "130")
+            let status = try await status(in: directory)
+            let pane = await session.screen()
+            #expect(status == "130", "share exited \(status); the pane: \(pane)")
             #expect(broker.opened.isEmpty, "nothing performed")
             #expect(!broker.log.contains("started"), "no job: \(broker.log)")
             #expect(try sttyUnchanged(in: directory), "stty -a before and after differ")

@@ -12,8 +12,8 @@ import TestSupport
 ///
 /// The broker runs under a `/bin/sh` guard whose stdin is a pipe from this process: when the
 /// test process dies, the pipe closes and the guard SIGKILLs the broker (it does not exit by
-/// itself when its bus goes away). `stop()` (also on deinit) does the same and removes the
-/// directory. Kill and `restart()` it to test what clients do when the broker goes.
+/// itself when its bus goes away). `stop()` (also on deinit) does the same, stops the bus and
+/// removes the directory. Kill and `restart()` it to test what clients do when the broker goes.
 final class BrokerProcess: @unchecked Sendable {
     let bus: TestBus
     /// The temporary directory.
@@ -41,9 +41,9 @@ final class BrokerProcess: @unchecked Sendable {
             try json.replacingOccurrences(of: "@ROOT@", with: root)
                 .write(toFile: extensionsDirectory + "/" + name, atomically: true, encoding: .utf8)
         }
-        let opener = root + "/opener"
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(openedFile)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
-        chmod(opener, 0o755)
+        // Run by /bin/sh, never executed itself: a script the test just wrote can be "busy"
+        // (ETXTBSY) while a child spawned meanwhile on another thread still holds the write fd.
+        try "printf '%s\\n' \"$@\" >> '\(openedFile)'\n".write(toFile: root + "/opener", atomically: true, encoding: .utf8)
         try await start()
     }
 
@@ -86,7 +86,7 @@ final class BrokerProcess: @unchecked Sendable {
             executable: "/bin/sh",
             arguments: [
                 "-c", script, "broker-guard", try BuiltProducts.executable("activity-broker"), "--bus", bus.address,
-                "--extensions-dir", extensionsDirectory, "--opener", root + "/opener",
+                "--extensions-dir", extensionsDirectory, "--opener", "/bin/sh \(root)/opener",
             ],
             environment: environment, standardInput: .pipe)
         let pidLine = try await process.nextLine { $0.hasPrefix("pid=") }
@@ -102,7 +102,7 @@ final class BrokerProcess: @unchecked Sendable {
         if pid > 0 { Glibc.kill(pid, SIGKILL) }
     }
 
-    /// Stops the broker (through its guard) and removes the directory. Idempotent.
+    /// Stops the broker (through its guard) and its bus, and removes the directory. Idempotent.
     func stop() {
         let process = lock.withLock { () -> ChildProcess? in
             defer { current = nil }
@@ -112,6 +112,7 @@ final class BrokerProcess: @unchecked Sendable {
             process.closeStandardInput()
             _ = try? process.waitForExit(deadline: .seconds(5))
         }
+        bus.stop()
         try? FileManager.default.removeItem(atPath: root)
     }
 
