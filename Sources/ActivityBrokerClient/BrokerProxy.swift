@@ -94,7 +94,10 @@ public final class BrokerProxy: Sendable {
     ///
     /// The `Finished` match is in place before `Perform` is called, so no ending is missed.
     /// Cancelling the calling task cancels the job (`Job1.Cancel`) and returns its
-    /// `cancelled` outcome. `onStarted` runs with the job path once the broker accepted it.
+    /// `cancelled` outcome — also when it happens while `Perform` is on its way; a task
+    /// cancelled before the call returns `cancelled` without starting anything. When the
+    /// broker leaves the bus mid-job, the outcome is `failed`. `onStarted` runs with the job
+    /// path once the broker accepted it.
     public func perform(
         _ id: String, items: SharedItems, activationToken: String? = nil, timeout: UInt32? = nil,
         onStarted: (@Sendable (ObjectPath) -> Void)? = nil
@@ -102,9 +105,22 @@ public final class BrokerProxy: Sendable {
         var options: [String: Value] = [:]
         if let activationToken { options["activation_token"] = .string(activationToken) }
         if let timeout { options["timeout"] = .uint32(timeout) }
+        // Cancelled before anything started: there is no job to cancel.
+        if Task.isCancelled { return .cancelled }
         let subscription = jobs.subscribe()
         defer { jobs.unsubscribe(subscription) }
-        let reply = try await call("Perform", [.string(id), .vardict(items.vardict), .vardict(options)])
+        // The Perform call itself runs in a task of its own, so that cancelling ours cannot
+        // abandon it in flight: the broker would start a job nobody cancels or waits for. A
+        // cancellation that came meanwhile is acted on below, once the job path is known.
+        let body: [Value] = [.string(id), .vardict(items.vardict), .vardict(options)]
+        let result = await Task { () async -> Result<[Value], BrokerError> in
+            do throws(BrokerError) {
+                return .success(try await self.call("Perform", body))
+            } catch {
+                return .failure(error)
+            }
+        }.value
+        let reply = try result.get()
         guard let path = reply.first?.objectPath else {
             throw .other(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "Perform replied without a job path")
         }

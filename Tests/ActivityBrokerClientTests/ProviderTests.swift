@@ -114,6 +114,27 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         #expect(state.first?.unwrapped.string == "cancelled")
     }
 
+    /// Regression: a task cancelled around the Perform call got a stray `Cancelled` D-Bus error
+    /// (and a job started in flight was never cancelled) instead of the `cancelled` outcome.
+    @Test func aTaskCancelledBeforePerformStartsNothing() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("never")
+        let calls = Inbox<Void>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([ProvidedActivity(id: id, name: "Never") { _ in calls.put(()); return .completed }])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let perform = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        }
+        #expect(try await perform.value == .cancelled)
+        // A later perform on the same proxy runs normally, and is the provider's first call.
+        #expect(try await client.perform(id, items: SharedItems(url: "https://example.org")) == .completed)
+        #expect(calls.count == 1)
+        #expect(!broker.log.contains("job 2"), "one job only: \(broker.log)")
+    }
+
     @Test func activitiesChangedYieldsOnRegistration() async throws {
         let broker = try await BrokerProcess(bus: TestBus())
         defer { broker.stop() }
