@@ -262,6 +262,32 @@ import TestSupport
         try await waitUntil("the activity's process to be killed") { Glibc.kill(pid, 0) != 0 && errno == ESRCH }
         try await waitUntil("the broker to log the cancel") { broker.log.contains("test.sleeper cancelled") }
     }
+
+    /// Regression: with a broker that did not answer the cancel, Ctrl-C did nothing more and
+    /// share could only be killed; a second interrupt now exits 130 at once.
+    @Test func aSecondInterruptExits130WithoutWaitingForTheBroker() async throws {
+        let broker = try await shareTestBroker()
+        defer { broker.stop() }
+        let share = try ChildProcess(
+            executable: try BuiltProducts.executable("share"),
+            arguments: ["--bus", broker.bus.address, "https://example.org", "--activity", "test.sleeper"],
+            environment: broker.shareEnvironment)
+        var pid: pid_t = 0
+        try await waitUntil("the activity to start") {
+            pid = pid_t(((try? String(contentsOfFile: broker.sleeperPIDFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            return pid > 0
+        }
+        Glibc.kill(broker.pid, SIGSTOP)
+        defer { Glibc.kill(broker.pid, SIGCONT) }
+        share.send(SIGINT)
+        _ = try await share.nextLine(in: .standardError) { $0.contains("cancelling") }
+        #expect(share.termination == nil, "still waiting for the broker")
+        share.send(SIGINT)
+        #expect(try await share.exit() == .exited(130), "\(share.standardError)")
+        // The cancel was sent: once the broker runs again, it ends the activity.
+        Glibc.kill(broker.pid, SIGCONT)
+        try await waitUntil("the activity's process to be killed") { Glibc.kill(pid, 0) != 0 && errno == ESRCH }
+    }
 }
 
 /// Terminal columns of `text`: East Asian wide characters take two.
