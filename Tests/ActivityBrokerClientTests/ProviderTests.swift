@@ -52,6 +52,52 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         #expect(request.activationToken == "token-1")
     }
 
+    @Test func aProviderStartedBeforeTheBrokerRegistersWhenItAppears() async throws {
+        let bus = try TestBus()
+        let id = uniqueID("early")
+        let provider = ActivityProvider(connection: try bus.connect())
+        do {
+            try await provider.start([ProvidedActivity(id: id, name: "Early") { _ in .completed }])
+            Issue.record("registered without a broker")
+        } catch {
+            guard case .unreachable = error else {
+                Issue.record("expected .unreachable, got \(error)")
+                return
+            }
+        }
+        let broker = try await BrokerProcess(bus: bus)
+        defer { broker.stop() }
+        let client = BrokerProxy(connection: try bus.connect(), address: bus.address)
+        try await waitUntil("\(id) registered once the broker runs", interval: .milliseconds(20)) {
+            (try? await client.registered())?.contains { $0.id == id } ?? false
+        }
+    }
+
+    @Test func localizedNamesAndMatchRulesReachTheBroker() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("video")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(
+                id: id, name: "Save Video", names: ["de": "Video speichern"], icon: "video-x-generic",
+                category: "action", schemes: ["https"], hosts: ["*.youtube.com"], pathPrefixes: ["/watch"]
+            ) { _ in .completed }
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let video = SharedItems(url: "https://www.youtube.com/watch?v=x")
+        let offered = try await client.activities(for: video, locale: "de_DE")
+        #expect(offered.map(\.name) == ["Video speichern"])
+        #expect(offered.first?.icon == "video-x-generic")
+        #expect(offered.first?.category == "action")
+        #expect(try await client.activities(for: SharedItems(url: "https://example.org/watch")).isEmpty)
+        #expect(try await client.activities(for: SharedItems(url: "https://www.youtube.com/feed")).isEmpty)
+        #expect(try await client.activities(for: SharedItems(url: "http://www.youtube.com/watch?v=x")).isEmpty)
+        let (applies, reason) = try await client.explain(id, items: SharedItems(url: "https://example.org/watch"))
+        #expect(!applies)
+        #expect(reason.contains("example.org"), "\(reason)")
+    }
+
     @Test func aThrowingHandlerFailsTheJob() async throws {
         struct Broken: Error, CustomStringConvertible { var description: String { "the disk is on fire" } }
         let broker = try await BrokerProcess(bus: TestBus())

@@ -33,12 +33,12 @@ private final class TmuxSession {
 
 @Suite(.timeLimit(.minutes(2))) struct PickerTests {
     /// Runs share in tmux; the command records `stty -a` before and after and share's exit status.
-    private func startPicker(_ broker: BrokerProcess) async throws -> (TmuxSession, String) {
+    private func startPicker(_ broker: BrokerProcess, term: String? = nil) async throws -> (TmuxSession, String) {
         let directory = broker.root
         let share = try BuiltProducts.executable("share")
         let command = """
             cd '\(directory)'; stty -a > before.tmp; mv before.tmp before; \
-            '\(share)' --bus '\(broker.bus.address)' https://example.org --title Example; \
+            \(term.map { "TERM=\($0) " } ?? "")'\(share)' --bus '\(broker.bus.address)' https://example.org --title Example; \
             echo $? > status.tmp; stty -a > after.tmp; mv after.tmp after; mv status.tmp status
             """
         let session = try await TmuxSession(command: command, environment: broker.shareEnvironment)
@@ -87,6 +87,24 @@ private final class TmuxSession {
             #expect(broker.opened.count == 1)
             #expect(broker.opened.first?.hasPrefix("https://beta.example/?u=https%3A%2F%2Fexample.org") == true, "\(broker.opened)")
             #expect(try sttyUnchanged(in: directory), "stty -a before and after differ")
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
+    }
+
+    @Test func aDumbTerminalGetsANumberedPrompt() async throws {
+        let broker = try await shareTestBroker()
+        defer { broker.stop() }
+        let (session, directory) = try await startPicker(broker, term: "dumb")
+        do {
+            #expect(await session.screen().contains("2. Beta"))
+            try await session.send("2", "Enter")
+            let status = try await status(in: directory)
+            let pane = await session.screen()
+            #expect(status == "0", "share exited \(status); the pane: \(pane)")
+            #expect(broker.opened.first?.hasPrefix("https://beta.example/") == true, "\(broker.opened)")
         } catch {
             await session.kill()
             throw error
