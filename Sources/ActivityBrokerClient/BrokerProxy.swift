@@ -20,7 +20,9 @@ public final class BrokerProxy: Sendable {
     private let jobs: JobWaiter
 
     /// Uses an existing connection (the app's own).
-    public init(connection: Connection, address: String = "the session bus", callTimeout: Duration = .seconds(25)) {
+    public init(
+        connection: Connection, address: String = "the session bus", callTimeout: Duration = .seconds(25)
+    ) {
         self.connection = connection
         self.address = address
         self.callTimeout = callTimeout
@@ -71,7 +73,9 @@ public final class BrokerProxy: Sendable {
     }
 
     /// `Explain`: whether `id` is offered for `items`, and the rule that decided.
-    public func explain(_ id: String, items: SharedItems) async throws(BrokerError) -> (applies: Bool, reason: String) {
+    public func explain(_ id: String, items: SharedItems) async throws(BrokerError) -> (
+        applies: Bool, reason: String
+    ) {
         let reply = try await call("Explain", [.string(id), .vardict(items.vardict)])
         return (reply.first?.bool ?? false, reply.dropFirst().first?.string ?? "")
     }
@@ -84,7 +88,8 @@ public final class BrokerProxy: Sendable {
     /// The broker's `Version` property.
     public func version() async throws(BrokerError) -> String {
         let reply = try await call(
-            "Get", [.string(Self.interface.rawValue), .string("Version")], interface: "org.freedesktop.DBus.Properties")
+            "Get", [.string(Self.interface.rawValue), .string("Version")],
+            interface: "org.freedesktop.DBus.Properties")
         return reply.first?.unwrapped.string ?? ""
     }
 
@@ -122,7 +127,9 @@ public final class BrokerProxy: Sendable {
         }.value
         let reply = try result.get()
         guard let path = reply.first?.objectPath else {
-            throw .other(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "Perform replied without a job path")
+            throw .other(
+                name: "org.freedesktop.DBus.Error.InvalidSignature",
+                message: "Perform replied without a job path")
         }
         onStarted?(path)
         let connection = self.connection
@@ -142,7 +149,8 @@ public final class BrokerProxy: Sendable {
         let connection = self.connection
         return AsyncStream { continuation in
             let subscription = connection.addMatch(
-                MatchRule(interface: Self.interface.rawValue, member: "ActivitiesChanged", path: Self.objectPath)
+                MatchRule(
+                    interface: Self.interface.rawValue, member: "ActivitiesChanged", path: Self.objectPath)
             ) { _ in continuation.yield() }
             continuation.onTermination = { _ in connection.cancel(subscription) }
         }
@@ -155,7 +163,8 @@ public final class BrokerProxy: Sendable {
         async throws(BrokerError) -> [Value]
     {
         let call = MethodCall(
-            destination: Self.busName, path: Self.objectPath, interface: interface, member: member, body: body)
+            destination: Self.busName, path: Self.objectPath, interface: interface, member: member, body: body
+        )
         do {
             return try await connection.call(call, timeout: callTimeout, autoStart: true)
         } catch {

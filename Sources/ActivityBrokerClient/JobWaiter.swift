@@ -87,7 +87,7 @@ final class JobWaiter: @unchecked Sendable {
 
     private func received(_ signal: IncomingSignal) {
         guard signal.sender == brokerOwner, signal.body.count == 2, let stateName = signal.body[0].string,
-              let state = ActivityOutcome.State(rawValue: stateName)
+            let state = ActivityOutcome.State(rawValue: stateName)
         else { return }
         let outcome = ActivityOutcome(state: state, values: signal.body[1].vardict ?? [:])
         if let waiter = waiters.removeValue(forKey: signal.path) {

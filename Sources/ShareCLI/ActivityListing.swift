@@ -18,7 +18,8 @@ enum ActivityListing {
             let (activity, name) = pair
             let number = String(index + 1).leftPadded(to: numberWidth)
             let category = activity.category == "share" ? "share " : "action"
-            return "\(number)  \(category)  \(DisplayWidth.pad(name, toWidth: width))  \(TextSanitizer.sanitize(activity.id))"
+            return
+                "\(number)  \(category)  \(DisplayWidth.pad(name, toWidth: width))  \(TextSanitizer.sanitize(activity.id))"
         }.joined(separator: "\n")
     }
 
@@ -31,7 +32,9 @@ enum ActivityListing {
             let mark = activity.available == false ? "unavailable" : "available  "
             var line = "\(mark)  \(DisplayWidth.pad(id, toWidth: idWidth))  "
             line += "\(TextSanitizer.sanitize(activity.name)) [\(TextSanitizer.sanitize(activity.origin))]"
-            if let reason = activity.reason, activity.available == false { line += " — \(TextSanitizer.sanitize(reason))" }
+            if let reason = activity.reason, activity.available == false {
+                line += " — \(TextSanitizer.sanitize(reason))"
+            }
             return line
         }.joined(separator: "\n")
     }

@@ -18,7 +18,8 @@ struct ShareFlow {
         }
         guard !offered.isEmpty else {
             // Nothing to choose from is a matter of the input, like an unknown --activity.
-            Output.error("share: no activity applies to \(items.url); 'share activities' lists what is registered")
+            Output.error(
+                "share: no activity applies to \(items.url); 'share activities' lists what is registered")
             return .usage
         }
         switch try choose(from: offered) {
@@ -40,7 +41,8 @@ struct ShareFlow {
     /// terminal on standard input.
     private func choose(from offered: [OfferedActivity]) throws -> Choice {
         let entries = offered.map { activity in
-            ActivityPickerEntry(id: activity.id, title: activity.name, group: activity.category == "share" ? .share : .action)
+            ActivityPickerEntry(
+                id: activity.id, title: activity.name, group: activity.category == "share" ? .share : .action)
         }
         let header = ActivityPickerHeader(title: items.title ?? "", url: items.url)
         switch try ActivityPicker.choose(header: header, entries: entries) {

@@ -34,8 +34,10 @@ if arguments == ["--list"] {
 /// to the broker, so the provider only serves it (no run-time registration).
 let addToReadingList = ProvidedActivity(
     id: "org.activitybroker.reading-list", name: "Add to Reading List",
-    names: ["de": "Zur Leseliste hinzufügen", "fr": "Ajouter à la liste de lecture",
-            "es": "Añadir a la lista de lectura", "ja": "リーディングリストに追加"],
+    names: [
+        "de": "Zur Leseliste hinzufügen", "fr": "Ajouter à la liste de lecture",
+        "es": "Añadir a la lista de lectura", "ja": "リーディングリストに追加",
+    ],
     icon: "bookmark-new", category: "action", schemes: ["http", "https"]
 ) { request in
     let count = try readingListLock.withLock {

@@ -2,24 +2,29 @@
 import ActivityBrokerClient
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct BrokerErrorTests {
     @Test(arguments: [
         ("InvalidArgument", BrokerError.invalidArgument("m")), ("NotFound", .notFound("m")),
         ("NotApplicable", .notApplicable("m")), ("Unavailable", .unavailable("m")),
         ("AccessDenied", .accessDenied("m")), ("AlreadyExists", .alreadyExists("m")),
-        ("LimitExceeded", .limitExceeded("m")), ("Timeout", .timeout("m")), ("ProviderFailed", .providerFailed("m")),
+        ("LimitExceeded", .limitExceeded("m")), ("Timeout", .timeout("m")),
+        ("ProviderFailed", .providerFailed("m")),
     ])
     func brokerNamesMapToTheirCase(name: String, expected: BrokerError) {
-        let error = BrokerError(DBusError(name: "org.activitybroker.Error." + name, message: "m"), address: "bus")
+        let error = BrokerError(
+            DBusError(name: "org.activitybroker.Error." + name, message: "m"), address: "bus")
         #expect(error == expected)
         #expect(error.name == "org.activitybroker.Error." + name)
         #expect(error.message == "m")
     }
 
-    @Test(arguments: ["org.example.Error.Strange", "org.freedesktop.DBus.Error.InvalidArgs", "org.activitybroker.Error.Future"])
+    @Test(arguments: [
+        "org.example.Error.Strange", "org.freedesktop.DBus.Error.InvalidArgs",
+        "org.activitybroker.Error.Future",
+    ])
     func unknownNamesAreKept(name: String) {
         let error = BrokerError(DBusError(name: name, message: "as it came"), address: "bus")
         #expect(error == .other(name: name, message: "as it came"))
@@ -59,7 +64,10 @@ import TestSupport
     @Test func theRealBrokerErrorsArriveTyped() async throws {
         let broker = try await BrokerProcess(
             bus: TestBus(),
-            manifests: ["web.json": openManifest(id: "test.web", name: "Web", template: "https://share.example/?u={url}")])
+            manifests: [
+                "web.json": openManifest(
+                    id: "test.web", name: "Web", template: "https://share.example/?u={url}")
+            ])
         defer { broker.stop() }
         let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
 
@@ -87,7 +95,8 @@ import TestSupport
             do {
                 _ = try await other.call(
                     MethodCall(
-                        destination: BrokerProxy.busName, path: BrokerProxy.objectPath, interface: BrokerProxy.interface,
+                        destination: BrokerProxy.busName, path: BrokerProxy.objectPath,
+                        interface: BrokerProxy.interface,
                         member: "UnregisterActivity", body: [.string("test.owned")]))
             } catch let error as DBusError {
                 throw BrokerError(error, address: broker.bus.address)
@@ -99,7 +108,8 @@ import TestSupport
             do {
                 _ = try await other.call(
                     MethodCall(
-                        destination: BrokerProxy.busName, path: BrokerProxy.objectPath, interface: BrokerProxy.interface,
+                        destination: BrokerProxy.busName, path: BrokerProxy.objectPath,
+                        interface: BrokerProxy.interface,
                         member: "Explain", body: [.int32(1)]))
             } catch let error as DBusError {
                 throw BrokerError(error, address: broker.bus.address)
@@ -117,7 +127,8 @@ private func expectError(
         try await body()
         Issue.record("\(what): no error", sourceLocation: sourceLocation)
     } catch let error as BrokerError {
-        #expect(matches(error), "\(what): got \(error.name): \(error.message)", sourceLocation: sourceLocation)
+        #expect(
+            matches(error), "\(what): got \(error.name): \(error.message)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("\(what): not a BrokerError: \(error)", sourceLocation: sourceLocation)
     }

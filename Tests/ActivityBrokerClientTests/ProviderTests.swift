@@ -2,8 +2,8 @@
 import ActivityBrokerClient
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What a provider's handler saw.
 private struct Seen: Sendable {
@@ -92,8 +92,10 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         #expect(offered.first?.category == "action")
         #expect(try await client.activities(for: SharedItems(url: "https://example.org/watch")).isEmpty)
         #expect(try await client.activities(for: SharedItems(url: "https://www.youtube.com/feed")).isEmpty)
-        #expect(try await client.activities(for: SharedItems(url: "http://www.youtube.com/watch?v=x")).isEmpty)
-        let (applies, reason) = try await client.explain(id, items: SharedItems(url: "https://example.org/watch"))
+        #expect(
+            try await client.activities(for: SharedItems(url: "http://www.youtube.com/watch?v=x")).isEmpty)
+        let (applies, reason) = try await client.explain(
+            id, items: SharedItems(url: "https://example.org/watch"))
         #expect(!applies)
         #expect(reason.contains("example.org"), "\(reason)")
     }
@@ -155,7 +157,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
 
         let state = try await connection.call(
             MethodCall(
-                destination: "org.activitybroker.Broker1", path: job, interface: "org.freedesktop.DBus.Properties",
+                destination: "org.activitybroker.Broker1", path: job,
+                interface: "org.freedesktop.DBus.Properties",
                 member: "Get", body: [.string("org.activitybroker.Job1"), .string("State")]))
         #expect(state.first?.unwrapped.string == "cancelled")
     }
@@ -168,7 +171,11 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         let id = uniqueID("never")
         let calls = Inbox<Void>()
         let provider = ActivityProvider(connection: try broker.bus.connect())
-        try await provider.start([ProvidedActivity(id: id, name: "Never") { _ in calls.put(()); return .completed }])
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Never") { _ in
+                calls.put(()); return .completed
+            }
+        ])
         let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
         let perform = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -196,7 +203,9 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         #expect(changes.count == 0)
 
         let provider = ActivityProvider(connection: try broker.bus.connect())
-        try await provider.start([ProvidedActivity(id: uniqueID("changes"), name: "Changes") { _ in .completed }])
+        try await provider.start([
+            ProvidedActivity(id: uniqueID("changes"), name: "Changes") { _ in .completed }
+        ])
         try await changes.next("ActivitiesChanged after a registration")
     }
 
@@ -214,7 +223,9 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         try await broker.restart()
         // The new broker owns its name now; the provider must be back within a second.
         let restarted = ContinuousClock.now
-        try await waitUntil("\(id) registered with the new broker", deadline: .seconds(10), interval: .milliseconds(20)) {
+        try await waitUntil(
+            "\(id) registered with the new broker", deadline: .seconds(10), interval: .milliseconds(20)
+        ) {
             (try? await client.registered())?.contains { $0.id == id } ?? false
         }
         let took = ContinuousClock.now - restarted

@@ -2,8 +2,8 @@
 import ActivityBrokerClient
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A bus whose servicedir starts the built activity-reading-list (with its own XDG_DATA_HOME),
 /// and a broker whose built-in manifests are the repository's reading-list.json alone.
@@ -25,19 +25,26 @@ private struct ReadingListSetup {
         try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(
             atPath: directory + "/rl-data/activity-broker", withIntermediateDirectories: true)
-        if let existingList { try existingList.write(toFile: directory + "/rl-data/activity-broker/reading-list.json", atomically: true, encoding: .utf8) }
+        if let existingList {
+            try existingList.write(
+                toFile: directory + "/rl-data/activity-broker/reading-list.json", atomically: true,
+                encoding: .utf8)
+        }
         // Activation passes the bus's environment; env(1) adds the data directory. (Not a
         // wrapper script: one the test just wrote can fail to exec with ETXTBSY while a child
         // spawned meanwhile on another thread still holds its write fd.)
         let provider = try BuiltProducts.executable("activity-reading-list")
         try """
-            [D-BUS Service]
-            Name=org.activitybroker.ReadingList
-            Exec=/usr/bin/env XDG_DATA_HOME=\(directory)/rl-data \(provider)
+        [D-BUS Service]
+        Name=org.activitybroker.ReadingList
+        Exec=/usr/bin/env XDG_DATA_HOME=\(directory)/rl-data \(provider)
 
-            """.write(toFile: services + "/org.activitybroker.ReadingList.service", atomically: true, encoding: .utf8)
-        let manifest = try String(contentsOfFile: repositoryRoot + "/extensions/reading-list.json", encoding: .utf8)
-        broker = try await BrokerProcess(bus: TestBus(serviceDirectory: services), manifests: ["reading-list.json": manifest])
+        """.write(
+            toFile: services + "/org.activitybroker.ReadingList.service", atomically: true, encoding: .utf8)
+        let manifest = try String(
+            contentsOfFile: repositoryRoot + "/extensions/reading-list.json", encoding: .utf8)
+        broker = try await BrokerProcess(
+            bus: TestBus(serviceDirectory: services), manifests: ["reading-list.json": manifest])
     }
 
     func remove() {
@@ -53,14 +60,16 @@ private struct ReadingListSetup {
     @Test func addingTheSameURLTwiceKeepsOneEntry() async throws {
         let setup = try await ReadingListSetup()
         defer { setup.remove() }
-        let client = BrokerProxy(connection: try setup.broker.bus.connect(), address: setup.broker.bus.address)
+        let client = BrokerProxy(
+            connection: try setup.broker.bus.connect(), address: setup.broker.bus.address)
 
         let registered = try await client.registered()
         #expect(registered.first { $0.id == Self.id }?.available == true, "activatable, so available")
 
         let first = SharedItems(url: "https://example.org/article", title: "An article")
         let once = try await client.perform(Self.id, items: first)
-        #expect(once.state == .completed, "\(once.results) \(setup.broker.log) \(setup.broker.bus.daemonOutput)")
+        #expect(
+            once.state == .completed, "\(once.results) \(setup.broker.log) \(setup.broker.bus.daemonOutput)")
         #expect(once.results["count"] == .integer(1))
         let twice = try await client.perform(Self.id, items: first)
         #expect(twice.results["count"] == .integer(1), "no duplicate")
@@ -68,13 +77,17 @@ private struct ReadingListSetup {
         #expect(other.results["count"] == .integer(2))
 
         let list = try await ChildProcess.run(
-            try BuiltProducts.executable("activity-reading-list"), ["--list"], environment: setup.providerEnvironment)
+            try BuiltProducts.executable("activity-reading-list"), ["--list"],
+            environment: setup.providerEnvironment)
         #expect(list.termination == .exited(0))
         #expect(list.standardOutput.contains("An article\n  https://example.org/article"))
         #expect(list.standardOutput.contains("https://example.org/other"))
         let data = try #require(FileManager.default.contents(atPath: setup.listFile))
         let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        #expect(entries.compactMap { $0["url"] as? String } == ["https://example.org/article", "https://example.org/other"])
+        #expect(
+            entries.compactMap { $0["url"] as? String } == [
+                "https://example.org/article", "https://example.org/other",
+            ])
     }
 
     /// Regression: the provider closed its connection right after starting (it was a local of a
@@ -90,22 +103,28 @@ private struct ReadingListSetup {
         // A round trip to the provider itself: it still owns its name, in the same process.
         _ = try await connection.call(
             MethodCall(
-                destination: "org.activitybroker.ReadingList", path: "/", interface: "org.freedesktop.DBus.Peer",
+                destination: "org.activitybroker.ReadingList", path: "/",
+                interface: "org.freedesktop.DBus.Peer",
                 member: "Ping"), autoStart: false)
         #expect(try await connection.unixProcessID(of: "org.activitybroker.ReadingList") == pid)
 
         setup.broker.stop()
         setup.broker.bus.stop()
-        try await waitUntil("the provider to exit with its bus") { kill(pid_t(pid), 0) != 0 && errno == ESRCH }
+        try await waitUntil("the provider to exit with its bus") {
+            kill(pid_t(pid), 0) != 0 && errno == ESRCH
+        }
     }
 
     @Test func concurrentAddsLoseNothing() async throws {
         let setup = try await ReadingListSetup()
         defer { setup.remove() }
-        let client = BrokerProxy(connection: try setup.broker.bus.connect(), address: setup.broker.bus.address)
+        let client = BrokerProxy(
+            connection: try setup.broker.bus.connect(), address: setup.broker.bus.address)
         let urls = (1...8).map { "https://example.org/page/\($0)" }
         try await withThrowingTaskGroup(of: ActivityOutcome.self) { group in
-            for url in urls { group.addTask { try await client.perform(Self.id, items: SharedItems(url: url)) } }
+            for url in urls {
+                group.addTask { try await client.perform(Self.id, items: SharedItems(url: url)) }
+            }
             for try await outcome in group { #expect(outcome.state == .completed, "\(outcome.results)") }
         }
         let data = try #require(FileManager.default.contents(atPath: setup.listFile))
@@ -117,7 +136,8 @@ private struct ReadingListSetup {
         let corrupt = "[{\"url\": \"https://example.org/lost\", \"added\": "
         let setup = try await ReadingListSetup(existingList: corrupt)
         defer { setup.remove() }
-        let client = BrokerProxy(connection: try setup.broker.bus.connect(), address: setup.broker.bus.address)
+        let client = BrokerProxy(
+            connection: try setup.broker.bus.connect(), address: setup.broker.bus.address)
 
         let outcome = try await client.perform(Self.id, items: SharedItems(url: "https://example.org/new"))
         #expect(outcome.state == .completed, "\(outcome.results)")
@@ -129,10 +149,13 @@ private struct ReadingListSetup {
         }
         #expect(kept.count == 1)
         if let name = kept.first {
-            #expect(try String(contentsOfFile: directory + "/" + name, encoding: .utf8) == corrupt, "kept unchanged")
+            #expect(
+                try String(contentsOfFile: directory + "/" + name, encoding: .utf8) == corrupt,
+                "kept unchanged")
         }
         let list = try await ChildProcess.run(
-            try BuiltProducts.executable("activity-reading-list"), ["--list"], environment: setup.providerEnvironment)
+            try BuiltProducts.executable("activity-reading-list"), ["--list"],
+            environment: setup.providerEnvironment)
         #expect(list.standardOutput.contains("https://example.org/new"))
         #expect(!list.standardOutput.contains("lost"))
     }

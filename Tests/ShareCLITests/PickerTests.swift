@@ -1,7 +1,7 @@
 // The share picker on a real terminal (tmux): choose with the arrow keys, cancel with Esc, terminal restored.
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A detached tmux server of its own (`-L`, no user config) running one command in a 100×30 pane.
 private final class TmuxSession {
@@ -15,12 +15,17 @@ private final class TmuxSession {
         environment.removeValue(forKey: "TMUX")
         self.environment = environment
         let run = try await tmux(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", command])
-        guard run.termination == .exited(0) else { throw MissingFileError(what: "a tmux session: \(run.standardError)") }
+        guard run.termination == .exited(0) else {
+            throw MissingFileError(what: "a tmux session: \(run.standardError)")
+        }
     }
 
     @discardableResult
-    func tmux(_ arguments: [String]) async throws -> (termination: ChildProcess.Termination, standardOutput: String, standardError: String) {
-        try await ChildProcess.run("tmux", ["-L", socket] + arguments, environment: environment, deadline: .seconds(10))
+    func tmux(_ arguments: [String]) async throws -> (
+        termination: ChildProcess.Termination, standardOutput: String, standardError: String
+    ) {
+        try await ChildProcess.run(
+            "tmux", ["-L", socket] + arguments, environment: environment, deadline: .seconds(10))
     }
 
     /// The visible pane.
@@ -33,7 +38,9 @@ private final class TmuxSession {
 
 @Suite(.timeLimit(.minutes(2))) struct PickerTests {
     /// Runs share in tmux; the command records `stty -a` before and after and share's exit status.
-    private func startPicker(_ broker: BrokerProcess, term: String? = nil) async throws -> (TmuxSession, String) {
+    private func startPicker(_ broker: BrokerProcess, term: String? = nil) async throws -> (
+        TmuxSession, String
+    ) {
         let directory = broker.root
         let share = try BuiltProducts.executable("share")
         let command = """
@@ -78,14 +85,18 @@ private final class TmuxSession {
         do {
             try await session.send("Down")
             try await waitUntil("the selection to move", interval: .milliseconds(20)) {
-                await session.screen().split(separator: "\n").contains { $0.contains("›") && $0.contains("Beta") }
+                await session.screen().split(separator: "\n").contains {
+                    $0.contains("›") && $0.contains("Beta")
+                }
             }
             try await session.send("Enter")
             let status = try await status(in: directory)
             let pane = await session.screen()
             #expect(status == "0", "share exited \(status); the pane: \(pane); the broker: \(broker.log)")
             #expect(broker.opened.count == 1)
-            #expect(broker.opened.first?.hasPrefix("https://beta.example/?u=https%3A%2F%2Fexample.org") == true, "\(broker.opened)")
+            #expect(
+                broker.opened.first?.hasPrefix("https://beta.example/?u=https%3A%2F%2Fexample.org") == true,
+                "\(broker.opened)")
             #expect(try sttyUnchanged(in: directory), "stty -a before and after differ")
         } catch {
             await session.kill()

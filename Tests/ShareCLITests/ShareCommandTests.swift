@@ -1,7 +1,7 @@
 // The share binary end to end against a real broker: every subcommand, and every exit status of API.md §8.
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +21,10 @@ import TestSupport
         #expect(run.lines.first?.contains("share") == true)
         #expect(run.lines.last?.contains("action") == true)
         // The id column starts at the same place on every line.
-        let columns = Set(run.lines.map { line in line.distance(from: line.startIndex, to: line.range(of: "test.")!.lowerBound) })
+        let columns = Set(
+            run.lines.map { line in
+                line.distance(from: line.startIndex, to: line.range(of: "test.")!.lowerBound)
+            })
         #expect(columns.count == 1, "\(run.output)")
     }
 
@@ -31,16 +34,18 @@ import TestSupport
             bus: bus,
             manifests: [
                 "wide.json": """
-                    {"id": "test.wide", "name": "Wide", "names": {"ja": "共有する名前"}, "category": "share",
-                     "perform": {"open": "https://wide.example/?u={url}"}}
-                    """,
-                "narrow.json": openManifest(id: "test.narrow", name: "Narrow", template: "https://n.example/?u={url}"),
+                {"id": "test.wide", "name": "Wide", "names": {"ja": "共有する名前"}, "category": "share",
+                 "perform": {"open": "https://wide.example/?u={url}"}}
+                """,
+                "narrow.json": openManifest(
+                    id: "test.narrow", name: "Narrow", template: "https://n.example/?u={url}"),
             ])
         defer { broker.stop() }
         let run = try await broker.share(["list", "https://example.org", "--locale", "ja"])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("共有する名前"))
-        let columns = Set(run.lines.map { line in displayWidth(String(line[..<line.range(of: "test.")!.lowerBound])) })
+        let columns = Set(
+            run.lines.map { line in displayWidth(String(line[..<line.range(of: "test.")!.lowerBound])) })
         #expect(columns.count == 1, "ids in one column on a terminal:\n\(run.output)")
     }
 
@@ -50,14 +55,14 @@ import TestSupport
             bus: TestBus(),
             manifests: [
                 "evil.json": """
-                    {"id": "test.evil", "name": "Evil\\u001b]0;owned\\u0007\\u001b[2J Name", "category": "share",
-                     "requires": {"executables": ["no-such-program-for-share-tests"]},
-                     "perform": {"open": "https://evil.example/?u={url}"}}
-                    """,
+                {"id": "test.evil", "name": "Evil\\u001b]0;owned\\u0007\\u001b[2J Name", "category": "share",
+                 "requires": {"executables": ["no-such-program-for-share-tests"]},
+                 "perform": {"open": "https://evil.example/?u={url}"}}
+                """,
                 "shown.json": """
-                    {"id": "test.shown", "name": "Shown\\u001b[31m Red", "category": "share",
-                     "perform": {"open": "https://shown.example/?u={url}"}}
-                    """,
+                {"id": "test.shown", "name": "Shown\\u001b[31m Red", "category": "share",
+                 "perform": {"open": "https://shown.example/?u={url}"}}
+                """,
             ])
         defer { broker.stop() }
         let list = try await broker.share(["list", "https://example.org"])
@@ -66,11 +71,16 @@ import TestSupport
         let activities = try await broker.share(["activities"])
         #expect(activities.output.contains("Evil"))
         for output in [list.output, activities.output] {
-            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(output.debugDescription)")
+            #expect(
+                !output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 },
+                "\(output.debugDescription)")
         }
         let json = try await broker.share(["activities", "--json"])
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
-        #expect(records.contains { ($0["name"] as? String)?.contains("\u{1b}") == true }, "JSON keeps the name as it is")
+        let records = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        #expect(
+            records.contains { ($0["name"] as? String)?.contains("\u{1b}") == true },
+            "JSON keeps the name as it is")
     }
 
     @Test func listJSONIsAnArrayOfRecordsAndStable() async throws {
@@ -78,8 +88,12 @@ import TestSupport
         defer { broker.stop() }
         let run = try await broker.share(["list", "https://example.org", "--json"])
         #expect(run.status == 0, "\(run.errors)")
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]])
-        #expect(records.compactMap { $0["id"] as? String } == ["test.alpha", "test.beta", "test.fails", "test.gamma", "test.sleeper"])
+        let records = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]])
+        #expect(
+            records.compactMap { $0["id"] as? String } == [
+                "test.alpha", "test.beta", "test.fails", "test.gamma", "test.sleeper",
+            ])
         for record in records {
             #expect(Set(record.keys) == ["id", "name", "icon", "category", "origin"], "\(record)")
             #expect(record["origin"] as? String == "builtin")
@@ -114,7 +128,8 @@ import TestSupport
 
         let json = try await broker.share(["activities", "--json"])
         #expect(json.status == 0)
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        let records = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
         #expect(records.count == shareTestManifests.count)
         let record = try #require(records.first { $0["id"] as? String == "test.missing" })
         #expect(record["available"] as? Bool == false)
@@ -140,12 +155,16 @@ import TestSupport
     @Test func performingAnActivityByID() async throws {
         let broker = try await shareTestBroker()
         defer { broker.stop() }
-        let run = try await broker.share(["https://example.org/a?b=c", "--title", "Hello & bye", "--activity", "test.alpha"])
+        let run = try await broker.share([
+            "https://example.org/a?b=c", "--title", "Hello & bye", "--activity", "test.alpha",
+        ])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("Sent with Alpha"))
         let opened = try #require(broker.opened.first)
         #expect(broker.opened.count == 1)
-        #expect(opened.hasPrefix("https://alpha.example/share?u=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc&t="), "\(opened)")
+        #expect(
+            opened.hasPrefix("https://alpha.example/share?u=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc&t="),
+            "\(opened)")
         #expect(opened.hasSuffix("&t=Hello%20%26%20bye"), "\(opened)")
     }
 
@@ -164,7 +183,9 @@ import TestSupport
         let bash = try await runShare(["--completions", "bash"], environment: environment)
         #expect(bash.status == 0)
         #expect(bash.output.contains("complete -F _share share"))
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("share-completion-\(getpid()).bash").path
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "share-completion-\(getpid()).bash"
+        ).path
         try bash.output.write(toFile: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: script) }
         let syntax = try await ChildProcess.run("/bin/bash", ["-n", script])
@@ -180,7 +201,10 @@ import TestSupport
         defer { broker.stop() }
         let run = try await broker.share(["__complete-ids"])
         #expect(run.status == 0)
-        #expect(Set(run.lines) == Set(["alpha", "beta", "gamma", "fails", "sleeper", "files", "missing"].map { "test." + $0 }))
+        #expect(
+            Set(run.lines)
+                == Set(
+                    ["alpha", "beta", "gamma", "fails", "sleeper", "files", "missing"].map { "test." + $0 }))
     }
 
     // MARK: Exit statuses
@@ -232,7 +256,9 @@ import TestSupport
 
     @Test func exit3WhenTheBusSocketDoesNotExist() async throws {
         let address = "unix:path=/tmp/share-test-\(UInt32.random(in: 0...UInt32.max))/missing-bus"
-        let run = try await runShare(["--bus", address, "list", "https://example.org"], environment: ProcessInfo.processInfo.environment)
+        let run = try await runShare(
+            ["--bus", address, "list", "https://example.org"],
+            environment: ProcessInfo.processInfo.environment)
         #expect(run.status == 3)
         #expect(run.errors.contains(address), "names the address tried: \(run.errors)")
     }
@@ -253,13 +279,18 @@ import TestSupport
             environment: broker.shareEnvironment)
         var pid: pid_t = 0
         try await waitUntil("the activity to start") {
-            pid = pid_t(((try? String(contentsOfFile: broker.sleeperPIDFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            pid =
+                pid_t(
+                    ((try? String(contentsOfFile: broker.sleeperPIDFile, encoding: .utf8)) ?? "")
+                        .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             return pid > 0
         }
         #expect(Glibc.kill(pid, 0) == 0, "the activity's process runs")
         share.send(SIGINT)
         #expect(try await share.exit() == .exited(130), "\(share.standardError)")
-        try await waitUntil("the activity's process to be killed") { Glibc.kill(pid, 0) != 0 && errno == ESRCH }
+        try await waitUntil("the activity's process to be killed") {
+            Glibc.kill(pid, 0) != 0 && errno == ESRCH
+        }
         try await waitUntil("the broker to log the cancel") { broker.log.contains("test.sleeper cancelled") }
     }
 
@@ -274,7 +305,10 @@ import TestSupport
             environment: broker.shareEnvironment)
         var pid: pid_t = 0
         try await waitUntil("the activity to start") {
-            pid = pid_t(((try? String(contentsOfFile: broker.sleeperPIDFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            pid =
+                pid_t(
+                    ((try? String(contentsOfFile: broker.sleeperPIDFile, encoding: .utf8)) ?? "")
+                        .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             return pid > 0
         }
         Glibc.kill(broker.pid, SIGSTOP)
@@ -286,7 +320,9 @@ import TestSupport
         #expect(try await share.exit() == .exited(130), "\(share.standardError)")
         // The cancel was sent: once the broker runs again, it ends the activity.
         Glibc.kill(broker.pid, SIGCONT)
-        try await waitUntil("the activity's process to be killed") { Glibc.kill(pid, 0) != 0 && errno == ESRCH }
+        try await waitUntil("the activity's process to be killed") {
+            Glibc.kill(pid, 0) != 0 && errno == ESRCH
+        }
     }
 }
 
@@ -294,7 +330,8 @@ import TestSupport
 func displayWidth(_ text: String) -> Int {
     text.unicodeScalars.reduce(0) { width, scalar in
         let v = scalar.value
-        let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+        let wide =
+            (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
             || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
             || (0xFFE0...0xFFE6).contains(v)
         return width + (wide ? 2 : 1)

@@ -35,7 +35,8 @@ final class BrokerProcess: @unchecked Sendable {
         guard let made = mkdtemp(&template) else { throw MissingFileError(what: "a temporary directory") }
         root = String(cString: made)
         for directory in ["extensions", "data", "state", "config", "home", "system"] {
-            try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: root + "/" + directory, withIntermediateDirectories: true)
         }
         for (name, json) in manifests {
             try json.replacingOccurrences(of: "@ROOT@", with: root)
@@ -43,7 +44,8 @@ final class BrokerProcess: @unchecked Sendable {
         }
         // Run by /bin/sh, never executed itself: a script the test just wrote can be "busy"
         // (ETXTBSY) while a child spawned meanwhile on another thread still holds the write fd.
-        try "printf '%s\\n' \"$@\" >> '\(openedFile)'\n".write(toFile: root + "/opener", atomically: true, encoding: .utf8)
+        try "printf '%s\\n' \"$@\" >> '\(openedFile)'\n".write(
+            toFile: root + "/opener", atomically: true, encoding: .utf8)
         try await start()
     }
 
@@ -70,7 +72,8 @@ final class BrokerProcess: @unchecked Sendable {
 
     /// The opener's recorded arguments.
     var opened: [String] {
-        ((try? String(contentsOfFile: openedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        ((try? String(contentsOfFile: openedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(
+            String.init)
     }
 
     /// Starts a broker (again) and returns once it owns its name.
@@ -85,7 +88,8 @@ final class BrokerProcess: @unchecked Sendable {
         let process = try ChildProcess(
             executable: "/bin/sh",
             arguments: [
-                "-c", script, "broker-guard", try BuiltProducts.executable("activity-broker"), "--bus", bus.address,
+                "-c", script, "broker-guard", try BuiltProducts.executable("activity-broker"), "--bus",
+                bus.address,
                 "--extensions-dir", extensionsDirectory, "--opener", "/bin/sh \(root)/opener",
             ],
             environment: environment, standardInput: .pipe)
@@ -130,7 +134,9 @@ final class BrokerProcess: @unchecked Sendable {
         defer { connection.close() }
         try await waitUntil("the broker name to be \(present ? "owned" : "released")", deadline: deadline) {
             await withCheckedContinuation { continuation in
-                connection.nameHasOwner("org.activitybroker.Broker1") { continuation.resume(returning: $0 == present) }
+                connection.nameHasOwner("org.activitybroker.Broker1") {
+                    continuation.resume(returning: $0 == present)
+                }
             }
         }
     }
@@ -138,11 +144,14 @@ final class BrokerProcess: @unchecked Sendable {
 
 /// The repository root, found from this file's path (for `extensions/` and `systemd/`).
 let repositoryRoot: String = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
     .path
 
 /// A manifest for an `exec` activity.
-func execManifest(id: String, name: String, category: String = "action", argv: [String], priority: Int = 0) -> String {
+func execManifest(id: String, name: String, category: String = "action", argv: [String], priority: Int = 0)
+    -> String
+{
     let arguments = argv.map { "\"\($0)\"" }.joined(separator: ", ")
     return """
         {"id": "\(id)", "name": "\(name)", "category": "\(category)", "priority": \(priority),
@@ -152,9 +161,12 @@ func execManifest(id: String, name: String, category: String = "action", argv: [
 
 /// A manifest for an `open` activity.
 func openManifest(
-    id: String, name: String, category: String = "share", template: String, priority: Int = 0, schemes: [String]? = nil
+    id: String, name: String, category: String = "share", template: String, priority: Int = 0,
+    schemes: [String]? = nil
 ) -> String {
-    let match = schemes.map { ", \"match\": {\"schemes\": [\($0.map { "\"\($0)\"" }.joined(separator: ", "))]}" } ?? ""
+    let match =
+        schemes.map { ", \"match\": {\"schemes\": [\($0.map { "\"\($0)\"" }.joined(separator: ", "))]}" }
+        ?? ""
     return """
         {"id": "\(id)", "name": "\(name)", "category": "\(category)", "priority": \(priority)\(match),
          "perform": {"open": "\(template)"}}

@@ -7,7 +7,11 @@ struct ShareRun {
     var termination: ChildProcess.Termination
     var output: String
     var errors: String
-    var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+    var lines: [String] {
+        output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter {
+            !$0.isEmpty
+        }
+    }
     /// The exit status, or nil when a signal ended it.
     var status: Int32? { if case .exited(let code) = termination { code } else { nil } }
 }
@@ -17,19 +21,22 @@ struct ShareRun {
 /// (action, by name). Files (ftp only) and Missing (a program that does not exist) are not offered.
 let shareTestManifests: [String: String] = [
     "alpha.json": openManifest(
-        id: "test.alpha", name: "Alpha", template: "https://alpha.example/share?u={url}&t={title}", priority: 10),
-    "beta.json": openManifest(id: "test.beta", name: "Beta", template: "https://beta.example/?u={url}", priority: 5),
+        id: "test.alpha", name: "Alpha", template: "https://alpha.example/share?u={url}&t={title}",
+        priority: 10),
+    "beta.json": openManifest(
+        id: "test.beta", name: "Beta", template: "https://beta.example/?u={url}", priority: 5),
     "gamma.json": execManifest(id: "test.gamma", name: "Gamma Ok", argv: ["/bin/true"]),
     "fails.json": execManifest(id: "test.fails", name: "Fails", argv: ["/bin/false"]),
     "sleeper.json": execManifest(
-        id: "test.sleeper", name: "Sleeper", argv: ["/bin/sh", "-c", "echo $$ > @ROOT@/sleeper.pid; exec sleep 30"]),
+        id: "test.sleeper", name: "Sleeper",
+        argv: ["/bin/sh", "-c", "echo $$ > @ROOT@/sleeper.pid; exec sleep 30"]),
     "files.json": openManifest(
         id: "test.files", name: "Files", template: "https://files.example/?u={url}", schemes: ["ftp"]),
     "missing.json": """
-        {"id": "test.missing", "name": "Missing", "category": "action",
-         "requires": {"executables": ["no-such-program-for-share-tests"]},
-         "perform": {"exec": ["no-such-program-for-share-tests", "{url}"]}}
-        """,
+    {"id": "test.missing", "name": "Missing", "category": "action",
+     "requires": {"executables": ["no-such-program-for-share-tests"]},
+     "perform": {"exec": ["no-such-program-for-share-tests", "{url}"]}}
+    """,
 ]
 
 /// A broker with the share test manifests.
@@ -52,12 +59,14 @@ extension BrokerProcess {
 
     /// Runs `share --bus <this bus> arguments…` to completion.
     func share(_ arguments: [String], deadline: Deadline = .seconds(30)) async throws -> ShareRun {
-        try await runShare(["--bus", bus.address] + arguments, environment: shareEnvironment, deadline: deadline)
+        try await runShare(
+            ["--bus", bus.address] + arguments, environment: shareEnvironment, deadline: deadline)
     }
 }
 
 /// Runs `share arguments…` with `environment` to completion.
-func runShare(_ arguments: [String], environment: [String: String], deadline: Deadline = .seconds(30)) async throws
+func runShare(_ arguments: [String], environment: [String: String], deadline: Deadline = .seconds(30))
+    async throws
     -> ShareRun
 {
     let run = try await ChildProcess.run(
