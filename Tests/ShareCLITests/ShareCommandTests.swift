@@ -313,6 +313,8 @@ import Testing
         }
         Glibc.kill(broker.pid, SIGSTOP)
         defer { Glibc.kill(broker.pid, SIGCONT) }
+        // The stop takes effect when the kernel next delivers signals to the broker.
+        try await waitUntil("the broker to stop") { processState(broker.pid) == "T" }
         share.send(SIGINT)
         _ = try await share.nextLine(in: .standardError) { $0.contains("cancelling") }
         #expect(share.termination == nil, "still waiting for the broker")
@@ -324,6 +326,14 @@ import Testing
             Glibc.kill(pid, 0) != 0 && errno == ESRCH
         }
     }
+}
+
+/// The state letter of `pid` in /proc (`R`, `S`, `T` stopped, `Z` zombie), nil when gone.
+func processState(_ pid: pid_t) -> Character? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
+    return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
 }
 
 /// Terminal columns of `text`: East Asian wide characters take two.
