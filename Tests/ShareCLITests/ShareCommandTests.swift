@@ -207,6 +207,26 @@ import Testing
                     ["alpha", "beta", "gamma", "fails", "sleeper", "files", "missing"].map { "test." + $0 }))
     }
 
+    @Test func bashCompletionOffersSubcommandsAndActivityIDs() async throws {
+        let broker = try await shareTestBroker()
+        defer { broker.stop() }
+        var environment = broker.environment
+        environment["PATH"] = BuiltProducts.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        func complete(_ words: [String]) async throws -> [String] {
+            let script = """
+                eval "$(share --completions bash)"
+                COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1)
+                _share; printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let run = try await ChildProcess.run("/bin/bash", ["-c", script], environment: environment)
+            #expect(run.termination == .exited(0), "\(run.standardError)")
+            return run.standardOutput.split(separator: "\n").map(String.init)
+        }
+        #expect(try await complete(["share", "li"]) == ["list"])
+        #expect(try await complete(["share", "https://example.org", "--activity", "test.a"]) == ["test.alpha"])
+        #expect(Set(try await complete(["share", "explain", "test.f"])) == ["test.fails", "test.files"])
+    }
+
     // MARK: Exit statuses
 
     @Test func exit1WhenTheActivityFails() async throws {
