@@ -24,7 +24,8 @@ public struct ProvidedActivity: Sendable {
     public var handler: @Sendable (Request) async throws -> ActivityOutcome
 
     public init(
-        id: String, name: String, names: [String: String] = [:], icon: String = "", category: String = "action",
+        id: String, name: String, names: [String: String] = [:], icon: String = "",
+        category: String = "action",
         schemes: [String]? = nil, hosts: [String]? = nil, pathPrefixes: [String]? = nil,
         handler: @escaping @Sendable (Request) async throws -> ActivityOutcome
     ) {
@@ -50,7 +51,10 @@ public struct ProvidedActivity: Sendable {
         ]
         if !names.isEmpty {
             record["names"] = .dictionary(
-                key: "s", value: "s", names.sorted { $0.key < $1.key }.map { DictEntry(key: .string($0.key), value: .string($0.value)) })
+                key: "s", value: "s",
+                names.sorted { $0.key < $1.key }.map {
+                    DictEntry(key: .string($0.key), value: .string($0.value))
+                })
         }
         return record
     }
@@ -98,9 +102,10 @@ public final class ActivityProvider: @unchecked Sendable {
             ownerWatch = connection.watchNameOwner(BrokerProxy.busName) { [weak self] owner in
                 guard let self else { return }
                 defer { brokerOwner = owner }
-                // A new broker instance knows nothing of us: register again.
+                // A new broker instance knows nothing of us: register again, right here on the
+                // loop (no task hop: a busy cooperative pool must not delay it).
                 if let owner, owner != brokerOwner, firstRoundDone {
-                    Task { await self.registerAll() }
+                    sendRegistrations { [weak self] errors in self?.onRegistration?(errors) }
                 }
             }
         }
@@ -123,7 +128,8 @@ public final class ActivityProvider: @unchecked Sendable {
         }
         for id in ids {
             let call = MethodCall(
-                destination: BrokerProxy.busName, path: BrokerProxy.objectPath, interface: BrokerProxy.interface,
+                destination: BrokerProxy.busName, path: BrokerProxy.objectPath,
+                interface: BrokerProxy.interface,
                 member: "UnregisterActivity", body: [.string(id)])
             _ = try? await connection.call(call, timeout: .seconds(5), autoStart: false)
         }
@@ -132,20 +138,36 @@ public final class ActivityProvider: @unchecked Sendable {
     /// Registers every activity; returns the errors by activity id.
     @discardableResult
     private func registerAll() async -> [String: BrokerError] {
-        let records = connection.queue.sync { activities.values.map { $0.registration(objectPath: objectPath) } }
-        var errors: [String: BrokerError] = [:]
-        for record in records {
-            let call = MethodCall(
-                destination: BrokerProxy.busName, path: BrokerProxy.objectPath, interface: BrokerProxy.interface,
-                member: "RegisterActivity", body: [.vardict(record)])
-            do {
-                _ = try await connection.call(call, timeout: .seconds(25), autoStart: true)
-            } catch {
-                errors[record["id"]?.string ?? ""] = BrokerError(error, address: "the bus")
+        await withCheckedContinuation { continuation in
+            connection.queue.async { [self] in
+                sendRegistrations { [self] errors in
+                    onRegistration?(errors)
+                    continuation.resume(returning: errors)
+                }
             }
         }
-        connection.queue.sync { onRegistration?(errors) }
-        return errors
+    }
+
+    /// Sends `RegisterActivity` for every activity at once; `completion` runs on the loop with
+    /// the errors by activity id when every reply is in. On the loop.
+    private func sendRegistrations(completion: @escaping ([String: BrokerError]) -> Void) {
+        connection.assertOnLoop()
+        let records = activities.values.map { $0.registration(objectPath: objectPath) }
+        guard !records.isEmpty else { return completion([:]) }
+        var errors: [String: BrokerError] = [:]
+        var waiting = records.count
+        for record in records {
+            let id = record["id"]?.string ?? ""
+            let call = MethodCall(
+                destination: BrokerProxy.busName, path: BrokerProxy.objectPath,
+                interface: BrokerProxy.interface,
+                member: "RegisterActivity", body: [.vardict(record)])
+            _ = connection.call(call, timeout: .seconds(25), autoStart: true) { result in
+                if case .failure(let error) = result { errors[id] = BrokerError(error, address: "the bus") }
+                waiting -= 1
+                if waiting == 0 { completion(errors) }
+            }
+        }
     }
 
     private func providerInterface() -> Interface {
@@ -158,7 +180,10 @@ public final class ActivityProvider: @unchecked Sendable {
                         Argument(name: "id", signature: "s"), Argument(name: "items", signature: "a{sv}"),
                         Argument(name: "options", signature: "a{sv}"),
                     ],
-                    out: [Argument(name: "state", signature: "s"), Argument(name: "results", signature: "a{sv}")],
+                    out: [
+                        Argument(name: "state", signature: "s"),
+                        Argument(name: "results", signature: "a{sv}"),
+                    ],
                     handler: .deferred { [unowned self] call, responder in
                         try perform(call, responder: responder)
                     })
@@ -168,7 +193,8 @@ public final class ActivityProvider: @unchecked Sendable {
     private func perform(_ call: MethodInvocation, responder: Responder) throws {
         let id = call.body[0].string ?? ""
         guard let activity = activities[id] else {
-            throw DBusError(name: BrokerError.prefix + "NotFound", message: "this provider serves no activity '\(id)'")
+            throw DBusError(
+                name: BrokerError.prefix + "NotFound", message: "this provider serves no activity '\(id)'")
         }
         guard let items = SharedItems(vardict: call.body[1].vardict ?? [:]) else {
             throw DBusError(name: BrokerError.prefix + "InvalidArgument", message: "items: 'url' is required")
@@ -183,7 +209,10 @@ public final class ActivityProvider: @unchecked Sendable {
             } catch {
                 responder.reply([
                     .string("failed"),
-                    .vardict(["error": .string(BrokerError.prefix + "ProviderFailed"), "message": .string("\(error)")]),
+                    .vardict([
+                        "error": .string(BrokerError.prefix + "ProviderFailed"),
+                        "message": .string("\(error)"),
+                    ]),
                 ])
             }
         }

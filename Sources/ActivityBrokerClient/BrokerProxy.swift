@@ -20,7 +20,9 @@ public final class BrokerProxy: Sendable {
     private let jobs: JobWaiter
 
     /// Uses an existing connection (the app's own).
-    public init(connection: Connection, address: String = "the session bus", callTimeout: Duration = .seconds(25)) {
+    public init(
+        connection: Connection, address: String = "the session bus", callTimeout: Duration = .seconds(25)
+    ) {
         self.connection = connection
         self.address = address
         self.callTimeout = callTimeout
@@ -71,7 +73,9 @@ public final class BrokerProxy: Sendable {
     }
 
     /// `Explain`: whether `id` is offered for `items`, and the rule that decided.
-    public func explain(_ id: String, items: SharedItems) async throws(BrokerError) -> (applies: Bool, reason: String) {
+    public func explain(_ id: String, items: SharedItems) async throws(BrokerError) -> (
+        applies: Bool, reason: String
+    ) {
         let reply = try await call("Explain", [.string(id), .vardict(items.vardict)])
         return (reply.first?.bool ?? false, reply.dropFirst().first?.string ?? "")
     }
@@ -84,7 +88,8 @@ public final class BrokerProxy: Sendable {
     /// The broker's `Version` property.
     public func version() async throws(BrokerError) -> String {
         let reply = try await call(
-            "Get", [.string(Self.interface.rawValue), .string("Version")], interface: "org.freedesktop.DBus.Properties")
+            "Get", [.string(Self.interface.rawValue), .string("Version")],
+            interface: "org.freedesktop.DBus.Properties")
         return reply.first?.unwrapped.string ?? ""
     }
 
@@ -94,7 +99,10 @@ public final class BrokerProxy: Sendable {
     ///
     /// The `Finished` match is in place before `Perform` is called, so no ending is missed.
     /// Cancelling the calling task cancels the job (`Job1.Cancel`) and returns its
-    /// `cancelled` outcome. `onStarted` runs with the job path once the broker accepted it.
+    /// `cancelled` outcome — also when it happens while `Perform` is on its way; a task
+    /// cancelled before the call returns `cancelled` without starting anything. When the
+    /// broker leaves the bus mid-job, the outcome is `failed`. `onStarted` runs with the job
+    /// path once the broker accepted it.
     public func perform(
         _ id: String, items: SharedItems, activationToken: String? = nil, timeout: UInt32? = nil,
         onStarted: (@Sendable (ObjectPath) -> Void)? = nil
@@ -102,11 +110,26 @@ public final class BrokerProxy: Sendable {
         var options: [String: Value] = [:]
         if let activationToken { options["activation_token"] = .string(activationToken) }
         if let timeout { options["timeout"] = .uint32(timeout) }
+        // Cancelled before anything started: there is no job to cancel.
+        if Task.isCancelled { return .cancelled }
         let subscription = jobs.subscribe()
         defer { jobs.unsubscribe(subscription) }
-        let reply = try await call("Perform", [.string(id), .vardict(items.vardict), .vardict(options)])
+        // The Perform call itself runs in a task of its own, so that cancelling ours cannot
+        // abandon it in flight: the broker would start a job nobody cancels or waits for. A
+        // cancellation that came meanwhile is acted on below, once the job path is known.
+        let body: [Value] = [.string(id), .vardict(items.vardict), .vardict(options)]
+        let result = await Task { () async -> Result<[Value], BrokerError> in
+            do throws(BrokerError) {
+                return .success(try await self.call("Perform", body))
+            } catch {
+                return .failure(error)
+            }
+        }.value
+        let reply = try result.get()
         guard let path = reply.first?.objectPath else {
-            throw .other(name: "org.freedesktop.DBus.Error.InvalidSignature", message: "Perform replied without a job path")
+            throw .other(
+                name: "org.freedesktop.DBus.Error.InvalidSignature",
+                message: "Perform replied without a job path")
         }
         onStarted?(path)
         let connection = self.connection
@@ -126,7 +149,8 @@ public final class BrokerProxy: Sendable {
         let connection = self.connection
         return AsyncStream { continuation in
             let subscription = connection.addMatch(
-                MatchRule(interface: Self.interface.rawValue, member: "ActivitiesChanged", path: Self.objectPath)
+                MatchRule(
+                    interface: Self.interface.rawValue, member: "ActivitiesChanged", path: Self.objectPath)
             ) { _ in continuation.yield() }
             continuation.onTermination = { _ in connection.cancel(subscription) }
         }
@@ -139,7 +163,8 @@ public final class BrokerProxy: Sendable {
         async throws(BrokerError) -> [Value]
     {
         let call = MethodCall(
-            destination: Self.busName, path: Self.objectPath, interface: interface, member: member, body: body)
+            destination: Self.busName, path: Self.objectPath, interface: interface, member: member, body: body
+        )
         do {
             return try await connection.call(call, timeout: callTimeout, autoStart: true)
         } catch {

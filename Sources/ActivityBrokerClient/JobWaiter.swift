@@ -7,12 +7,15 @@ import DBus
 /// on the connection's loop, so a `Finished` that arrives before anyone waits is kept until
 /// `outcome(of:)` takes it. The match is shared by all performs in flight (`subscribe`).
 /// Only signals sent by the broker's current unique name count, so another peer cannot
-/// end a job early by sending a forged `Finished`.
+/// end a job early by sending a forged `Finished`. When that broker leaves the bus, its jobs
+/// can never finish: their waiters get a `failed` outcome at once.
 final class JobWaiter: @unchecked Sendable {
     private let connection: Connection
     private var subscription: Subscription?
     private var ownerWatch: Subscription?
     private var brokerOwner: String?
+    /// Set once the owner watch reported the broker's current owner.
+    private var ownerKnown = false
     private var subscribers = 0
     private var finished: [ObjectPath: ActivityOutcome] = [:]
     private var waiters: [ObjectPath: CheckedContinuation<ActivityOutcome, Never>] = [:]
@@ -28,7 +31,11 @@ final class JobWaiter: @unchecked Sendable {
                     MatchRule(interface: BrokerProxy.jobInterface.rawValue, member: "Finished")
                 ) { [unowned self] signal in received(signal) }
                 ownerWatch = connection.watchNameOwner(BrokerProxy.busName) { [unowned self] owner in
+                    let previous = brokerOwner
                     brokerOwner = owner
+                    ownerKnown = true
+                    // Jobs live in the broker process: a new owner (or none) will not finish them.
+                    if let previous, previous != owner { brokerLeft() }
                 }
             }
             return subscribers
@@ -43,6 +50,8 @@ final class JobWaiter: @unchecked Sendable {
                 self.subscription = nil
                 if let ownerWatch { connection.cancel(ownerWatch) }
                 ownerWatch = nil
+                brokerOwner = nil
+                ownerKnown = false
                 finished.removeAll()
             }
         }
@@ -54,6 +63,9 @@ final class JobWaiter: @unchecked Sendable {
             connection.queue.async { [self] in
                 if let outcome = finished.removeValue(forKey: path) {
                     continuation.resume(returning: outcome)
+                } else if ownerKnown && brokerOwner == nil {
+                    // The broker left between its Perform reply and now.
+                    continuation.resume(returning: Self.brokerGone)
                 } else {
                     waiters[path] = continuation
                 }
@@ -61,9 +73,21 @@ final class JobWaiter: @unchecked Sendable {
         }
     }
 
+    /// The outcome of a job whose broker left the bus before finishing it.
+    static let brokerGone = ActivityOutcome.failed(
+        error: "org.freedesktop.DBus.Error.NoReply",
+        message: "the activity broker left the bus before the job finished; its result is unknown")
+
+    private func brokerLeft() {
+        let orphaned = waiters
+        waiters.removeAll()
+        finished.removeAll()
+        for waiter in orphaned.values { waiter.resume(returning: Self.brokerGone) }
+    }
+
     private func received(_ signal: IncomingSignal) {
         guard signal.sender == brokerOwner, signal.body.count == 2, let stateName = signal.body[0].string,
-              let state = ActivityOutcome.State(rawValue: stateName)
+            let state = ActivityOutcome.State(rawValue: stateName)
         else { return }
         let outcome = ActivityOutcome(state: state, values: signal.body[1].vardict ?? [:])
         if let waiter = waiters.removeValue(forKey: signal.path) {

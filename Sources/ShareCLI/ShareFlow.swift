@@ -17,8 +17,10 @@ struct ShareFlow {
             return try await perform(id: activity, name: name, category: category)
         }
         guard !offered.isEmpty else {
-            Output.error("share: no activity applies to \(items.url)")
-            return .failed
+            // Nothing to choose from is a matter of the input, like an unknown --activity.
+            Output.error(
+                "share: no activity applies to \(items.url); 'share activities' lists what is registered")
+            return .usage
         }
         switch try choose(from: offered) {
         case .chosen(let id):
@@ -39,7 +41,8 @@ struct ShareFlow {
     /// terminal on standard input.
     private func choose(from offered: [OfferedActivity]) throws -> Choice {
         let entries = offered.map { activity in
-            ActivityPickerEntry(id: activity.id, title: activity.name, group: activity.category == "share" ? .share : .action)
+            ActivityPickerEntry(
+                id: activity.id, title: activity.name, group: activity.category == "share" ? .share : .action)
         }
         let header = ActivityPickerHeader(title: items.title ?? "", url: items.url)
         switch try ActivityPicker.choose(header: header, entries: entries) {
@@ -71,24 +74,40 @@ struct ShareFlow {
             spinner.stop(finalLine: line)
             return .completed
         case .cancelled:
-            spinner.stop(finalLine: "Cancelled: \(name)")
+            spinner.stop(finalLine: nil)
+            Output.error("share: cancelled: \(name)")
             return .cancelled
         case .failed:
-            spinner.stop(finalLine: "Failed: \(outcome.message ?? "\(name) failed")")
+            // On standard error, so that a script's captured output holds only successes.
+            spinner.stop(finalLine: nil)
+            Output.error("share: \(name) failed: \(outcome.message ?? "no reason given")")
             return .failed
         }
     }
 }
 
 /// Turns SIGINT and SIGTERM into a call of `handler` (cancelling the job) while it lives.
+///
+/// The first signal asks the broker to cancel and waits for the job's end; a second one
+/// exits at once with 130, so that a broker that does not answer cannot hold the terminal.
 final class InterruptHandler: @unchecked Sendable {
+    // `sources` is touched only by init and stop, on the thread that runs the flow.
     private var sources: [any DispatchSourceSignal] = []
+    private let queue = DispatchQueue(label: "share.interrupt")
 
     init(_ handler: @escaping @Sendable () -> Void) {
+        // Only touched on `queue`, by the event handlers.
+        final class Count: @unchecked Sendable { var value = 0 }
+        let count = Count()
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler(handler: handler)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler {
+                count.value += 1
+                guard count.value == 1 else { exit(ShareExit.cancelled.rawValue) }
+                Output.error("share: cancelling (interrupt again to quit without waiting)")
+                handler()
+            }
             source.resume()
             sources.append(source)
         }

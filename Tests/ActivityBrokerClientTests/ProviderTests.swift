@@ -1,0 +1,284 @@
+// ActivityProvider and BrokerProxy against the real broker: perform round trips, failures, cancel, restarts.
+import ActivityBrokerClient
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+/// What a provider's handler saw.
+private struct Seen: Sendable {
+    var items: SharedItems
+    var activationToken: String?
+}
+
+/// A unique activity id per test (the tests of a suite run in parallel, each on its own bus,
+/// but unique ids keep a failure message unambiguous).
+private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(in: 0...UInt32.max))" }
+
+@Suite(.timeLimit(.minutes(2))) struct ProviderTests {
+    @Test func performReturnsTheProviderResults() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("echo")
+        let seen = Inbox<Seen>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Echo", category: "share") { request in
+                seen.put(Seen(items: request.items, activationToken: request.activationToken))
+                return ActivityOutcome(
+                    state: .completed,
+                    results: [
+                        "url": .string(request.items.url), "count": .integer(42), "saved": .boolean(true),
+                        "ratio": .double(0.5),
+                    ])
+            }
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let items = SharedItems(url: "https://example.org/a?b=c", title: "A title", text: "Some text")
+
+        let offered = try await client.activities(for: items)
+        #expect(offered.map(\.id) == [id])
+        #expect(offered.first?.origin == "dbus")
+
+        let outcome = try await client.perform(id, items: items, activationToken: "token-1")
+        #expect(outcome.state == .completed)
+        #expect(
+            outcome.results == [
+                "url": .string("https://example.org/a?b=c"), "count": .integer(42), "saved": .boolean(true),
+                "ratio": .double(0.5),
+            ])
+        let request = try await seen.next("the handler's request")
+        #expect(request.items == items)
+        #expect(request.activationToken == "token-1")
+    }
+
+    @Test func aProviderStartedBeforeTheBrokerRegistersWhenItAppears() async throws {
+        let bus = try TestBus()
+        let id = uniqueID("early")
+        let provider = ActivityProvider(connection: try bus.connect())
+        do {
+            try await provider.start([ProvidedActivity(id: id, name: "Early") { _ in .completed }])
+            Issue.record("registered without a broker")
+        } catch {
+            guard case .unreachable = error else {
+                Issue.record("expected .unreachable, got \(error)")
+                return
+            }
+        }
+        let broker = try await BrokerProcess(bus: bus)
+        defer { broker.stop() }
+        let client = BrokerProxy(connection: try bus.connect(), address: bus.address)
+        try await waitUntil("\(id) registered once the broker runs", interval: .milliseconds(20)) {
+            (try? await client.registered())?.contains { $0.id == id } ?? false
+        }
+    }
+
+    @Test func localizedNamesAndMatchRulesReachTheBroker() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("video")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(
+                id: id, name: "Save Video", names: ["de": "Video speichern"], icon: "video-x-generic",
+                category: "action", schemes: ["https"], hosts: ["*.youtube.com"], pathPrefixes: ["/watch"]
+            ) { _ in .completed }
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let video = SharedItems(url: "https://www.youtube.com/watch?v=x")
+        let offered = try await client.activities(for: video, locale: "de_DE")
+        #expect(offered.map(\.name) == ["Video speichern"])
+        #expect(offered.first?.icon == "video-x-generic")
+        #expect(offered.first?.category == "action")
+        #expect(try await client.activities(for: SharedItems(url: "https://example.org/watch")).isEmpty)
+        #expect(try await client.activities(for: SharedItems(url: "https://www.youtube.com/feed")).isEmpty)
+        #expect(
+            try await client.activities(for: SharedItems(url: "http://www.youtube.com/watch?v=x")).isEmpty)
+        let (applies, reason) = try await client.explain(
+            id, items: SharedItems(url: "https://example.org/watch"))
+        #expect(!applies)
+        #expect(reason.contains("example.org"), "\(reason)")
+    }
+
+    @Test func aThrowingHandlerFailsTheJob() async throws {
+        struct Broken: Error, CustomStringConvertible { var description: String { "the disk is on fire" } }
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("broken")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([ProvidedActivity(id: id, name: "Broken") { _ in throw Broken() }])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+
+        let outcome = try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        #expect(outcome.state == .failed)
+        #expect(outcome.results["error"] == .string("org.activitybroker.Error.ProviderFailed"))
+        #expect(outcome.message?.contains("the disk is on fire") == true)
+    }
+
+    @Test func aFailedOutcomeIsPassedOn() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("declines")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Declines") { _ in
+                .failed(error: "org.example.Error.Quota", message: "quota exceeded")
+            }
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let outcome = try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        #expect(outcome == .failed(error: "org.example.Error.Quota", message: "quota exceeded"))
+    }
+
+    @Test func cancellingThePerformTaskCancelsTheJob() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("forever")
+        let started = Inbox<Void>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Forever") { _ in
+                started.put(())
+                try await Task.sleep(for: .seconds(3600))
+                return .completed
+            }
+        ])
+        let connection = try broker.bus.connect()
+        let client = BrokerProxy(connection: connection, address: broker.bus.address)
+        let jobs = Inbox<ObjectPath>()
+        let perform = Task {
+            try await client.perform(id, items: SharedItems(url: "https://example.org")) { jobs.put($0) }
+        }
+        let job = try await jobs.next("the job path")
+        try await started.next("the handler to start")
+        perform.cancel()
+        let outcome = try await perform.value
+        #expect(outcome.state == .cancelled)
+
+        let state = try await connection.call(
+            MethodCall(
+                destination: "org.activitybroker.Broker1", path: job,
+                interface: "org.freedesktop.DBus.Properties",
+                member: "Get", body: [.string("org.activitybroker.Job1"), .string("State")]))
+        #expect(state.first?.unwrapped.string == "cancelled")
+    }
+
+    /// Regression: a task cancelled around the Perform call got a stray `Cancelled` D-Bus error
+    /// (and a job started in flight was never cancelled) instead of the `cancelled` outcome.
+    @Test func aTaskCancelledBeforePerformStartsNothing() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("never")
+        let calls = Inbox<Void>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Never") { _ in
+                calls.put(()); return .completed
+            }
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let perform = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        }
+        #expect(try await perform.value == .cancelled)
+        // A later perform on the same proxy runs normally, and is the provider's first call.
+        #expect(try await client.perform(id, items: SharedItems(url: "https://example.org")) == .completed)
+        #expect(calls.count == 1)
+        #expect(!broker.log.contains("job 2"), "one job only: \(broker.log)")
+    }
+
+    @Test func activitiesChangedYieldsOnRegistration() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let changes = Inbox<Void>()
+        let stream = client.activitiesChanged()
+        let listener = Task {
+            for await _ in stream { changes.put(()) }
+        }
+        defer { listener.cancel() }
+        // A round trip on the same connection: the AddMatch went out before it.
+        _ = try await client.version()
+        #expect(changes.count == 0)
+
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: uniqueID("changes"), name: "Changes") { _ in .completed }
+        ])
+        try await changes.next("ActivitiesChanged after a registration")
+    }
+
+    @Test func theProviderRegistersAgainWhenTheBrokerRestarts() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("survivor")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([ProvidedActivity(id: id, name: "Survivor") { _ in .completed }])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        #expect(try await client.registered().contains { $0.id == id })
+
+        // Timestamps taken on the connections' loops, not in (possibly starved) test tasks.
+        let rounds = Inbox<ContinuousClock.Instant>()
+        provider.onRegistration = { errors in if errors.isEmpty { rounds.put(.now) } }
+        let owners = Locked<[(owner: String, at: ContinuousClock.Instant)]>([])
+        let watcher = try broker.bus.connect()
+        _ = watcher.watchNameOwner(BrokerProxy.busName) { owner in
+            if let owner { owners.withLock { $0.append((owner, .now)) } }
+        }
+        try await waitUntil("the first broker's name owner") { owners.value.count == 1 }
+
+        broker.kill()
+        try await broker.restart()
+        let round = try await rounds.next("a registration round with the new broker")
+        try await waitUntil("the new broker's name owner") { owners.value.count == 2 }
+        let took = round - owners.value[1].at
+        #expect(took < .seconds(1), "registered again \(took) after the new broker took its name")
+        try await waitUntil("\(id) listed by the new broker", interval: .milliseconds(20)) {
+            (try? await client.registered())?.contains { $0.id == id } ?? false
+        }
+        let outcome = try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        #expect(outcome.state == .completed)
+    }
+
+    /// Regression: `perform` waited forever for `Finished` when the broker died mid-job.
+    @Test func performFailsWhenTheBrokerDiesMidJob() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("orphaned")
+        let started = Inbox<Void>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Orphaned") { _ in
+                started.put(())
+                try await Task.sleep(for: .seconds(3600))
+                return .completed
+            }
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let perform = Task { try await client.perform(id, items: SharedItems(url: "https://example.org")) }
+        try await started.next("the handler to start")
+        broker.kill()
+        let ended = Inbox<ActivityOutcome>()
+        let waiter = Task { if let outcome = try? await perform.value { ended.put(outcome) } }
+        defer { waiter.cancel() }
+        let outcome = try await ended.next("perform to return after the broker died")
+        #expect(outcome.state == .failed)
+        #expect(outcome.message?.contains("broker") == true)
+    }
+
+    @Test func closingTheProviderUnregistersItsActivities() async throws {
+        let broker = try await BrokerProcess(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("closing")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([ProvidedActivity(id: id, name: "Closing") { _ in .completed }])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        #expect(try await client.registered().contains { $0.id == id })
+        await provider.close()
+        #expect(try await !client.registered().contains { $0.id == id })
+        await #expect(throws: BrokerError.self) {
+            try await client.perform(id, items: SharedItems(url: "https://example.org"))
+        }
+    }
+}
