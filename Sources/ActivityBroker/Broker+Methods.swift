@@ -14,13 +14,24 @@ extension Broker {
         let locale = options["locale"]?.string ?? defaultLocale
         let exclusions = try Exclusions(options["exclude"]?.stringArray ?? [])
         let includeOwn = options["include_own"]?.bool ?? false
-        let offered = registry.matching(items.url).filter { activity in
-            !exclusions.excludes(activity)
-                && (includeOwn || activity.owner != caller)
-                && availability(of: activity).isAvailable
-        }
+        let offered = withoutDuplicateBrowser(
+            registry.matching(items.url).filter { activity in
+                !exclusions.excludes(activity)
+                    && (includeOwn || activity.owner != caller)
+                    && availability(of: activity).isAvailable
+            })
         return Ranking.order(offered, usage: usage.scores, now: clock(), locale: locale)
             .map { ActivityRecord.offered($0, locale: locale) }
+    }
+
+    /// "Open in Browser" carries the default browser's name; offering that browser's own
+    /// "Open in" entry as well would show the same choice twice, so only the built-in one stays
+    /// (both remain registered: `ListRegistered`, `Perform` and `Explain` know them).
+    private func withoutDuplicateBrowser(_ offered: [Activity]) -> [Activity] {
+        guard let defaultBrowser, offered.contains(where: { $0.id == StaticCatalog.openInBrowserID }) else {
+            return offered
+        }
+        return offered.filter { $0.id != defaultBrowser }
     }
 
     /// `ListRegistered`: every activity with its availability, ordered by id.

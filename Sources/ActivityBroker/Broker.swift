@@ -28,6 +28,9 @@ public final class Broker: @unchecked Sendable {
     var jobs: JobTable!
     /// Disconnect watches of connections that registered activities, by unique name.
     var ownerWatches: [String: Subscription] = [:]
+    /// The desktop activity of the default web browser, which "Open in Browser" is named
+    /// after; `ListActivities` offers only one of the two (see `withoutDuplicateBrowser`).
+    var defaultBrowser: ActivityID?
     /// Availability per activity, valid until the registry or the machine changes.
     var availabilityCache: [ActivityID: Availability] = [:]
     private var changeSignalScheduled = false
@@ -58,7 +61,10 @@ public final class Broker: @unchecked Sendable {
         try connection.queue.sync {
             try connection.export(Self.objectPath, interfaces: [BrokerInterface.make(self)])
             usage.load()
-            catalog.onChange = { [unowned self] layers in self.staticLayersChanged(layers) }
+            catalog.onChange = { [unowned self] layers, browser in
+                defaultBrowser = browser
+                staticLayersChanged(layers)
+            }
             catalog.start()
             machine.onChange = { [unowned self] in self.machineChanged() }
         }

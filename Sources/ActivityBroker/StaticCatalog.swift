@@ -17,7 +17,8 @@ final class StaticCatalog: @unchecked Sendable {
     private var reportedProblems: [String: String] = [:]
 
     /// Called on the loop with the new layers, highest precedence first.
-    var onChange: (([StaticLayer]) -> Void)?
+    /// The second argument is the default browser's desktop activity, when mimeapps.list names one.
+    var onChange: (([StaticLayer], ActivityID?) -> Void)?
 
     init(
         paths: XDGPaths, environment: [String: String], builtinDirectories: [String], machine: MachineEnvironment,
@@ -54,30 +55,27 @@ final class StaticCatalog: @unchecked Sendable {
         }
         let loaded = applications.load()
         for problem in loaded.problems { report(problem.file, problem.message) }
-        var desktopActivities = loaded.activities
         if let browser = loaded.defaultBrowser {
             layers = layers.map { Self.namingBrowser(browser, in: $0) }
-            // "Open in Browser" now says "Open in Firefox"; a second "Open in Firefox" would be noise.
-            desktopActivities.removeAll { $0.id.rawValue == browser.activityID }
         }
         layers.append(
             StaticLayer(
                 origin: .desktop,
-                entries: Dictionary(desktopActivities.map { ($0.id.rawValue + ".desktop", StaticEntry.activity($0)) }) {
+                entries: Dictionary(loaded.activities.map { ($0.id.rawValue + ".desktop", StaticEntry.activity($0)) }) {
                     first, _ in first
                 }))
-        onChange?(layers)
+        onChange?(layers, loaded.defaultBrowser.flatMap { try? ActivityID($0.activityID) })
     }
 
     /// The built-in activity that opens the URL with the system opener, i.e. the default browser.
-    static let openInBrowserID = "org.activitybroker.open-in-browser"
+    static let openInBrowserID = try! ActivityID("org.activitybroker.open-in-browser")
 
     /// Gives "Open in Browser" the default browser's own name ("Open in Firefox"), in every
     /// language the browser's desktop entry and `OpenInPhrase` know.
     private static func namingBrowser(_ browser: DesktopApplication, in layer: StaticLayer) -> StaticLayer {
         var layer = layer
         for (fileName, entry) in layer.entries {
-            guard case .activity(var activity) = entry, activity.id.rawValue == openInBrowserID else { continue }
+            guard case .activity(var activity) = entry, activity.id == openInBrowserID else { continue }
             activity.name = "Open in \(browser.name)"
             for (locale, phrase) in OpenInPhrase.translations {
                 let appName = browser.names[locale] ?? browser.name

@@ -1,15 +1,12 @@
-// What happens to the broker when its bus goes away (a known broker bug, disabled until fixed).
+// What happens to the broker when its bus goes away: it exits rather than outliving the session.
 import Foundation
 import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct BrokerLifetimeTests {
-    /// The broker keeps running, without a connection, after its bus is gone: on a desktop that
-    /// is a daemon outliving the session; in tests, a process only the guard kills. Bug in
-    /// Sources/ActivityBroker (not this helper's to fix): it registers no `onDisconnect`
-    /// handler; it should flush its usage file and exit (status 0 or 1) when the bus is lost.
-    @Test(.disabled("broker bug: activity-broker does not exit when its bus goes away"))
-    func theBrokerExitsWhenItsBusGoesAway() async throws {
+    /// Regression: the broker kept running without a connection after its bus was gone (a
+    /// daemon outliving the session). It now writes its usage file and exits.
+    @Test func theBrokerExitsWhenItsBusGoesAway() async throws {
         let broker = try await BrokerProcess(bus: TestBus())
         defer { broker.stop() }
         let pid = broker.pid

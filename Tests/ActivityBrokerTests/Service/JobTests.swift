@@ -102,7 +102,7 @@ struct JobTests {
 
     @Test("A finished job object disappears after the afterlife (--job-afterlife)")
     func afterlife() async throws {
-        let f = try await Self.start(arguments: ["--job-afterlife", "0.3"])
+        let f = try await Self.start(arguments: ["--job-afterlife", "3"])
         let finished = f.finishedSignals()
         let job = try await f.perform("org.test.quick", Self.items)
         #expect(try await f.finished(job, in: finished).state == "completed")

@@ -1,7 +1,6 @@
 // A real activity-broker process on a private test bus, with its own XDG dirs and a recording opener.
 import DBus
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -11,25 +10,25 @@ import TestSupport
 /// built-in manifests (`extensions/`), XDG data and state homes and a recording URL opener.
 ///
 /// The broker runs under a `/bin/sh` guard whose stdin is a pipe from this process: when the
-/// test process dies, the pipe closes and the guard SIGKILLs the broker (it does not exit by
-/// itself when its bus goes away). `stop()` (also on deinit) does the same, stops the bus and
+/// test process dies, the pipe closes and the guard SIGKILLs the broker (a test killed mid-way
+/// leaves no broker behind, even before its bus is gone). `stop()` (also on deinit) does the same, stops the bus and
 /// removes the directory. Kill and `restart()` it to test what clients do when the broker goes.
-final class BrokerProcess: @unchecked Sendable {
-    let bus: TestBus
+public final class BrokerProcess: @unchecked Sendable {
+    public let bus: TestBus
     /// The temporary directory.
-    let root: String
+    public let root: String
     /// Built-in manifests (`--extensions-dir`).
-    var extensionsDirectory: String { root + "/extensions" }
+    public var extensionsDirectory: String { root + "/extensions" }
     /// `$XDG_DATA_HOME`.
-    var dataHome: String { root + "/data" }
+    public var dataHome: String { root + "/data" }
     /// The file the opener appends its arguments to, one a line.
-    var openedFile: String { root + "/opened" }
+    public var openedFile: String { root + "/opened" }
     private let lock = NSLock()
     private var current: (guardProcess: ChildProcess, pid: pid_t)?
 
     /// Creates the directories, writes `manifests` (file name → JSON; `@ROOT@` in them becomes
     /// `root`) and starts the broker.
-    init(bus: TestBus, manifests: [String: String] = [:]) async throws {
+    public init(bus: TestBus, manifests: [String: String] = [:]) async throws {
         self.bus = bus
         var template = Array("/tmp/broker-test.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw MissingFileError(what: "a temporary directory") }
@@ -52,7 +51,7 @@ final class BrokerProcess: @unchecked Sendable {
     deinit { stop() }
 
     /// The environment for the broker and for clients: this bus, XDG dirs inside `root`, C locale.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         var environment = bus.environment
         environment["XDG_DATA_HOME"] = dataHome
         environment["XDG_STATE_HOME"] = root + "/state"
@@ -65,19 +64,19 @@ final class BrokerProcess: @unchecked Sendable {
     }
 
     /// The broker's pid (of the current instance).
-    var pid: pid_t { lock.withLock { current?.pid ?? 0 } }
+    public var pid: pid_t { lock.withLock { current?.pid ?? 0 } }
 
     /// What the current broker logged so far.
-    var log: String { lock.withLock { current?.guardProcess.standardError ?? "" } }
+    public var log: String { lock.withLock { current?.guardProcess.standardError ?? "" } }
 
     /// The opener's recorded arguments.
-    var opened: [String] {
+    public var opened: [String] {
         ((try? String(contentsOfFile: openedFile, encoding: .utf8)) ?? "").split(separator: "\n").map(
             String.init)
     }
 
     /// Starts a broker (again) and returns once it owns its name.
-    func start() async throws {
+    public func start() async throws {
         let script = """
             "$@" </dev/null &
             child=$!
@@ -101,13 +100,13 @@ final class BrokerProcess: @unchecked Sendable {
     }
 
     /// SIGKILLs the current broker (the guard stays until `stop()`).
-    func kill() {
+    public func kill() {
         let pid = self.pid
         if pid > 0 { Glibc.kill(pid, SIGKILL) }
     }
 
     /// Stops the broker (through its guard) and its bus, and removes the directory. Idempotent.
-    func stop() {
+    public func stop() {
         let process = lock.withLock { () -> ChildProcess? in
             defer { current = nil }
             return current?.guardProcess
@@ -121,7 +120,7 @@ final class BrokerProcess: @unchecked Sendable {
     }
 
     /// Starts a new broker after the old one is gone from the bus.
-    func restart() async throws {
+    public func restart() async throws {
         let old = lock.withLock { current?.guardProcess }
         old?.closeStandardInput()
         try await waitForBrokerName(present: false)
@@ -129,7 +128,7 @@ final class BrokerProcess: @unchecked Sendable {
     }
 
     /// Waits until `org.activitybroker.Broker1` has (or has no) owner on the bus.
-    func waitForBrokerName(present: Bool, deadline: Deadline = .seconds(10)) async throws {
+    public func waitForBrokerName(present: Bool, deadline: Deadline = .seconds(10)) async throws {
         let connection = try bus.connect()
         defer { connection.close() }
         try await waitUntil("the broker name to be \(present ? "owned" : "released")", deadline: deadline) {
@@ -143,13 +142,12 @@ final class BrokerProcess: @unchecked Sendable {
 }
 
 /// The repository root, found from this file's path (for `extensions/` and `systemd/`).
-let repositoryRoot: String = URL(fileURLWithPath: #filePath)
+public let repositoryRoot: String = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
     .path
 
 /// A manifest for an `exec` activity.
-func execManifest(id: String, name: String, category: String = "action", argv: [String], priority: Int = 0)
+public func execManifest(id: String, name: String, category: String = "action", argv: [String], priority: Int = 0)
     -> String
 {
     let arguments = argv.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -160,7 +158,7 @@ func execManifest(id: String, name: String, category: String = "action", argv: [
 }
 
 /// A manifest for an `open` activity.
-func openManifest(
+public func openManifest(
     id: String, name: String, category: String = "share", template: String, priority: Int = 0,
     schemes: [String]? = nil
 ) -> String {
