@@ -25,6 +25,8 @@ public final class BrokerProcess: @unchecked Sendable {
     public var openedFile: String { root + "/opened" }
     private let lock = NSLock()
     private var current: (guardProcess: ChildProcess, pid: pid_t)?
+    /// Whether this broker holds one of `BrokerSlots.shared` (given back once, in `stop()`).
+    private var holdsSlot = false
 
     /// Creates the directories, writes `manifests` (file name → JSON; `@ROOT@` in them becomes
     /// `root`) and starts the broker.
@@ -33,6 +35,9 @@ public final class BrokerProcess: @unchecked Sendable {
         var template = Array("/tmp/broker-test.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw MissingFileError(what: "a temporary directory") }
         root = String(cString: made)
+        // Every stored property is set: from here a throw runs deinit, which gives the slot back.
+        await BrokerSlots.shared.acquire()
+        lock.withLock { holdsSlot = true }
         for directory in ["extensions", "data", "state", "config", "home", "system"] {
             try FileManager.default.createDirectory(
                 atPath: root + "/" + directory, withIntermediateDirectories: true)
@@ -117,6 +122,11 @@ public final class BrokerProcess: @unchecked Sendable {
         }
         bus.stop()
         try? FileManager.default.removeItem(atPath: root)
+        let release = lock.withLock { () -> Bool in
+            defer { holdsSlot = false }
+            return holdsSlot
+        }
+        if release { BrokerSlots.shared.release() }
     }
 
     /// Starts a new broker after the old one is gone from the bus.

@@ -83,41 +83,30 @@ final class LoopbackSite: @unchecked Sendable {
         "second.html": "<html><head><title>Second Page</title></head><body><a href=\"/\">Home</a></body></html>",
     ]
 
-    /// A bus, a broker whose opener records its argument, and a PATH whose xdg-open records too.
+    /// A broker (with the shipped Telegram and Open in Browser manifests) whose opener records
+    /// its argument, and an environment whose PATH has an `xdg-open` that records too.
     struct World {
-        let bus: TestBus
-        let broker: ChildProcess
-        let root: String
+        let broker: BrokerProcess
         let environment: [String: String]
-        var openerRecord: String { root + "/opener.args" }
+        var root: String { broker.root }
         var xdgOpenRecord: String { root + "/xdg-open.args" }
     }
 
     static func world() async throws -> World {
-        let bus = try TestBus()
-        var template = Array("/tmp/browse.XXXXXX".utf8CString)
-        let root = String(cString: mkdtemp(&template)!)
-        try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
-        for name in ["opener", "xdg-open"] {
-            let path = root + "/bin/" + name
-            try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(root)/\(name).args'\n".write(toFile: path, atomically: true, encoding: .utf8)
-            chmod(path, 0o755)
+        var manifests: [String: String] = [:]
+        for name in ["telegram.json", "open-in-browser.json"] {
+            manifests[name] = try String(contentsOfFile: repositoryRoot + "/extensions/" + name, encoding: .utf8)
         }
-        var environment = bus.environment
-        environment["PATH"] = root + "/bin:/usr/bin:/bin"
-        environment["HOME"] = root
-        environment["XDG_DATA_HOME"] = root + "/data"
-        environment["XDG_STATE_HOME"] = root + "/state"
-        environment["XDG_DATA_DIRS"] = root + "/none"
-        environment["XDG_CONFIG_HOME"] = root + "/config"
+        let broker = try await BrokerProcess(bus: TestBus(), manifests: manifests)
+        try FileManager.default.createDirectory(atPath: broker.root + "/bin", withIntermediateDirectories: true)
+        let xdgOpen = broker.root + "/bin/xdg-open"
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(broker.root)/xdg-open.args'\n".write(
+            toFile: xdgOpen, atomically: true, encoding: .utf8)
+        chmod(xdgOpen, 0o755)
+        var environment = broker.environment
+        environment["PATH"] = broker.root + "/bin:/usr/bin:/bin"
         environment["TERM"] = "xterm-256color"
-        let extensions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("extensions").path
-        let broker = try ChildProcess(
-            executable: try BuiltProducts.executable("activity-broker"),
-            arguments: ["--extensions-dir", extensions, "--opener", root + "/bin/opener"], environment: environment)
-        _ = try await broker.nextLine(in: .standardError) { $0.contains("owns org.activitybroker.Broker1") }
-        return World(bus: bus, broker: broker, root: root, environment: environment)
+        return World(broker: broker, environment: environment)
     }
 
     @Test func browseFollowsGoesBackAndForwardAndSharesThroughTheActionSheet() async throws {
@@ -148,8 +137,7 @@ final class LoopbackSite: @unchecked Sendable {
         try await terminal.waitForScreen("the Action sheet") { $0.contains("Open in Browser") && $0.contains("Telegram") }
         try await terminal.send("End", "Enter")  // the last entry: Open in Browser (actions come last)
         try await terminal.waitForScreen("the outcome") { $0.contains("Done: Open in Browser") }
-        let opened = try String(contentsOfFile: world.openerRecord, encoding: .utf8)
-        #expect(opened == site.url("") + "\n")
+        #expect(world.broker.opened == [site.url("")])
 
         try await terminal.send("q")
         try await waitUntil("share to exit") { FileManager.default.fileExists(atPath: world.root + "/exit") }
@@ -157,7 +145,7 @@ final class LoopbackSite: @unchecked Sendable {
         #expect(
             try String(contentsOfFile: world.root + "/stty.before", encoding: .utf8)
                 == String(contentsOfFile: world.root + "/stty.after", encoding: .utf8))
-        #expect(!world.broker.standardError.contains(site.url("")))
+        #expect(!world.broker.log.contains(site.url("")))
     }
 
     @Test func browseWithoutATerminalPrintsThePageOnce() async throws {

@@ -61,7 +61,7 @@ final class PseudoTerminal {
     }
 
     /// Reads until the output so far satisfies `condition` or `seconds` pass; returns whether it did.
-    func readUntil(seconds: Double = 10, _ condition: (String) -> Bool) -> Bool {
+    func readUntil(seconds: Double = 30, _ condition: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition(outputText) {
             guard Date() < deadline else { return false }

@@ -34,6 +34,7 @@ final class InstalledSession: @unchecked Sendable {
     deinit {
         broker?.terminate()
         _ = try? broker?.waitForExit(deadline: .seconds(5))
+        if broker != nil { BrokerSlots.shared.release() }
         client.close()
         bus.stop()
         try? FileManager.default.removeItem(atPath: root)
@@ -77,10 +78,17 @@ final class InstalledSession: @unchecked Sendable {
         environment.merge(extra) { _, new in new }
         let extensions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("extensions").path
-        let process = try ChildProcess(
-            executable: try BuiltProducts.executable("activity-broker"),
-            arguments: ["--extensions-dir", extensions, "--opener", try recordingProgram("opener")],
-            environment: environment)
+        await BrokerSlots.shared.acquire()
+        let process: ChildProcess
+        do {
+            process = try ChildProcess(
+                executable: try BuiltProducts.executable("activity-broker"),
+                arguments: ["--extensions-dir", extensions, "--opener", try recordingProgram("opener")],
+                environment: environment)
+        } catch {
+            BrokerSlots.shared.release()
+            throw error
+        }
         broker = process
         _ = try await process.nextLine(in: .standardError) { $0.contains("owns org.activitybroker.Broker1") }
     }

@@ -18,7 +18,7 @@ import TestSupport
 ///
 /// Released, it stops the broker with SIGTERM (so that its exec children are killed too),
 /// then the bus, and removes the tree; it records an issue if a broker logged anything that
-/// was shared through `perform`. At most `FixtureSlots.shared` fixtures live at once
+/// was shared through `perform`. At most `BrokerSlots.shared` fixtures live at once
 /// (inotify instances are scarce); `init` waits for a slot.
 final class BrokerFixture: @unchecked Sendable {
     static let busName: BusName = "org.activitybroker.Broker1"
@@ -45,10 +45,10 @@ final class BrokerFixture: @unchecked Sendable {
         builtin: [String: String] = [:], arguments: [String] = [], start: Bool = true,
         serviceDirectory: Bool = false
     ) async throws {
-        await FixtureSlots.shared.acquire()
+        await BrokerSlots.shared.acquire()
         var template = Array("/tmp/broker-service-test.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            FixtureSlots.shared.release()
+            BrokerSlots.shared.release()
             throw MissingFileError(what: "a temporary directory")
         }
         root = String(cString: made)
@@ -63,7 +63,7 @@ final class BrokerFixture: @unchecked Sendable {
             client = try bus.connect()
         } catch {
             // Not fully initialized: deinit will not run.
-            FixtureSlots.shared.release()
+            BrokerSlots.shared.release()
             throw error
         }
         try writeScripts()
@@ -84,7 +84,7 @@ final class BrokerFixture: @unchecked Sendable {
         client.close()
         bus.stop()
         try? FileManager.default.removeItem(atPath: root)
-        FixtureSlots.shared.release()
+        BrokerSlots.shared.release()
     }
 
     // MARK: Paths and files

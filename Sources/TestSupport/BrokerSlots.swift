@@ -1,4 +1,4 @@
-// A counting semaphore for async code: bounds how many broker fixtures run at once.
+// A counting semaphore for async code: bounds how many brokers the tests run at once.
 import Foundation
 
 /// Hands out a limited number of slots; `acquire` suspends (without blocking a thread) until
@@ -8,17 +8,18 @@ import Foundation
 /// 128 per user (`fs.inotify.max_user_instances`) across the whole machine. Swift Testing starts
 /// every test at once; unbounded, the brokers (and the System tests beside them) run out and
 /// fail with EMFILE. A handful of brokers at a time keeps the suite fast and within the limit.
-final class FixtureSlots: @unchecked Sendable {
-    static let shared = FixtureSlots(count: 6)
+public final class BrokerSlots: @unchecked Sendable {
+    /// Shared by every test target: they all run in one test process.
+    public static let shared = BrokerSlots(count: 10)
 
     // `free` and `waiters` are guarded by `lock`.
     private let lock = NSLock()
     private var free: Int
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    init(count: Int) { free = count }
+    public init(count: Int) { free = count }
 
-    func acquire() async {
+    public func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.lock()
             if free > 0 {
@@ -32,7 +33,7 @@ final class FixtureSlots: @unchecked Sendable {
         }
     }
 
-    func release() {
+    public func release() {
         lock.lock()
         if waiters.isEmpty {
             free += 1
