@@ -15,7 +15,10 @@ struct ManifestReloadTests {
         try await f.settle()
         try f.write(TestManifest.json(id: "org.test.user", name: "User"), to: "data/activity-broker/extensions/user.json")
         _ = try await changes.next("ActivitiesChanged after adding a manifest", deadline: .seconds(10))
-        #expect(Set(try await f.offered(Self.url)) == ["org.test.a", "org.test.user"])
+        // The first change may come from the temporary file appearing; the next brings the file.
+        try await waitUntil("user.json to be offered") {
+            Set(try await f.offered(Self.url)) == ["org.test.a", "org.test.user"]
+        }
         #expect(try await f.registered()["org.test.user"]?["origin"] == .string("user"))
         #expect(try await f.property("ActivityCount") == .uint32(2))
 
