@@ -93,4 +93,17 @@ struct UsageRankingTests {
         #expect(try await f.offered(Self.url).first == "org.test.a")
         #expect(third.standardError.split(separator: "\n").filter { $0.contains("usage.json") }.count == 1)
     }
+
+    @Test("Regression: a broker taking over with --replace lost the uses its predecessor had not yet written")
+    func replaceKeepsRecentUses() async throws {
+        let f = try await Self.start()
+        let first = f.broker
+        // Within the usage file's debounce (1 s): the uses are still only in memory.
+        _ = try await Self.use("org.test.c", times: 2, in: f)
+        try await f.startBroker(arguments: ["--replace"])
+        #expect(try await first.exit() == .exited(0))
+        try await waitUntil("the new broker to rank Charlie first") {
+            try await f.offered(Self.url).first == "org.test.c"
+        }
+    }
 }
