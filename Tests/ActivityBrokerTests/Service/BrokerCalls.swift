@@ -11,9 +11,16 @@ extension BrokerFixture {
         _ member: MemberName, _ body: [Value] = [], on connection: Connection? = nil,
         path: ObjectPath = BrokerFixture.path, interface: InterfaceName? = BrokerFixture.interface
     ) async throws(DBusError) -> [Value] {
-        try await (connection ?? client).call(
-            MethodCall(destination: Self.busName, path: path, interface: interface, member: member, body: body),
-            timeout: .seconds(10))
+        do {
+            return try await (connection ?? client).call(
+                MethodCall(destination: Self.busName, path: path, interface: interface, member: member, body: body),
+                timeout: .seconds(10))
+        } catch where error.name == DBusError.noReplyName {
+            // Say what the broker was doing: a hang is a bug worth a log.
+            let state = brokers.value.last?.termination?.description ?? "running"
+            throw DBusError(
+                name: error.name, message: "\(error.message); broker \(state); log:\n\(log.suffix(4000))")
+        }
     }
 
     /// The error name a call fails with, nil when it succeeds.

@@ -32,7 +32,7 @@ final class BrokerFixture: @unchecked Sendable {
     /// The test's own connection to the bus.
     let client: Connection
     /// Brokers started by this fixture, newest last.
-    private let brokers = Locked<[ChildProcess]>([])
+    let brokers = Locked<[ChildProcess]>([])
     /// Variables added to (or replacing) the broker's environment; set before starting it.
     let extraEnvironment = Locked<[String: String]>([:])
     /// Every URL, title and text given to `perform`: released, the fixture records an issue
