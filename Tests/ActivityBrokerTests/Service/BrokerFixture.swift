@@ -52,17 +52,18 @@ final class BrokerFixture: @unchecked Sendable {
             throw MissingFileError(what: "a temporary directory")
         }
         root = String(cString: made)
-        for directory in [
-            "home", "data/activity-broker/extensions", "system/activity-broker/extensions", "config", "state",
-            "builtin", "bin", "out", "services",
-        ] {
-            try FileManager.default.createDirectory(atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
-        }
         do {
+            for directory in [
+                "home", "data/activity-broker/extensions", "system/activity-broker/extensions", "config", "state",
+                "builtin", "bin", "out", "services",
+            ] {
+                try FileManager.default.createDirectory(atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
+            }
             bus = try TestBus(serviceDirectory: serviceDirectory ? "\(root)/services" : nil)
             client = try bus.connect()
         } catch {
             // Not fully initialized: deinit will not run.
+            try? FileManager.default.removeItem(atPath: root)
             FixtureSlots.shared.release()
             throw error
         }
@@ -82,9 +83,12 @@ final class BrokerFixture: @unchecked Sendable {
             Issue.record("the broker logged a shared item: \(item)\n\(log)")
         }
         client.close()
-        bus.stop()
         try? FileManager.default.removeItem(atPath: root)
         FixtureSlots.shared.release()
+        // Reaping the daemon blocks: keep it off the test's cooperative thread. Should the test
+        // process end first, the bus's guard stops the daemon and removes its directory.
+        let bus = bus
+        Thread { bus.stop() }.start()
     }
 
     // MARK: Paths and files
