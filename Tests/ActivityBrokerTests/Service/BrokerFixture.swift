@@ -1,8 +1,8 @@
 // One private bus plus the real activity-broker binary, with its own XDG directories and scripts.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -54,10 +54,12 @@ final class BrokerFixture: @unchecked Sendable {
         root = String(cString: made)
         do {
             for directory in [
-                "home", "data/activity-broker/extensions", "system/activity-broker/extensions", "config", "state",
+                "home", "data/activity-broker/extensions", "system/activity-broker/extensions", "config",
+                "state",
                 "builtin", "bin", "out", "services",
             ] {
-                try FileManager.default.createDirectory(atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
             }
             bus = try TestBus(serviceDirectory: serviceDirectory ? "\(root)/services" : nil)
             client = try bus.connect()
@@ -145,14 +147,18 @@ final class BrokerFixture: @unchecked Sendable {
     var brokerEnvironment: [String: String] {
         [
             "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": "\(root)/home", "XDG_DATA_HOME": "\(root)/data",
-            "XDG_DATA_DIRS": "\(root)/system", "XDG_CONFIG_HOME": "\(root)/config", "XDG_STATE_HOME": "\(root)/state",
+            "XDG_DATA_DIRS": "\(root)/system", "XDG_CONFIG_HOME": "\(root)/config",
+            "XDG_STATE_HOME": "\(root)/state",
             "PATH": "\(root)/bin:/usr/local/bin:/usr/bin:/bin",
         ].merging(extraEnvironment.value) { _, extra in extra }
     }
 
     /// The command line of a broker for this tree.
     func brokerArguments(_ extra: [String] = []) -> [String] {
-        ["--bus", bus.address, "--extensions-dir", builtinExtensions, "--opener", "\(root)/bin/opener", "--verbose"]
+        [
+            "--bus", bus.address, "--extensions-dir", builtinExtensions, "--opener", "\(root)/bin/opener",
+            "--verbose",
+        ]
             + extra
     }
 
@@ -178,7 +184,8 @@ final class BrokerFixture: @unchecked Sendable {
     /// Starts a broker without waiting for anything.
     func launchBroker(arguments: [String] = []) throws -> ChildProcess {
         let broker = try ChildProcess(
-            executable: try BuiltProducts.executable("activity-broker"), arguments: brokerArguments(arguments),
+            executable: try BuiltProducts.executable("activity-broker"),
+            arguments: brokerArguments(arguments),
             environment: brokerEnvironment)
         brokers.withLock { $0.append(broker) }
         return broker

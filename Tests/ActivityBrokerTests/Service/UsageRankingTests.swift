@@ -1,8 +1,8 @@
 // Usage ranking through the real broker: order changes with use, the file holds no URL, corruption.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Usage ranking and usage.json")
 struct UsageRankingTests {
@@ -37,7 +37,8 @@ struct UsageRankingTests {
         #expect(try await Self.use("org.test.c", times: 3, in: f) == ["completed", "completed", "completed"])
         #expect(try await Self.use("org.test.b", times: 1, in: f) == ["completed"])
         #expect(try await Self.use("org.test.fails", times: 2, in: f) == ["failed", "failed"])
-        #expect(try await f.offered(Self.url) == ["org.test.c", "org.test.b", "org.test.a", "org.test.fails"])
+        #expect(
+            try await f.offered(Self.url) == ["org.test.c", "org.test.b", "org.test.a", "org.test.fails"])
         try await f.call("ClearHistory")
         #expect(try await f.offered(Self.url) == initial)
         #expect(f.logOmits(Self.url, "usage-secret-path", Self.title))
@@ -82,7 +83,8 @@ struct UsageRankingTests {
         try f.write("{\"entries\": {\"org.test.c\": [not json at all", to: "state/activity-broker/usage.json")
 
         let second = try await f.startBroker()
-        #expect(try await f.offered(Self.url) == ["org.test.a", "org.test.b", "org.test.c", "org.test.fails"])
+        #expect(
+            try await f.offered(Self.url) == ["org.test.a", "org.test.b", "org.test.c", "org.test.fails"])
         let lines = second.standardError.split(separator: "\n").filter { $0.contains("usage.json") }
         #expect(lines.count == 1, "\(second.standardError)")
 
