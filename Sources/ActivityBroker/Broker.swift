@@ -86,8 +86,9 @@ public final class Broker: @unchecked Sendable {
             flags.insert(.replaceExisting)
             predecessor = try? await connection.call(
                 MethodCall(
-                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                    member: "GetNameOwner", body: [.string(Self.busName.rawValue)])
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus", member: "GetNameOwner",
+                    body: [.string(Self.busName.rawValue)])
             ).first?.string
         }
         let reply = try await connection.requestName(Self.busName, flags: flags)

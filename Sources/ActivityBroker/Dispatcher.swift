@@ -132,8 +132,8 @@ final class Dispatcher: @unchecked Sendable {
         dispatch.pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: autoStart) {
             [weak dispatch] result in
             dispatch?.stopWatching()
-            completion(
-                Self.outcome(of: result, provider: destination.rawValue, timedOut: ContinuousClock.now >= deadline))
+            let timedOut = ContinuousClock.now >= deadline
+            completion(Self.outcome(of: result, provider: destination.rawValue, timedOut: timedOut))
         }
         if !autoStart {
             // A dynamic provider leaving mid-call fails the job at once instead of at the timeout.
