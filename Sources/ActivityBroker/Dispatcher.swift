@@ -23,8 +23,14 @@ final class Dispatcher: @unchecked Sendable {
     init(connection: Connection, opener: [String], environment: [String: String]) {
         self.connection = connection
         self.opener = opener
-        self.launcher = ChildProcessLauncher(queue: connection.queue, environment: environment)
+        self.launcher = ChildProcessLauncher(
+            queue: connection.queue, environment: environment.filter { !Self.perLaunchVariables.contains($0.key) })
     }
+
+    /// Variables that belong to one launch, not to the broker: a token the broker itself was
+    /// started with is stale (single use) and must not reach every child; a job's own token
+    /// comes from Perform's `activation_token`.
+    static let perLaunchVariables: Set<String> = ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID"]
 
     /// Expands the resolved perform spec for these items.
     func plan(_ perform: PerformSpec, activity: Activity, items: Items, activationToken: String?) throws(ActivityError)

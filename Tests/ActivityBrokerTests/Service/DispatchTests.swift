@@ -201,4 +201,24 @@ struct DispatchTests {
         try await f.call("Cancel", path: stuck, interface: BrokerFixture.jobInterface)
         #expect(try await f.finished(stuck, in: finished).state == "cancelled")
     }
+
+    @Test("Regression: the activation token the broker was started with reached every child as the job's own")
+    func staleTokenIsNotInherited() async throws {
+        let f = try await BrokerFixture(start: false)
+        let out = f.output("token")
+        try f.write(
+            TestManifest.json(
+                id: "org.test.token",
+                perform: TestManifest.exec([
+                    "/bin/sh", "-c",
+                    "printf '%s,%s' \"${{XDG_ACTIVATION_TOKEN-unset}}\" \"${{DESKTOP_STARTUP_ID-unset}}\" > \(out)",
+                ])),
+            to: "builtin/token.json")
+        f.extraEnvironment.value = ["XDG_ACTIVATION_TOKEN": "stale-token", "DESKTOP_STARTUP_ID": "stale-id"]
+        try await f.startBroker()
+        let finished = f.finishedSignals()
+        let job = try await f.perform("org.test.token", ["url": .string("https://example.org/")])
+        #expect(try await f.finished(job, in: finished).state == "completed")
+        #expect(f.read(out) == "unset,unset")
+    }
 }
