@@ -55,6 +55,11 @@ struct UsageRankingTests {
         #expect(!text.contains("example.org"))
         #expect(!text.contains(Self.title))
         #expect(!text.contains("org.test.fails"))
+        // Written atomically and privately: no temporary file left, readable by the user alone.
+        let directory = (f.usageFile as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["usage.json"])
+        let attributes = try FileManager.default.attributesOfItem(atPath: f.usageFile)
+        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o077 } == 0)
         #expect(f.logOmits("usage-secret-path", Self.title))
 
         // A new broker reads it back: Bravo still ranks first.
