@@ -191,6 +191,49 @@ struct MethodErrorTests {
         #expect(try await f.offered(Self.url) == ["org.test.share"])
         #expect(f.broker.termination == nil)
     }
+
+    @Test("No input makes the broker exit: odd values in every argument of every method")
+    func oddInputs() async throws {
+        let f = try await Self.start()
+        let strings = [
+            "", " ", "\u{202E}evil", String(repeating: "a", count: 300), "org.test.share\n",
+            "../../etc/passwd",
+            "category:", "%00", "\u{FFFF}", "org..test", ".", "-",
+        ]
+        let values: [Value] =
+            strings.map { .string($0) } + [
+                .variant(.variant(.variant(.string("https://example.org/")))), .int64(-1), .double(.nan),
+                .array(element: "s", []), .dictionary(key: "s", value: "v", []), .objectPath("/"),
+                .structure([.string("url"), .int32(1)]), .stringArray(strings),
+                .vardict(["url": .string("x")]),
+            ]
+        let keys = [
+            "url", "title", "text", "id", "name", "names", "icon", "category", "match", "object_path",
+            "locale", "exclude", "include_own", "timeout", "activation_token", "priority", "",
+        ]
+        let share = Value.string("org.test.share")
+        for value in values {
+            for key in keys {
+                var fields: [String: Value] = ["url": .string(Self.url)]
+                fields[key] = value
+                let dict = Value.vardict(fields)
+                _ = await f.errorName("ListActivities", [dict, dict])
+                _ = await f.errorName("Perform", [share, dict, dict])
+                _ = await f.errorName("RegisterActivity", [dict])
+                _ = await f.errorName("ListRegistered", [dict])
+                _ = await f.errorName("Explain", [share, dict])
+            }
+            if case .string = value {
+                _ = await f.errorName(
+                    "Perform", [value, .vardict(["url": .string(Self.url)]), .vardict([:])])
+                _ = await f.errorName("UnregisterActivity", [value])
+                _ = await f.errorName("Explain", [value, .vardict(["url": value])])
+            }
+        }
+        try await f.settle()
+        #expect(f.broker.termination == nil)
+        #expect(try await f.offered(Self.url) == ["org.test.share"])
+    }
 }
 
 /// The D-Bus error name `body` throws, nil when it succeeds.
