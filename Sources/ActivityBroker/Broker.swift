@@ -87,12 +87,28 @@ public final class Broker: @unchecked Sendable {
             exit(0)
         }
         var flags: Connection.NameRequestFlags = [.allowReplacement, .doNotQueue]
-        if configuration.replace { flags.insert(.replaceExisting) }
+        var predecessor: String?
+        if configuration.replace {
+            flags.insert(.replaceExisting)
+            predecessor = try? await connection.call(
+                MethodCall(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus", member: "GetNameOwner",
+                    body: [.string(Self.busName.rawValue)])
+            ).first?.string
+        }
         let reply = try await connection.requestName(Self.busName, flags: flags)
         switch reply {
         case .primaryOwner, .alreadyOwner:
             let count = connection.queue.sync { registry.count }
             log.event("owns \(Self.busName.rawValue) on \(connection.uniqueName) with \(count) activities")
+            if let predecessor, predecessor != connection.uniqueName {
+                // The replaced broker writes its last uses as it leaves, after we read the file.
+                _ = connection.watchDisconnect(of: predecessor) { [unowned self] in
+                    log.debug("the replaced broker \(predecessor) is gone; reading the usage file again")
+                    usage.reloadKeepingOwnUses()
+                }
+            }
         case .inQueue, .exists:
             throw DBusError(
                 name: brokerErrorPrefix + "AlreadyExists",

@@ -24,10 +24,15 @@ final class Dispatcher: @unchecked Sendable {
         self.connection = connection
         self.opener = opener
         // Children that open something themselves (activity-qr) use the same opener.
-        var childEnvironment = environment
+        var childEnvironment = environment.filter { !Self.perLaunchVariables.contains($0.key) }
         childEnvironment["ACTIVITY_BROKER_OPENER"] = opener.joined(separator: " ")
         self.launcher = ChildProcessLauncher(queue: connection.queue, environment: childEnvironment)
     }
+
+    /// Variables that belong to one launch, not to the broker: a token the broker itself was
+    /// started with is stale (single use) and must not reach every child; a job's own token
+    /// comes from Perform's `activation_token`.
+    static let perLaunchVariables: Set<String> = ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID"]
 
     /// Expands the resolved perform spec for these items.
     func plan(_ perform: PerformSpec, activity: Activity, items: Items, activationToken: String?) throws(ActivityError)
@@ -135,8 +140,8 @@ final class Dispatcher: @unchecked Sendable {
         dispatch.pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: autoStart) {
             [weak dispatch] result in
             dispatch?.stopWatching()
-            completion(
-                Self.outcome(of: result, provider: destination.rawValue, timedOut: ContinuousClock.now >= deadline))
+            let timedOut = ContinuousClock.now >= deadline
+            completion(Self.outcome(of: result, provider: destination.rawValue, timedOut: timedOut))
         }
         if !autoStart {
             // A dynamic provider leaving mid-call fails the job at once instead of at the timeout.

@@ -10,6 +10,9 @@ final class UsageStore: @unchecked Sendable {
     private let path: String
     private let log: BrokerLog
     private(set) var scores = UsageScores(entries: [:])
+    /// Uses counted since the file was last read, re-applied by `reloadKeepingOwnUses`.
+    private var usesSinceLoad: [(id: ActivityID, at: Date)] = []
+    private var clearedSinceLoad = false
 
     init(path: String, queue: DispatchQueue, log: BrokerLog) {
         self.path = path
@@ -32,10 +35,26 @@ final class UsageStore: @unchecked Sendable {
 
     func recordUse(of id: ActivityID, at now: Date) {
         scores.recordUse(of: id, at: now)
+        usesSinceLoad.append((id, now))
         save()
     }
 
+    /// Reads the file again and re-applies the uses counted since the last read: a broker
+    /// replaced with `--replace` writes its last uses on its way out, after its successor
+    /// first read the file. Skipped after `clear()`, which the user meant to stick.
+    func reloadKeepingOwnUses() {
+        guard !clearedSinceLoad else { return }
+        let own = usesSinceLoad
+        scores = UsageScores(entries: [:])  // a missing file leaves them untouched
+        load()
+        for use in own { scores.recordUse(of: use.id, at: use.at) }
+        usesSinceLoad = own
+        if !own.isEmpty { save() }
+    }
+
     func clear() {
+        clearedSinceLoad = true
+        usesSinceLoad = []
         scores = UsageScores(entries: [:])
         save()
         flush()

@@ -7,10 +7,11 @@ import Foundation
 /// Why: each broker holds two inotify instances (manifest and PATH watchers), and Linux allows
 /// 128 per user (`fs.inotify.max_user_instances`) across the whole machine. Swift Testing starts
 /// every test at once; unbounded, the brokers (and the System tests beside them) run out and
-/// fail with EMFILE. A handful of brokers at a time keeps the suite fast and within the limit.
+/// fail with EMFILE. A handful of brokers at a time keeps the suite fast and within the limit,
+/// and spares the CPU that timing-sensitive tests elsewhere in the package need.
 public final class BrokerSlots: @unchecked Sendable {
     /// Shared by every test target: they all run in one test process.
-    public static let shared = BrokerSlots(count: 10)
+    public static let shared = BrokerSlots(count: 6)
 
     // `free` and `waiters` are guarded by `lock`.
     private let lock = NSLock()

@@ -2,8 +2,8 @@
 // time, candidate choice by environment, dbus manifests, and the default locale.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Availability, candidates and dbus manifests")
 struct AvailabilityTests {
@@ -17,7 +17,9 @@ struct AvailabilityTests {
         #expect(try await f.offered(Self.url) == [])
         #expect(try await f.registered()["org.test.late"]?["available"] == .boolean(false))
         try f.write("#!/bin/sh\nexit 0\n", to: "bin/late-tool", mode: 0o755)
-        try await waitUntil("org.test.late to become available") { try await f.offered(Self.url) == ["org.test.late"] }
+        try await waitUntil("org.test.late to become available") {
+            try await f.offered(Self.url) == ["org.test.late"]
+        }
         try FileManager.default.removeItem(atPath: "\(f.root)/bin/late-tool")
         try await waitUntil("org.test.late to become unavailable") { try await f.offered(Self.url) == [] }
     }
@@ -25,15 +27,19 @@ struct AvailabilityTests {
     @Test("A required bus name gaining and losing its owner shows and hides the activity")
     func busNameRequirement() async throws {
         let f = try await BrokerFixture(builtin: [
-            "needs.json": TestManifest.json(id: "org.test.needs", requires: #"{"dbus_names": ["org.test.Needed"]}"#)
+            "needs.json": TestManifest.json(
+                id: "org.test.needs", requires: #"{"dbus_names": ["org.test.Needed"]}"#)
         ])
         #expect(try await f.offered(Self.url) == [])
         #expect(
-            await f.errorName("Perform", [.string("org.test.needs"), .vardict(["url": .string(Self.url)]), .vardict([:])])
+            await f.errorName(
+                "Perform", [.string("org.test.needs"), .vardict(["url": .string(Self.url)]), .vardict([:])])
                 == BrokerFixture.errorPrefix + "Unavailable")
         let service = try f.bus.connect()
         #expect(try await service.requestName("org.test.Needed") == .primaryOwner)
-        try await waitUntil("org.test.needs to become available") { try await f.offered(Self.url) == ["org.test.needs"] }
+        try await waitUntil("org.test.needs to become available") {
+            try await f.offered(Self.url) == ["org.test.needs"]
+        }
         service.close()
         try await waitUntil("org.test.needs to go") { try await f.offered(Self.url) == [] }
     }
@@ -43,7 +49,8 @@ struct AvailabilityTests {
         let f = try await BrokerFixture(start: false)
         let out = f.output("candidate")
         for name in ["wl-fake", "x-fake"] {
-            try f.write("#!/bin/sh\nprintf '%s' \(name) > \(out)\ncat >> \(out)\n", to: "bin/\(name)", mode: 0o755)
+            try f.write(
+                "#!/bin/sh\nprintf '%s' \(name) > \(out)\ncat >> \(out)\n", to: "bin/\(name)", mode: 0o755)
         }
         try f.write(
             TestManifest.json(
@@ -79,9 +86,13 @@ struct AvailabilityTests {
                 id: "org.test.app", perform: #"{"dbus": {"name": "org.test.App", "path": "/test/provider"}}"#,
                 requires: #"{"dbus_names": ["org.test.App"]}"#)
         ])
-        let provider = try TestProvider(bus: f.bus) { _ in .reply(state: "completed", results: ["ok": .boolean(true)]) }
+        let provider = try TestProvider(bus: f.bus) { _ in
+            .reply(state: "completed", results: ["ok": .boolean(true)])
+        }
         #expect(try await provider.connection.requestName("org.test.App") == .primaryOwner)
-        try await waitUntil("org.test.app to become available") { try await f.offered(Self.url) == ["org.test.app"] }
+        try await waitUntil("org.test.app to become available") {
+            try await f.offered(Self.url) == ["org.test.app"]
+        }
         let finished = f.finishedSignals()
         let job = try await f.perform("org.test.app", ["url": .string(Self.url)])
         let end = try await f.finished(job, in: finished)
@@ -113,11 +124,15 @@ struct AvailabilityTests {
         try f.write(
             TestManifest.json(
                 id: "org.test.slow",
-                perform: TestManifest.exec(["/bin/sh", "-c", "echo $$ > \(pidFile).part; mv \(pidFile).part \(pidFile); exec sleep 120"])),
+                perform: TestManifest.exec([
+                    "/bin/sh", "-c",
+                    "echo $$ > \(pidFile).part; mv \(pidFile).part \(pidFile); exec sleep 120",
+                ])),
             to: "builtin/slow.json")
         try await f.startBroker()
         let finished = f.finishedSignals()
-        let job = try await f.perform("org.test.slow", ["url": .string(Self.url)], options: ["timeout": .uint32(1)])
+        let job = try await f.perform(
+            "org.test.slow", ["url": .string(Self.url)], options: ["timeout": .uint32(1)])
         let end = try await f.finished(job, in: finished)
         #expect(end.state == "failed")
         #expect(end.results["error"] == .string(BrokerFixture.errorPrefix + "Timeout"))
@@ -128,13 +143,15 @@ struct AvailabilityTests {
     @Test("A caller leaving before its job ends does not disturb the broker")
     func callerLeaves() async throws {
         let f = try await BrokerFixture(builtin: [
-            "wait.json": TestManifest.json(id: "org.test.wait", perform: TestManifest.exec(["/bin/sh", "-c", "sleep 0.2"]))
+            "wait.json": TestManifest.json(
+                id: "org.test.wait", perform: TestManifest.exec(["/bin/sh", "-c", "sleep 0.2"]))
         ])
         let caller = try f.bus.connect()
         let job = try await f.perform("org.test.wait", ["url": .string(Self.url)], on: caller)
         caller.close()
         try await waitUntil("the job to complete") {
-            (try? await f.property("State", path: job, interface: BrokerFixture.jobInterface).string) == "completed"
+            (try? await f.property("State", path: job, interface: BrokerFixture.jobInterface).string)
+                == "completed"
         }
         #expect(f.broker.termination == nil)
         #expect(try await f.offered(Self.url) == ["org.test.wait"])
@@ -143,20 +160,29 @@ struct AvailabilityTests {
     @Test("Without a locale option, names follow the broker's LC_ALL / LC_MESSAGES / LANG")
     func defaultLocale() async throws {
         let f = try await BrokerFixture(start: false)
-        try f.write(TestManifest.json(id: "org.test.m", name: "Copy", names: ["de": "Kopieren"]), to: "builtin/m.json")
+        try f.write(
+            TestManifest.json(id: "org.test.m", name: "Copy", names: ["de": "Kopieren"]), to: "builtin/m.json"
+        )
         f.extraEnvironment.value = ["LANG": "de_DE.UTF-8"]
         try await f.startBroker()
         #expect(try await f.offeredRecords(Self.url).first?["name"] == .string("Kopieren"))
-        #expect(try await f.offeredRecords(Self.url, options: ["locale": .string("en")]).first?["name"] == .string("Copy"))
+        #expect(
+            try await f.offeredRecords(Self.url, options: ["locale": .string("en")]).first?["name"]
+                == .string("Copy"))
     }
 
-    @Test("An activatable bus name meets dbus_names; a service that fails to start fails the job with ProviderFailed")
+    @Test(
+        "An activatable bus name meets dbus_names; a service that fails to start fails the job with ProviderFailed"
+    )
     func activatableProvider() async throws {
         let f = try await BrokerFixture(start: false, serviceDirectory: true)
-        try f.write("[D-BUS Service]\nName=org.test.Broken\nExec=/bin/false\n", to: "services/org.test.Broken.service")
+        try f.write(
+            "[D-BUS Service]\nName=org.test.Broken\nExec=/bin/false\n", to: "services/org.test.Broken.service"
+        )
         try f.write(
             TestManifest.json(
-                id: "org.test.broken", perform: #"{"dbus": {"name": "org.test.Broken", "path": "/org/test/Broken"}}"#,
+                id: "org.test.broken",
+                perform: #"{"dbus": {"name": "org.test.Broken", "path": "/org/test/Broken"}}"#,
                 requires: #"{"dbus_names": ["org.test.Broken"]}"#),
             to: "builtin/broken.json")
         try await f.startBroker()
@@ -165,7 +191,8 @@ struct AvailabilityTests {
         let job = try await f.perform("org.test.broken", ["url": .string(Self.url)])
         let end = try await f.finished(job, in: finished)
         #expect(end.state == "failed")
-        #expect(end.results["error"] == .string(BrokerFixture.errorPrefix + "ProviderFailed"), "\(end.results)")
+        #expect(
+            end.results["error"] == .string(BrokerFixture.errorPrefix + "ProviderFailed"), "\(end.results)")
         #expect(f.broker.termination == nil)
     }
 }

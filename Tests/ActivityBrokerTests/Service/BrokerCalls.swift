@@ -11,9 +11,17 @@ extension BrokerFixture {
         _ member: MemberName, _ body: [Value] = [], on connection: Connection? = nil,
         path: ObjectPath = BrokerFixture.path, interface: InterfaceName? = BrokerFixture.interface
     ) async throws(DBusError) -> [Value] {
-        try await (connection ?? client).call(
-            MethodCall(destination: Self.busName, path: path, interface: interface, member: member, body: body),
-            timeout: .seconds(10))
+        do {
+            return try await (connection ?? client).call(
+                MethodCall(
+                    destination: Self.busName, path: path, interface: interface, member: member, body: body),
+                timeout: .seconds(10))
+        } catch  where error.name == DBusError.noReplyName {
+            // Say what the broker was doing: a hang is a bug worth a log.
+            let state = brokers.value.last?.termination?.description ?? "running"
+            throw DBusError(
+                name: error.name, message: "\(error.message); broker \(state); log:\n\(log.suffix(4000))")
+        }
     }
 
     /// The error name a call fails with, nil when it succeeds.
@@ -40,7 +48,8 @@ extension BrokerFixture {
     func offeredRecords(
         _ url: String, options: [String: Value] = [:], on connection: Connection? = nil
     ) async throws -> [[String: Value]] {
-        let reply = try await call("ListActivities", [.vardict(["url": .string(url)]), .vardict(options)], on: connection)
+        let reply = try await call(
+            "ListActivities", [.vardict(["url": .string(url)]), .vardict(options)], on: connection)
         return (reply.first?.array ?? []).compactMap(\.vardict)
     }
 
@@ -56,25 +65,29 @@ extension BrokerFixture {
 
     /// `Perform`; the job's path.
     func perform(
-        _ id: String, _ items: [String: Value], options: [String: Value] = [:], on connection: Connection? = nil
+        _ id: String, _ items: [String: Value], options: [String: Value] = [:],
+        on connection: Connection? = nil
     ) async throws -> ObjectPath {
         sharedItems.withLock { shared in
             for key in ["url", "title", "text"] {
                 if let text = items[key]?.string, text.count >= 6 { shared.insert(text) }
             }
         }
-        let reply = try await call("Perform", [.string(id), .vardict(items), .vardict(options)], on: connection)
+        let reply = try await call(
+            "Perform", [.string(id), .vardict(items), .vardict(options)], on: connection)
         guard let path = reply.first?.objectPath else { throw DBusError.failed("Perform returned \(reply)") }
         return path
     }
 
     /// A property of the broker (or of `path`, `interface`).
     func property(
-        _ name: String, path: ObjectPath = BrokerFixture.path, interface: InterfaceName = BrokerFixture.interface,
+        _ name: String, path: ObjectPath = BrokerFixture.path,
+        interface: InterfaceName = BrokerFixture.interface,
         on connection: Connection? = nil
     ) async throws -> Value {
         let reply = try await call(
-            "Get", [.string(interface.rawValue), .string(name)], on: connection, path: path, interface: .properties)
+            "Get", [.string(interface.rawValue), .string(name)], on: connection, path: path,
+            interface: .properties)
         return reply.first?.unwrapped ?? .string("")
     }
 
@@ -115,7 +128,8 @@ extension BrokerFixture {
 
     /// Registers a dynamic activity served by `connection` at `objectPath`.
     func register(
-        _ id: String, name: String? = nil, category: String = "share", objectPath: ObjectPath = "/test/provider",
+        _ id: String, name: String? = nil, category: String = "share",
+        objectPath: ObjectPath = "/test/provider",
         extra: [String: Value] = [:], on connection: Connection? = nil
     ) async throws(DBusError) {
         var record: [String: Value] = [

@@ -1,8 +1,8 @@
 // One private bus plus the real activity-broker binary, with its own XDG directories and scripts.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +32,7 @@ final class BrokerFixture: @unchecked Sendable {
     /// The test's own connection to the bus.
     let client: Connection
     /// Brokers started by this fixture, newest last.
-    private let brokers = Locked<[ChildProcess]>([])
+    let brokers = Locked<[ChildProcess]>([])
     /// Variables added to (or replacing) the broker's environment; set before starting it.
     let extraEnvironment = Locked<[String: String]>([:])
     /// Every URL, title and text given to `perform`: released, the fixture records an issue
@@ -52,17 +52,20 @@ final class BrokerFixture: @unchecked Sendable {
             throw MissingFileError(what: "a temporary directory")
         }
         root = String(cString: made)
-        for directory in [
-            "home", "data/activity-broker/extensions", "system/activity-broker/extensions", "config", "state",
-            "builtin", "bin", "out", "services",
-        ] {
-            try FileManager.default.createDirectory(atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
-        }
         do {
+            for directory in [
+                "home", "data/activity-broker/extensions", "system/activity-broker/extensions", "config",
+                "state",
+                "builtin", "bin", "out", "services",
+            ] {
+                try FileManager.default.createDirectory(
+                    atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
+            }
             bus = try TestBus(serviceDirectory: serviceDirectory ? "\(root)/services" : nil)
             client = try bus.connect()
         } catch {
             // Not fully initialized: deinit will not run.
+            try? FileManager.default.removeItem(atPath: root)
             BrokerSlots.shared.release()
             throw error
         }
@@ -82,9 +85,12 @@ final class BrokerFixture: @unchecked Sendable {
             Issue.record("the broker logged a shared item: \(item)\n\(log)")
         }
         client.close()
-        bus.stop()
         try? FileManager.default.removeItem(atPath: root)
         BrokerSlots.shared.release()
+        // Reaping the daemon blocks: keep it off the test's cooperative thread. Should the test
+        // process end first, the bus's guard stops the daemon and removes its directory.
+        let bus = bus
+        Thread { bus.stop() }.start()
     }
 
     // MARK: Paths and files
@@ -141,14 +147,18 @@ final class BrokerFixture: @unchecked Sendable {
     var brokerEnvironment: [String: String] {
         [
             "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": "\(root)/home", "XDG_DATA_HOME": "\(root)/data",
-            "XDG_DATA_DIRS": "\(root)/system", "XDG_CONFIG_HOME": "\(root)/config", "XDG_STATE_HOME": "\(root)/state",
+            "XDG_DATA_DIRS": "\(root)/system", "XDG_CONFIG_HOME": "\(root)/config",
+            "XDG_STATE_HOME": "\(root)/state",
             "PATH": "\(root)/bin:/usr/local/bin:/usr/bin:/bin",
         ].merging(extraEnvironment.value) { _, extra in extra }
     }
 
     /// The command line of a broker for this tree.
     func brokerArguments(_ extra: [String] = []) -> [String] {
-        ["--bus", bus.address, "--extensions-dir", builtinExtensions, "--opener", "\(root)/bin/opener", "--verbose"]
+        [
+            "--bus", bus.address, "--extensions-dir", builtinExtensions, "--opener", "\(root)/bin/opener",
+            "--verbose",
+        ]
             + extra
     }
 
@@ -174,7 +184,8 @@ final class BrokerFixture: @unchecked Sendable {
     /// Starts a broker without waiting for anything.
     func launchBroker(arguments: [String] = []) throws -> ChildProcess {
         let broker = try ChildProcess(
-            executable: try BuiltProducts.executable("activity-broker"), arguments: brokerArguments(arguments),
+            executable: try BuiltProducts.executable("activity-broker"),
+            arguments: brokerArguments(arguments),
             environment: brokerEnvironment)
         brokers.withLock { $0.append(broker) }
         return broker

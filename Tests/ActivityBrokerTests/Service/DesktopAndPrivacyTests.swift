@@ -2,8 +2,8 @@
 // kind of perform checking that the shared items never reach the log.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Installed applications and log privacy")
 struct DesktopAndPrivacyTests {
@@ -19,15 +19,23 @@ struct DesktopAndPrivacyTests {
         """
     }
 
-    @Test("A desktop entry handling https is an 'Open in' action, launched without a shell; the default ranks first")
+    @Test(
+        "A desktop entry handling https is an 'Open in' action, launched without a shell; the default ranks first"
+    )
     func installedApplications() async throws {
         let f = try await BrokerFixture(start: false)
         let out = f.output("desktop")
-        try FileManager.default.createDirectory(atPath: "\(f.root)/data/applications", withIntermediateDirectories: true)
-        try f.write(Self.desktopEntry(name: "Alpha Browser", exec: "record \(out) --new %u"), to: "data/applications/org.test.alpha.desktop")
-        try f.write(Self.desktopEntry(name: "Zulu Browser", exec: "record \(out) %U"), to: "data/applications/org.test.zulu.desktop")
+        try FileManager.default.createDirectory(
+            atPath: "\(f.root)/data/applications", withIntermediateDirectories: true)
         try f.write(
-            "[Default Applications]\nx-scheme-handler/https=org.test.zulu.desktop\n", to: "config/mimeapps.list")
+            Self.desktopEntry(name: "Alpha Browser", exec: "record \(out) --new %u"),
+            to: "data/applications/org.test.alpha.desktop")
+        try f.write(
+            Self.desktopEntry(name: "Zulu Browser", exec: "record \(out) %U"),
+            to: "data/applications/org.test.zulu.desktop")
+        try f.write(
+            "[Default Applications]\nx-scheme-handler/https=org.test.zulu.desktop\n",
+            to: "config/mimeapps.list")
         try await f.startBroker()
 
         let records = try await f.registered()
@@ -46,20 +54,30 @@ struct DesktopAndPrivacyTests {
         #expect(f.logOmits("desk-secret"))
 
         // Entries are watched like manifests: a new one shows without a restart.
-        try f.write(Self.desktopEntry(name: "Mike", exec: "record \(out) %u"), to: "data/applications/org.test.mike.desktop")
-        try await waitUntil("the new desktop entry") { try await f.registered()["desktop.org.test.mike"] != nil }
+        try f.write(
+            Self.desktopEntry(name: "Mike", exec: "record \(out) %u"),
+            to: "data/applications/org.test.mike.desktop")
+        try await waitUntil("the new desktop entry") {
+            try await f.registered()["desktop.org.test.mike"] != nil
+        }
     }
 
     @Test("Regression: the spec's fallback default for http tied with the mimeapps.list default for https")
     func namedDefaultOutranksFallback() async throws {
         let f = try await BrokerFixture(start: false)
-        try FileManager.default.createDirectory(atPath: "\(f.root)/data/applications", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: "\(f.root)/data/applications", withIntermediateDirectories: true)
         // "aaa" sorts first, so it is the fallback default for http, where mimeapps.list is silent.
-        try f.write(Self.desktopEntry(name: "Aaa", exec: "true %u"), to: "data/applications/org.test.aaa.desktop")
-        try f.write(Self.desktopEntry(name: "Zzz", exec: "true %u"), to: "data/applications/org.test.zzz.desktop")
-        try f.write("[Default Applications]\nx-scheme-handler/https=org.test.zzz.desktop\n", to: "config/mimeapps.list")
+        try f.write(
+            Self.desktopEntry(name: "Aaa", exec: "true %u"), to: "data/applications/org.test.aaa.desktop")
+        try f.write(
+            Self.desktopEntry(name: "Zzz", exec: "true %u"), to: "data/applications/org.test.zzz.desktop")
+        try f.write(
+            "[Default Applications]\nx-scheme-handler/https=org.test.zzz.desktop\n",
+            to: "config/mimeapps.list")
         try await f.startBroker()
-        #expect(try await f.offered("https://example.org/") == ["desktop.org.test.zzz", "desktop.org.test.aaa"])
+        #expect(
+            try await f.offered("https://example.org/") == ["desktop.org.test.zzz", "desktop.org.test.aaa"])
     }
 
     @Test("The log of a verbose broker never holds a shared URL, title or text, whatever happens to the job")
@@ -70,25 +88,39 @@ struct DesktopAndPrivacyTests {
         let f = try await BrokerFixture(start: false)
         try f.write("#!/nonexistent/interpreter\n", to: "bin/broken-program", mode: 0o755)
         let manifests: [String: String] = [
-            "open.json": TestManifest.json(id: "org.test.open", perform: #"{"open": "https://share.example/?u={url}&t={title}&x={text}"}"#),
-            "exec.json": TestManifest.json(id: "org.test.exec", perform: TestManifest.exec(["record", f.output("exec"), "{url}", "{title}"], stdin: "{text}")),
-            "fails.json": TestManifest.json(id: "org.test.fails", perform: TestManifest.exec(["/bin/sh", "-c", "echo \"$0\" >&2; exit 4", "{url}"])),
-            "cannot.json": TestManifest.json(id: "org.test.cannot", perform: TestManifest.exec(["broken-program", "{url}", "{title}"])),
+            "open.json": TestManifest.json(
+                id: "org.test.open",
+                perform: #"{"open": "https://share.example/?u={url}&t={title}&x={text}"}"#),
+            "exec.json": TestManifest.json(
+                id: "org.test.exec",
+                perform: TestManifest.exec(["record", f.output("exec"), "{url}", "{title}"], stdin: "{text}")),
+            "fails.json": TestManifest.json(
+                id: "org.test.fails",
+                perform: TestManifest.exec(["/bin/sh", "-c", "echo \"$0\" >&2; exit 4", "{url}"])),
+            "cannot.json": TestManifest.json(
+                id: "org.test.cannot", perform: TestManifest.exec(["broken-program", "{url}", "{title}"])),
             "slow.json": TestManifest.json(id: "org.test.slow", perform: TestManifest.exec(["sleep", "30"])),
             "tube.json": TestManifest.json(id: "org.test.tube", match: #"{"hosts": ["*.youtube.com"]}"#),
         ]
         for (name, json) in manifests { try f.write(json, to: "builtin/\(name)") }
         try await f.startBroker()
         let provider = try TestProvider(bus: f.bus) { id in
-            id == "org.test.pfail" ? .fail(DBusError(name: "org.example.Error.X", message: "no")) : .reply(state: "completed", results: [:])
+            id == "org.test.pfail"
+                ? .fail(DBusError(name: "org.example.Error.X", message: "no"))
+                : .reply(state: "completed", results: [:])
         }
         try await f.register("org.test.provider", on: provider.connection)
         try await f.register("org.test.pfail", on: provider.connection)
 
-        let items: [String: Value] = ["url": .string(secretURL), "title": .string(secretTitle), "text": .string(secretText)]
+        let items: [String: Value] = [
+            "url": .string(secretURL), "title": .string(secretTitle), "text": .string(secretText),
+        ]
         let finished = f.finishedSignals()
         var jobs: [ObjectPath] = []
-        for id in ["org.test.open", "org.test.exec", "org.test.fails", "org.test.cannot", "org.test.provider", "org.test.pfail"] {
+        for id in [
+            "org.test.open", "org.test.exec", "org.test.fails", "org.test.cannot", "org.test.provider",
+            "org.test.pfail",
+        ] {
             jobs.append(try await f.perform(id, items))
         }
         let slow = try await f.perform("org.test.slow", items)
@@ -100,7 +132,8 @@ struct DesktopAndPrivacyTests {
         _ = await f.errorName("Perform", [.string("org.test.nothing"), .vardict(items), .vardict([:])])
         _ = try await f.call("Explain", [.string("org.test.tube"), .vardict(items)])
         _ = try await f.offered(secretURL)
-        _ = await f.errorName("ListActivities", [.vardict(["url": .string("sweep-secret-relative")]), .vardict([:])])
+        _ = await f.errorName(
+            "ListActivities", [.vardict(["url": .string("sweep-secret-relative")]), .vardict([:])])
         #expect(try await f.stopBroker() == .exited(0))
 
         let log = f.log

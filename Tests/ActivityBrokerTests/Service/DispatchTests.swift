@@ -1,8 +1,8 @@
 // open and exec activities run by the real broker: the opener's argv, no shell, stdin, the token.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("open and exec dispatch")
 struct DispatchTests {
@@ -18,7 +18,8 @@ struct DispatchTests {
         let job = try await f.perform("org.test.post", ["url": .string(url), "title": .string(title)])
         let end = try await f.finished(job, in: finished)
         #expect(end.state == "completed", "\(end.results)")
-        let recorded = f.read(f.opened)?.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let recorded = f.read(f.opened)?.split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         #expect(
             recorded == [
                 "1",
@@ -28,14 +29,16 @@ struct DispatchTests {
         #expect(f.logOmits("secret-page", title, "Caf%C3%A9"))
     }
 
-    @Test("An exec activity runs without a shell: $(touch x) in the title creates nothing and is one argument")
+    @Test(
+        "An exec activity runs without a shell: $(touch x) in the title creates nothing and is one argument")
     func execHasNoShell() async throws {
         let f = try await BrokerFixture()
         let out = f.output("argv")
         let marker = f.output("x")
         try f.write(
             TestManifest.json(
-                id: "org.test.exec", perform: TestManifest.exec(["record", out, "{title}", "url={url}", "{{literal}}"])),
+                id: "org.test.exec",
+                perform: TestManifest.exec(["record", out, "{title}", "url={url}", "{{literal}}"])),
             to: "builtin/exec.json")
         // The manifest came after the broker started: wait for the watcher to pick it up.
         try await waitUntil("exec.json to load") { try await f.registered()["org.test.exec"] != nil }
@@ -58,16 +61,20 @@ struct DispatchTests {
         try f.write(
             TestManifest.json(
                 id: "org.test.stdin",
-                perform: TestManifest.exec(["/bin/sh", "-c", "cat > \(withInput)"], stdin: "{url}\n{title}\n{text}")),
+                perform: TestManifest.exec(
+                    ["/bin/sh", "-c", "cat > \(withInput)"], stdin: "{url}\n{title}\n{text}")),
             to: "builtin/stdin.json")
         try f.write(
-            TestManifest.json(id: "org.test.nostdin", perform: TestManifest.exec(["/bin/sh", "-c", "cat > \(withoutInput)"])),
+            TestManifest.json(
+                id: "org.test.nostdin",
+                perform: TestManifest.exec(["/bin/sh", "-c", "cat > \(withoutInput)"])),
             to: "builtin/nostdin.json")
         try await waitUntil("manifests to load") { try await f.registered().count == 2 }
 
         let finished = f.finishedSignals()
         let items: [String: Value] = [
-            "url": .string("https://example.org/stdin-secret"), "title": .string("A title"), "text": .string("some text"),
+            "url": .string("https://example.org/stdin-secret"), "title": .string("A title"),
+            "text": .string("some text"),
         ]
         let first = try await f.perform("org.test.stdin", items)
         let second = try await f.perform("org.test.nostdin", items)
@@ -85,13 +92,16 @@ struct DispatchTests {
         try f.write(
             TestManifest.json(
                 id: "org.test.token",
-                perform: TestManifest.exec(["/bin/sh", "-c", "printf '%s' \"${{XDG_ACTIVATION_TOKEN-unset}}\" > \(out)"])),
+                perform: TestManifest.exec([
+                    "/bin/sh", "-c", "printf '%s' \"${{XDG_ACTIVATION_TOKEN-unset}}\" > \(out)",
+                ])),
             to: "builtin/token.json")
         try await waitUntil("token.json to load") { try await f.registered()["org.test.token"] != nil }
 
         let finished = f.finishedSignals()
         let items: [String: Value] = ["url": .string("https://example.org/")]
-        var job = try await f.perform("org.test.token", items, options: ["activation_token": .string("tok-123_x")])
+        var job = try await f.perform(
+            "org.test.token", items, options: ["activation_token": .string("tok-123_x")])
         #expect(try await f.finished(job, in: finished).state == "completed")
         #expect(f.read(out) == "tok-123_x")
         job = try await f.perform("org.test.token", items)
@@ -99,7 +109,9 @@ struct DispatchTests {
         #expect(f.read(out) == "unset")
     }
 
-    @Test("A failing exec or a program that cannot start fails the job with ProviderFailed; a missing one is Unavailable")
+    @Test(
+        "A failing exec or a program that cannot start fails the job with ProviderFailed; a missing one is Unavailable"
+    )
     func execFailure() async throws {
         let f = try await BrokerFixture(start: false)
         try f.write("#!/nonexistent/interpreter\n", to: "bin/broken-program", mode: 0o755)
@@ -122,14 +134,20 @@ struct DispatchTests {
             let job = try await f.perform(id, items)
             let end = try await f.finished(job, in: finished)
             #expect(end.state == "failed", "\(id)")
-            #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed", "\(id): \(end.results)")
+            #expect(
+                end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed",
+                "\(id): \(end.results)")
             #expect(end.results["message"]?.string?.isEmpty == false)
-            #expect(try await f.property("State", path: job, interface: BrokerFixture.jobInterface) == .string("failed"))
+            #expect(
+                try await f.property("State", path: job, interface: BrokerFixture.jobInterface)
+                    == .string("failed"))
         }
         #expect(try await f.offered("https://example.org/").count == 2)
     }
 
-    @Test("open {url} passes the URL through unchanged, but never opens a scheme other than http, https, mailto")
+    @Test(
+        "open {url} passes the URL through unchanged, but never opens a scheme other than http, https, mailto"
+    )
     func openRefusesOtherSchemes() async throws {
         let f = try await BrokerFixture(builtin: [
             "link.json": TestManifest.json(
@@ -138,7 +156,8 @@ struct DispatchTests {
         ])
         for url in ["file:///etc/passwd", "javascript:alert(1)"] {
             #expect(
-                await f.errorName("Perform", [.string("org.test.link"), .vardict(["url": .string(url)]), .vardict([:])])
+                await f.errorName(
+                    "Perform", [.string("org.test.link"), .vardict(["url": .string(url)]), .vardict([:])])
                     == BrokerFixture.errorPrefix + "InvalidArgument", "\(url)")
         }
         let finished = f.finishedSignals()
@@ -151,15 +170,20 @@ struct DispatchTests {
         #expect(f.read(f.opened) == "1\nmailto:someone@example.org\n")
     }
 
-    @Test("Input larger than a pipe buffer reaches the child whole, and a child that never reads it does not stall the broker")
+    @Test(
+        "Input larger than a pipe buffer reaches the child whole, and a child that never reads it does not stall the broker"
+    )
     func largeStandardInput() async throws {
         let f = try await BrokerFixture(start: false)
         let out = f.output("big")
         try f.write(
-            TestManifest.json(id: "org.test.reads", perform: TestManifest.exec(["/bin/sh", "-c", "cat > \(out)"], stdin: "{text}|{url}")),
+            TestManifest.json(
+                id: "org.test.reads",
+                perform: TestManifest.exec(["/bin/sh", "-c", "cat > \(out)"], stdin: "{text}|{url}")),
             to: "builtin/reads.json")
         try f.write(
-            TestManifest.json(id: "org.test.ignores", perform: TestManifest.exec(["sleep", "30"], stdin: "{text}|{url}")),
+            TestManifest.json(
+                id: "org.test.ignores", perform: TestManifest.exec(["sleep", "30"], stdin: "{text}|{url}")),
             to: "builtin/ignores.json")
         try await f.startBroker()
         let text = String(repeating: "0123456789abcdef", count: 4096)  // 64 KiB, the most allowed
@@ -176,5 +200,25 @@ struct DispatchTests {
         #expect(f.read(out) == text + "|" + url)
         try await f.call("Cancel", path: stuck, interface: BrokerFixture.jobInterface)
         #expect(try await f.finished(stuck, in: finished).state == "cancelled")
+    }
+
+    @Test("Regression: the activation token the broker was started with reached every child as the job's own")
+    func staleTokenIsNotInherited() async throws {
+        let f = try await BrokerFixture(start: false)
+        let out = f.output("token")
+        try f.write(
+            TestManifest.json(
+                id: "org.test.token",
+                perform: TestManifest.exec([
+                    "/bin/sh", "-c",
+                    "printf '%s,%s' \"${{XDG_ACTIVATION_TOKEN-unset}}\" \"${{DESKTOP_STARTUP_ID-unset}}\" > \(out)",
+                ])),
+            to: "builtin/token.json")
+        f.extraEnvironment.value = ["XDG_ACTIVATION_TOKEN": "stale-token", "DESKTOP_STARTUP_ID": "stale-id"]
+        try await f.startBroker()
+        let finished = f.finishedSignals()
+        let job = try await f.perform("org.test.token", ["url": .string("https://example.org/")])
+        #expect(try await f.finished(job, in: finished).state == "completed")
+        #expect(f.read(out) == "unset,unset")
     }
 }

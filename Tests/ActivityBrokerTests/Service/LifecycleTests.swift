@@ -2,8 +2,8 @@
 // and the bus going away.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Broker process lifecycle")
 struct LifecycleTests {
@@ -54,7 +54,9 @@ struct LifecycleTests {
         let firstOwner = try await owners.next("the first owner")
         try await f.startBroker(arguments: ["--replace"])
         #expect(try await first.exit() == .exited(0))
-        try await waitUntil("the name to move") { owners.items.last.flatMap { $0 } != firstOwner && owners.items.last != nil }
+        try await waitUntil("the name to move") {
+            owners.items.last.flatMap { $0 } != firstOwner && owners.items.last != nil
+        }
         #expect(f.broker.termination == nil)
         #expect(try await f.offered("https://example.org/") == ["org.test.a"])
     }
@@ -104,14 +106,19 @@ struct LifecycleTests {
         #expect(f.broker.standardError.contains("bus"), "\(f.broker.standardError)")
     }
 
-    @Test("Regression: a broker replaced with --replace ends its running jobs (Finished, child killed) before exiting")
+    @Test(
+        "Regression: a broker replaced with --replace ends its running jobs (Finished, child killed) before exiting"
+    )
     func replacedBrokerEndsItsJobs() async throws {
         let f = try await BrokerFixture(start: false)
         let pidFile = f.output("pid")
         try f.write(
             TestManifest.json(
                 id: "org.test.slow",
-                perform: TestManifest.exec(["/bin/sh", "-c", "echo $$ > \(pidFile).part; mv \(pidFile).part \(pidFile); exec sleep 120"])),
+                perform: TestManifest.exec([
+                    "/bin/sh", "-c",
+                    "echo $$ > \(pidFile).part; mv \(pidFile).part \(pidFile); exec sleep 120",
+                ])),
             to: "builtin/slow.json")
         let first = try await f.startBroker()
         let finished = f.finishedSignals()

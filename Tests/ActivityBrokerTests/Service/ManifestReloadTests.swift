@@ -1,8 +1,8 @@
 // Manifests at run time: new files, masking, precedence and broken files, seen by the real broker.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Manifest directories at run time")
 struct ManifestReloadTests {
@@ -13,9 +13,14 @@ struct ManifestReloadTests {
         let f = try await BrokerFixture(builtin: ["a.json": TestManifest.json(id: "org.test.a")])
         let changes = f.signals("ActivitiesChanged", interface: BrokerFixture.interface)
         try await f.settle()
-        try f.write(TestManifest.json(id: "org.test.user", name: "User"), to: "data/activity-broker/extensions/user.json")
+        try f.write(
+            TestManifest.json(id: "org.test.user", name: "User"),
+            to: "data/activity-broker/extensions/user.json")
         _ = try await changes.next("ActivitiesChanged after adding a manifest", deadline: .seconds(10))
-        #expect(Set(try await f.offered(Self.url)) == ["org.test.a", "org.test.user"])
+        // The first change may come from the temporary file appearing; the next brings the file.
+        try await waitUntil("user.json to be offered") {
+            Set(try await f.offered(Self.url)) == ["org.test.a", "org.test.user"]
+        }
         #expect(try await f.registered()["org.test.user"]?["origin"] == .string("user"))
         #expect(try await f.property("ActivityCount") == .uint32(2))
 
@@ -42,9 +47,14 @@ struct ManifestReloadTests {
     func precedence() async throws {
         let f = try await BrokerFixture(start: false)
         try f.write(TestManifest.json(id: "org.test.a", name: "Builtin"), to: "builtin/a.json")
-        try f.write(TestManifest.json(id: "org.test.a", name: "System"), to: "system/activity-broker/extensions/a.json")
-        try f.write(TestManifest.json(id: "org.test.b", name: "System B"), to: "system/activity-broker/extensions/b.json")
-        try f.write(TestManifest.json(id: "org.test.b", name: "User B"), to: "data/activity-broker/extensions/b.json")
+        try f.write(
+            TestManifest.json(id: "org.test.a", name: "System"),
+            to: "system/activity-broker/extensions/a.json")
+        try f.write(
+            TestManifest.json(id: "org.test.b", name: "System B"),
+            to: "system/activity-broker/extensions/b.json")
+        try f.write(
+            TestManifest.json(id: "org.test.b", name: "User B"), to: "data/activity-broker/extensions/b.json")
         try await f.startBroker()
         let records = try await f.registered()
         #expect(records["org.test.a"]?["name"] == .string("System"))
@@ -68,7 +78,8 @@ struct ManifestReloadTests {
         #expect(lines.filter { $0.contains("notjson.json") }.count == 1, "\(f.log)")
 
         // Breaking a good file at run time: it goes, with one line; the broker keeps serving.
-        try f.write(TestManifest.json(id: "org.test.good", perform: #"{"exec": []}"#), to: "builtin/good.json")
+        try f.write(
+            TestManifest.json(id: "org.test.good", perform: #"{"exec": []}"#), to: "builtin/good.json")
         try await waitUntil("good.json to be skipped") { try await f.registered().isEmpty }
         try await waitUntil("the log line about good.json") { f.log.contains("good.json") }
         let good = f.log.split(separator: "\n").filter { $0.contains("good.json") }
@@ -82,7 +93,9 @@ struct ManifestReloadTests {
         let f = try await BrokerFixture()
         let app = try f.bus.connect()
         try await f.register("org.test.same", name: "Dynamic", on: app)
-        try f.write(TestManifest.json(id: "org.test.same", name: "Static"), to: "data/activity-broker/extensions/same.json")
+        try f.write(
+            TestManifest.json(id: "org.test.same", name: "Static"),
+            to: "data/activity-broker/extensions/same.json")
         try f.write(TestManifest.json(id: "org.test.flag"), to: "data/activity-broker/extensions/flag.json")
         try await waitUntil("flag.json to load") { try await f.registered()["org.test.flag"] != nil }
         let record = try await f.registered()["org.test.same"]

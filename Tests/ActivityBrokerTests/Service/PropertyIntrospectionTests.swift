@@ -1,15 +1,16 @@
 // Broker1 properties (Get, GetAll, PropertiesChanged) and the interface as busctl sees it.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Broker1 properties and introspection")
 struct PropertyIntrospectionTests {
     static func start() async throws -> BrokerFixture {
         try await BrokerFixture(builtin: [
             "a.json": TestManifest.json(id: "org.test.a"),
-            "b.json": TestManifest.json(id: "org.test.b", requires: #"{"executables": ["no-such-program-xyz"]}"#),
+            "b.json": TestManifest.json(
+                id: "org.test.b", requires: #"{"executables": ["no-such-program-xyz"]}"#),
         ])
     }
 
@@ -31,7 +32,8 @@ struct PropertyIntrospectionTests {
                 == DBusError.unknownPropertyName)
         #expect(
             await f.errorName(
-                "Set", [.string(BrokerFixture.interface.rawValue), .string("ActivityCount"), .variant(.uint32(9))],
+                "Set",
+                [.string(BrokerFixture.interface.rawValue), .string("ActivityCount"), .variant(.uint32(9))],
                 interface: .properties) != nil)
         #expect(try await f.property("ActivityCount") == .uint32(2))
     }
@@ -74,13 +76,23 @@ struct PropertyIntrospectionTests {
         let f = try await Self.start()
         let run = try await ChildProcess.run(
             "busctl",
-            ["--address=\(f.bus.address)", "introspect", "--no-pager", BrokerFixture.busName.rawValue,
-             BrokerFixture.path.rawValue],
+            [
+                "--address=\(f.bus.address)", "introspect", "--no-pager", BrokerFixture.busName.rawValue,
+                BrokerFixture.path.rawValue,
+            ],
             environment: f.bus.environment)
         #expect(run.termination == .exited(0), "\(run.standardError)")
-        let lines = run.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        #expect(lines.contains { $0.first == BrokerFixture.interface.rawValue && $0.dropFirst().first == "interface" })
-        for interface in ["org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer", "org.freedesktop.DBus.Properties"] {
+        let lines = run.standardOutput.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        }
+        #expect(
+            lines.contains {
+                $0.first == BrokerFixture.interface.rawValue && $0.dropFirst().first == "interface"
+            })
+        for interface in [
+            "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer",
+            "org.freedesktop.DBus.Properties",
+        ] {
             #expect(lines.contains { $0.first == interface }, "\(interface) missing")
         }
         // busctl lists members after their interface; only ours start with these names.

@@ -1,18 +1,21 @@
 // Dynamic providers (TestProvider): completion, failure, hang, disconnect, cancel, and Finished privacy.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Dynamic providers")
 struct ProviderTests {
-    static let items: [String: Value] = ["url": .string("https://example.org/provider-secret"), "title": .string("Secret title")]
+    static let items: [String: Value] = [
+        "url": .string("https://example.org/provider-secret"), "title": .string("Secret title"),
+    ]
 
     static func start() async throws -> (BrokerFixture, TestProvider) {
         let f = try await BrokerFixture()
         let provider = try TestProvider(bus: f.bus) { id in
             switch id {
-            case "org.test.completes": .reply(state: "completed", results: ["shared_to": .string("friend"), "count": .uint32(2)])
+            case "org.test.completes":
+                .reply(state: "completed", results: ["shared_to": .string("friend"), "count": .uint32(2)])
             case "org.test.cancels": .reply(state: "cancelled", results: [:])
             case "org.test.fails": .fail(DBusError(name: "org.example.Error.Boom", message: "it broke"))
             default: .hang
@@ -28,7 +31,8 @@ struct ProviderTests {
     func completes() async throws {
         let (f, provider) = try await Self.start()
         let finished = f.finishedSignals()
-        let job = try await f.perform("org.test.completes", Self.items, options: ["activation_token": .string("tok")])
+        let job = try await f.perform(
+            "org.test.completes", Self.items, options: ["activation_token": .string("tok")])
         let end = try await f.finished(job, in: finished)
         #expect(end.state == "completed")
         #expect(end.results == ["shared_to": .string("friend"), "count": .uint32(2)])
@@ -52,7 +56,9 @@ struct ProviderTests {
         let end = try await f.finished(job, in: finished)
         #expect(end.state == "failed")
         #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed")
-        #expect(try await f.property("State", path: job, interface: BrokerFixture.jobInterface) == .string("failed"))
+        #expect(
+            try await f.property("State", path: job, interface: BrokerFixture.jobInterface)
+                == .string("failed"))
         #expect(f.logOmits("provider-secret", "Secret title"))
     }
 
@@ -63,7 +69,9 @@ struct ProviderTests {
         let started = ContinuousClock.now
         let job = try await f.perform("org.test.hangs", Self.items, options: ["timeout": .uint32(1)])
         _ = try await provider.calls.next("the provider to be called")
-        #expect(try await f.property("State", path: job, interface: BrokerFixture.jobInterface) == .string("running"))
+        #expect(
+            try await f.property("State", path: job, interface: BrokerFixture.jobInterface)
+                == .string("running"))
         let end = try await f.finished(job, in: finished, deadline: .seconds(10))
         #expect(end.state == "failed")
         #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "Timeout")
@@ -130,7 +138,8 @@ struct ProviderTests {
         provider.connection.close()
         let end = try await f.finished(job, in: finished)
         #expect(end.state == "failed")
-        #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed", "\(end.results)")
+        #expect(
+            end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed", "\(end.results)")
     }
 
     @Test("Cancel of a provider job ends it once: a late reply from the provider changes nothing")
@@ -143,10 +152,14 @@ struct ProviderTests {
         #expect(try await f.finished(job, in: finished).state == "cancelled")
         provider.answerHeld(state: "completed")
         _ = try await provider.connection.call(
-            MethodCall(destination: BrokerFixture.busName, path: BrokerFixture.path, interface: .peer, member: "Ping"))
+            MethodCall(
+                destination: BrokerFixture.busName, path: BrokerFixture.path, interface: .peer, member: "Ping"
+            ))
         try await f.settle()
         #expect(finished.items.filter { $0.path == job }.count == 1)
-        #expect(try await f.property("State", path: job, interface: BrokerFixture.jobInterface) == .string("cancelled"))
+        #expect(
+            try await f.property("State", path: job, interface: BrokerFixture.jobInterface)
+                == .string("cancelled"))
         // A cancelled job is no use: the ranking did not move.
         #expect(try await f.stopBroker() == .exited(0))
         #expect(f.read(f.usageFile)?.contains("org.test.hangs") != true)

@@ -2,8 +2,8 @@
 // ListActivities options include_own, exclude and locale.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Registration and ListActivities options")
 struct RegistrationTests {
@@ -28,7 +28,9 @@ struct RegistrationTests {
         let f = try await BrokerFixture()
         let app = try f.bus.connect()
         for n in 0..<256 { try await f.register("org.test.n\(n)", on: app) }
-        #expect(await errorCode { try await f.register("org.test.n256", on: app) } == BrokerFixture.errorPrefix + "LimitExceeded")
+        #expect(
+            await errorCode { try await f.register("org.test.n256", on: app) } == BrokerFixture.errorPrefix
+                + "LimitExceeded")
         try await f.register("org.test.n0", name: "replaced", on: app)  // replacing is not adding
         try await f.register("org.test.other")  // another connection has its own budget
         #expect(try await f.property("ActivityCount") == .uint32(257))
@@ -71,7 +73,10 @@ struct RegistrationTests {
         let app = try f.bus.connect()
         try await f.register("org.test.mine", on: app)
         #expect(try await f.offered(Self.url, on: app) == [])
-        #expect(try await f.offered(Self.url, options: ["include_own": .boolean(true)], on: app) == ["org.test.mine"])
+        #expect(
+            try await f.offered(Self.url, options: ["include_own": .boolean(true)], on: app) == [
+                "org.test.mine"
+            ])
         #expect(try await f.offered(Self.url, options: ["include_own": .boolean(false)], on: app) == [])
         #expect(try await f.offered(Self.url) == ["org.test.mine"])
     }
@@ -97,7 +102,8 @@ struct RegistrationTests {
     @Test("locale picks names: exact locale, then language, else the plain name")
     func locale() async throws {
         let f = try await BrokerFixture(builtin: [
-            "m.json": TestManifest.json(id: "org.test.m", name: "Copy", names: ["de": "Kopieren", "pt_BR": "Copiar"])
+            "m.json": TestManifest.json(
+                id: "org.test.m", name: "Copy", names: ["de": "Kopieren", "pt_BR": "Copiar"])
         ])
         try await f.register(
             "org.test.d", name: "Send", extra: ["names": .stringDict(["de": "Senden", "fr": "Envoyer"])])
@@ -117,7 +123,9 @@ struct RegistrationTests {
         #expect(try await names("ja") == ["org.test.m": "Copy", "org.test.d": "Send"])
         #expect(try await names(nil) == ["org.test.m": "Copy", "org.test.d": "Send"])
         let registered = try await f.call("ListRegistered", [.vardict(["locale": .string("de")])])
-        let localized = (registered.first?.array ?? []).compactMap(\.vardict).compactMap { $0["name"]?.string }
+        let localized = (registered.first?.array ?? []).compactMap(\.vardict).compactMap {
+            $0["name"]?.string
+        }
         #expect(Set(localized) == ["Kopieren", "Senden"])
     }
 
@@ -130,7 +138,9 @@ struct RegistrationTests {
         #expect(try await f.offered("https://www.youtube.com/watch?v=1", on: other) == ["org.test.video"])
         #expect(try await f.offered(Self.url, on: other) == [])
         #expect(
-            await f.errorName("Perform", [.string("org.test.video"), .vardict(["url": .string(Self.url)]), .vardict([:])], on: other)
+            await f.errorName(
+                "Perform", [.string("org.test.video"), .vardict(["url": .string(Self.url)]), .vardict([:])],
+                on: other)
                 == BrokerFixture.errorPrefix + "NotApplicable")
         #expect(
             await errorCode {
@@ -138,7 +148,8 @@ struct RegistrationTests {
             } == BrokerFixture.errorPrefix + "InvalidArgument")
     }
 
-    @Test("Regression: RegisterActivity accepted names, localized names and icons that a manifest may not have")
+    @Test(
+        "Regression: RegisterActivity accepted names, localized names and icons that a manifest may not have")
     func registrationHasManifestLimits() async throws {
         let f = try await BrokerFixture()
         let bad: [[String: Value]] = [
@@ -155,7 +166,9 @@ struct RegistrationTests {
         }
         try await f.register(
             "org.test.fine", name: String(repeating: "n", count: 1024),
-            extra: ["names": .stringDict(["pt_BR.UTF-8@euro": "ok"]), "icon": .string("/usr/share/icons/x.png")])
+            extra: [
+                "names": .stringDict(["pt_BR.UTF-8@euro": "ok"]), "icon": .string("/usr/share/icons/x.png"),
+            ])
         #expect(try await f.registered().keys.sorted() == ["org.test.fine"])
     }
 }

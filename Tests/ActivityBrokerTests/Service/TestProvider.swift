@@ -17,7 +17,9 @@ final class TestProvider: @unchecked Sendable {
     let calls = Inbox<(id: String, items: [String: Value], options: [String: Value])>()
     private let held = Locked<[Responder]>([])
 
-    init(bus: TestBus, path: ObjectPath = "/test/provider", answer: @escaping @Sendable (String) -> Answer) throws {
+    init(bus: TestBus, path: ObjectPath = "/test/provider", answer: @escaping @Sendable (String) -> Answer)
+        throws
+    {
         connection = try bus.connect()
         let held = held, calls = calls
         try connection.export(
@@ -28,13 +30,16 @@ final class TestProvider: @unchecked Sendable {
                     methods: [
                         Method(
                             "Perform",
-                            in: [Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
+                            in: [
+                                Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}"),
+                            ],
                             out: [Argument("state", "s"), Argument("results", "a{sv}")],
                             handler: .deferred { call, responder in
                                 let id = call.body[0].string ?? ""
                                 calls.put((id, call.body[1].vardict ?? [:], call.body[2].vardict ?? [:]))
                                 switch answer(id) {
-                                case .reply(let state, let results): responder.reply([.string(state), .vardict(results)])
+                                case .reply(let state, let results):
+                                    responder.reply([.string(state), .vardict(results)])
                                 case .fail(let error): responder.fail(error)
                                 case .hang: held.withLock { $0.append(responder) }
                                 }
@@ -47,7 +52,9 @@ final class TestProvider: @unchecked Sendable {
 
     /// Answers every call that is hanging so far with `state` (a provider that was too slow).
     func answerHeld(state: String) {
-        for responder in held.withLock({ held in defer { held = [] }; return held }) {
+        for responder in held.withLock({ held in
+            defer { held = [] }; return held
+        }) {
             responder.reply([.string(state), .vardict([:])])
         }
     }

@@ -1,8 +1,8 @@
 // Usage ranking through the real broker: order changes with use, the file holds no URL, corruption.
 import DBus
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Usage ranking and usage.json")
 struct UsageRankingTests {
@@ -37,7 +37,8 @@ struct UsageRankingTests {
         #expect(try await Self.use("org.test.c", times: 3, in: f) == ["completed", "completed", "completed"])
         #expect(try await Self.use("org.test.b", times: 1, in: f) == ["completed"])
         #expect(try await Self.use("org.test.fails", times: 2, in: f) == ["failed", "failed"])
-        #expect(try await f.offered(Self.url) == ["org.test.c", "org.test.b", "org.test.a", "org.test.fails"])
+        #expect(
+            try await f.offered(Self.url) == ["org.test.c", "org.test.b", "org.test.a", "org.test.fails"])
         try await f.call("ClearHistory")
         #expect(try await f.offered(Self.url) == initial)
         #expect(f.logOmits(Self.url, "usage-secret-path", Self.title))
@@ -54,6 +55,11 @@ struct UsageRankingTests {
         #expect(!text.contains("example.org"))
         #expect(!text.contains(Self.title))
         #expect(!text.contains("org.test.fails"))
+        // Written atomically and privately: no temporary file left, readable by the user alone.
+        let directory = (f.usageFile as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["usage.json"])
+        let attributes = try FileManager.default.attributesOfItem(atPath: f.usageFile)
+        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o077 } == 0)
         #expect(f.logOmits("usage-secret-path", Self.title))
 
         // A new broker reads it back: Bravo still ranks first.
@@ -82,7 +88,8 @@ struct UsageRankingTests {
         try f.write("{\"entries\": {\"org.test.c\": [not json at all", to: "state/activity-broker/usage.json")
 
         let second = try await f.startBroker()
-        #expect(try await f.offered(Self.url) == ["org.test.a", "org.test.b", "org.test.c", "org.test.fails"])
+        #expect(
+            try await f.offered(Self.url) == ["org.test.a", "org.test.b", "org.test.c", "org.test.fails"])
         let lines = second.standardError.split(separator: "\n").filter { $0.contains("usage.json") }
         #expect(lines.count == 1, "\(second.standardError)")
 
@@ -92,5 +99,18 @@ struct UsageRankingTests {
         let third = try await f.startBroker()
         #expect(try await f.offered(Self.url).first == "org.test.a")
         #expect(third.standardError.split(separator: "\n").filter { $0.contains("usage.json") }.count == 1)
+    }
+
+    @Test("Regression: a broker taking over with --replace lost the uses its predecessor had not yet written")
+    func replaceKeepsRecentUses() async throws {
+        let f = try await Self.start()
+        let first = f.broker
+        // Within the usage file's debounce (1 s): the uses are still only in memory.
+        _ = try await Self.use("org.test.c", times: 2, in: f)
+        try await f.startBroker(arguments: ["--replace"])
+        #expect(try await first.exit() == .exited(0))
+        try await waitUntil("the new broker to rank Charlie first") {
+            try await f.offered(Self.url).first == "org.test.c"
+        }
     }
 }

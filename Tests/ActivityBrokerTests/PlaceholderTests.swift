@@ -1,3 +1,0 @@
-// Placeholder so the test target builds before its first real test lands.
-import Testing
-@Test func placeholderActivityBrokerTests() { #expect(Bool(true)) }
