@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "activity-broker", targets: ["activity-broker"]),
         .executable(name: "share", targets: ["share"]),
         .executable(name: "activity-reading-list", targets: ["activity-reading-list"]),
+        .executable(name: "broker-bench", targets: ["broker-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -27,6 +28,7 @@ let package = Package(
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
         .target(name: "TestSupport", dependencies: ["DBus"]),
+        .executableTarget(name: "broker-bench", dependencies: ["CDBus", "DBus", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
