@@ -42,11 +42,20 @@ final class BrokerLauncher {
 
     /// Spawns the broker on `directories` and waits until it owns its name; returns the process
     /// and the time from spawn to name owned.
-    func start(extensionDirectories: [String]) throws -> (ChildProcess, UInt64) {
+    ///
+    /// `wrapped`: run it under `BROKER_BENCH_WRAP` when that is set (e.g. `valgrind
+    /// --tool=callgrind`), for profiling the measured broker.
+    func start(extensionDirectories: [String], wrapped: Bool = false) throws -> (ChildProcess, UInt64) {
         var arguments = ["--bus", address, "--opener", "/bin/true"]
         for directory in extensionDirectories { arguments += ["--extensions-dir", directory] }
+        var program = executable
+        if wrapped, let wrapper = ProcessInfo.processInfo.environment["BROKER_BENCH_WRAP"], !wrapper.isEmpty {
+            let words = wrapper.split(separator: " ").map(String.init)
+            program = words[0]
+            arguments = Array(words.dropFirst()) + [executable] + arguments
+        }
         let start = monotonicNanoseconds()
-        let process = try ChildProcess(executable: executable, arguments: arguments, environment: environment)
+        let process = try ChildProcess(executable: program, arguments: arguments, environment: environment)
         try waitForOwner(present: true, process: process)
         return (process, monotonicNanoseconds() - start)
     }

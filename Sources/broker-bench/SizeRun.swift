@@ -61,7 +61,7 @@ final class SizeRun {
         progress("start with \(workload.total) manifests: \(startTimes.map { $0 / 1000 }) µs")
 
         // The measured broker: `manifests` from files plus `dynamic` registrations.
-        let (broker, _) = try launcher.start(extensionDirectories: [manifestDirectory])
+        let (broker, _) = try launcher.start(extensionDirectories: [manifestDirectory], wrapped: true)
         defer { try? launcher.stop(broker) }
         let registrants = try registerDynamic()
         let provider = try ProviderService(address: address)
