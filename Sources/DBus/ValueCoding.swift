@@ -193,6 +193,8 @@ enum ValueCoding {
                 for field in fields { try append(field, to: sub) }
             }
         case .variant(let inner):
+            // libdbus aborts on an invalid contained signature: check it before opening.
+            try checkLimits(inner)
             try withContainer(iter, CDBUS_TYPE_VARIANT, inner.signatureText) { sub throws(DBusError) in
                 try append(inner, to: sub)
             }
