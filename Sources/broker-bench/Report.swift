@@ -98,6 +98,8 @@ struct Report: Codable {
         ("ping", "Peer.Ping (floor)", .latency),
         ("list15", "ListActivities, 15 offered", .latency),
         ("list60", "ListActivities, 60 offered", .latency),
+        ("echo15", "same 15 records, bench echo", .latency),
+        ("echo60", "same 60 records, bench echo", .latency),
         ("performOpen", "Perform→Finished, open (/bin/true)", .latency),
         ("performProvider", "Perform→Finished, dynamic provider", .latency),
         ("storm", "10,000 RegisterActivity, 40 conns", .wall),

@@ -88,6 +88,17 @@ final class SizeRun {
         figures["list60"] = try timeCalls(counts.latency) { try client.callDiscarding(listB) }
         progress("list p50 \(figures["list15"]!.p50Microseconds) / \(figures["list60"]!.p50Microseconds) µs")
 
+        // The same answers echoed by the bench's own DBus-module service: the reply-size floor.
+        for (url, name) in [(Workload.urlA, "echo15"), (Workload.urlB, "echo60")] {
+            let count = try provider.captureEcho(url: url)
+            let echo = RawClient.methodCall(
+                destination: provider.connection.uniqueName, path: ProviderService.path.rawValue,
+                interface: ProviderService.echoInterface, member: "Records", [.u(UInt32(count))])
+            defer { dbus_message_unref_all([echo]) }
+            figures[name] = try timeCalls(counts.latency) { try client.callDiscarding(echo) }
+        }
+        progress("echo p50 \(figures["echo15"]!.p50Microseconds) / \(figures["echo60"]!.p50Microseconds) µs")
+
         // 3. Perform → Finished.
         let performOpen = Self.brokerCall(
             "Perform", [.s(Workload.openActivity), .vardict([("url", .s(Workload.urlA))]), .vardict([])])
