@@ -108,6 +108,7 @@ struct Report: Codable {
         ("stormSignals", "ActivitiesChanged sent in storm", .count),
         ("start", "start to name owned (N+M manifests)", .start),
         ("rss", "broker VmRSS (N+M activities)", .memory),
+        ("rssAfterPerform", "broker VmRSS after Performs (+jobs)", .memory),
         ("rssAfterStorm", "broker VmRSS after storm (+10,000)", .memory),
     ]
 
