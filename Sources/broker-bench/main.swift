@@ -9,14 +9,14 @@ let usage = """
     measures Ping, ListActivities, Perform → Finished, a RegisterActivity storm, start-up and
     RSS for each registry size N+M (see BENCHMARKS.md).
       --quick        1 run, 1,000 calls per figure, 2,000 Performs, 2 starts
-      --runs K       repeat everything K times and report medians (default 3)
+      --runs K       repeat everything K times and report medians (default 1)
       --sizes LIST   registry sizes N+M (default 100,1000,10000)
       --calls N      calls per latency figure (default 5000)
       --json FILE    also write the results as JSON
     """
 
 var counts = CallCounts()
-var runs = 3
+var runs = 1
 var sizes = [100, 1000, 10_000]
 var jsonPath: String?
 var arguments = CommandLine.arguments.dropFirst()
