@@ -29,9 +29,12 @@ test: deps
 deps:
 	@scripts/install-deps.sh
 
+## make bench: private bus + release broker, every figure of BENCHMARKS.md for N+M = 100, 1,000,
+## 10,000 (about 4 minutes once built); BENCH_ARGS="--quick" for a short run, "--runs 3" for medians.
+BENCH_ARGS ?= --json .build/broker-bench.json
 bench: deps
 	$(SWIFT) build -c release
-	$(RELEASE_BIN)/broker-bench
+	$(RELEASE_BIN)/broker-bench $(BENCH_ARGS)
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/activity-broker/extensions \

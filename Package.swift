@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "share", targets: ["share"]),
         .executable(name: "activity-reading-list", targets: ["activity-reading-list"]),
         .executable(name: "activity-qr", targets: ["activity-qr"]),
+        .executable(name: "broker-bench", targets: ["broker-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -30,6 +31,7 @@ let package = Package(
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .executableTarget(name: "activity-qr"),
         .target(name: "TestSupport", dependencies: ["DBus"]),
+        .executableTarget(name: "broker-bench", dependencies: ["CDBus", "DBus", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),

@@ -5,29 +5,66 @@ import Foundation
 
 extension Broker {
     /// `ListActivities`: matching (through the registry's index), available, not excluded,
-    /// not the caller's own unless asked, in presentation order. No disk or process work.
+    /// not the caller's own unless asked, in presentation order, as the `aa{sv}` reply.
+    /// No disk or process work. The ranked, encoded list for a URL's scheme, host and path
+    /// and the locale is kept (`offeredLists`) until the registry, the machine or the usage
+    /// scores change; the caller's own activities and `exclude` are filtered per call.
     func listActivities(items: [String: Value], options: [String: Value], caller: String) throws(ActivityError)
-        -> [[String: Value]]
+        -> Value
     {
         let items = try ItemsDecoder.decode(items)
         let options = try OptionSchema.listActivities.validate(options)
         let locale = options["locale"]?.string ?? defaultLocale
         let exclusions = try Exclusions(options["exclude"]?.stringArray ?? [])
         let includeOwn = options["include_own"]?.bool ?? false
-        let offered = withoutDuplicateBrowser(
-            registry.matching(items.url).filter { activity in
-                !exclusions.excludes(activity)
-                    && (includeOwn || activity.owner != caller)
-                    && availability(of: activity).isAvailable
-            })
-        return Ranking.order(offered, usage: usage.scores, now: clock(), locale: locale)
-            .map { ActivityRecord.offered($0, locale: locale) }
+        let list = offeredList(for: items.url, locale: locale)
+        let keep = { (entry: OfferedList.Entry) in
+            !exclusions.excludes(id: entry.id, category: entry.category) && (includeOwn || entry.owner != caller)
+        }
+        let entries = withoutDuplicateBrowser(list.entries.filter(keep))
+        if entries.count == list.entries.count { return list.reply }
+        return .array(element: "a{sv}", entries.map(\.record))
+    }
+
+    /// The available activities for `url`, ranked and encoded for `locale`, from the cache.
+    ///
+    /// Usage scores all decay with the same half-life, so their order does not change with
+    /// time alone: a cached ranking stays right until a use is recorded (the scores differ).
+    private func offeredList(for url: SharedURL, locale: String?) -> OfferedList {
+        let key = OfferedList.Key(scheme: url.scheme, host: url.host, path: url.path, locale: locale)
+        let scores = usage.scores
+        if let cached = offeredLists[key], cached.scores == scores { return cached }
+        let available = registry.matching(url).filter { availability(of: $0).isAvailable }
+        let ranked = Ranking.order(available, usage: scores, now: clock(), locale: locale)
+        let entries = ranked.map { activity in
+            OfferedList.Entry(
+                id: activity.id, owner: activity.owner, category: activity.category,
+                record: offeredRecord(activity, locale: locale))
+        }
+        let list = OfferedList(
+            scores: scores, entries: entries, reply: .array(element: "a{sv}", entries.map(\.record)))
+        // Keys come from callers' URLs: keep a bounded number.
+        if offeredLists.count >= 512 { offeredLists.removeAll(keepingCapacity: true) }
+        offeredLists[key] = list
+        return list
+    }
+
+    /// The `a{sv}` record of `activity` for `locale`, built once and kept until the registry
+    /// changes (`activitiesChanged` empties the cache).
+    private func offeredRecord(_ activity: Activity, locale: String?) -> Value {
+        let key = locale ?? ""
+        if let record = offeredRecords[key]?[activity.id] { return record }
+        // Locales come from callers: keep a few, not one table per string ever sent.
+        if offeredRecords[key] == nil, offeredRecords.count >= 8 { offeredRecords.removeAll() }
+        let record = Value.vardict(ActivityRecord.offered(activity, locale: locale))
+        offeredRecords[key, default: [:]][activity.id] = record
+        return record
     }
 
     /// "Open in Browser" carries the default browser's name; offering that browser's own
     /// "Open in" entry as well would show the same choice twice, so only the built-in one stays
     /// (both remain registered: `ListRegistered`, `Perform` and `Explain` know them).
-    private func withoutDuplicateBrowser(_ offered: [Activity]) -> [Activity] {
+    private func withoutDuplicateBrowser(_ offered: [OfferedList.Entry]) -> [OfferedList.Entry] {
         guard let defaultBrowser, offered.contains(where: { $0.id == StaticCatalog.openInBrowserID }) else {
             return offered
         }
@@ -117,6 +154,34 @@ struct Exclusions {
     }
 
     func excludes(_ activity: Activity) -> Bool {
-        (!ids.isEmpty && ids.contains(activity.id.rawValue)) || categories.contains(activity.category)
+        excludes(id: activity.id, category: activity.category)
     }
+
+    func excludes(id: ActivityID, category: ActivityCategory) -> Bool {
+        (!ids.isEmpty && ids.contains(id.rawValue)) || (!categories.isEmpty && categories.contains(category))
+    }
+}
+
+/// One cached `ListActivities` answer before the per-call filters: the available matches for
+/// a URL's scheme, host and path, ranked, with their records for one locale.
+struct OfferedList {
+    struct Key: Hashable {
+        let scheme: String
+        let host: String?
+        let path: String
+        let locale: String?
+    }
+
+    struct Entry {
+        let id: ActivityID
+        let owner: String?
+        let category: ActivityCategory
+        let record: Value
+    }
+
+    /// The usage scores the ranking was computed with.
+    let scores: UsageScores
+    let entries: [Entry]
+    /// Every entry's record: the reply when no filter removes anything.
+    let reply: Value
 }

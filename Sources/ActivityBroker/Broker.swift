@@ -33,6 +33,11 @@ public final class Broker: @unchecked Sendable {
     var defaultBrowser: ActivityID?
     /// Availability per activity, valid until the registry or the machine changes.
     var availabilityCache: [ActivityID: Availability] = [:]
+    /// `ListActivities` records by locale ("" for none), valid until the registry changes.
+    var offeredRecords: [String: [ActivityID: Value]] = [:]
+    /// Ranked `ListActivities` answers by URL scheme, host, path and locale, valid until the
+    /// registry or the machine changes (and checked against the usage scores on use).
+    var offeredLists: [OfferedList.Key: OfferedList] = [:]
     private var changeSignalScheduled = false
 
     /// Connects to the bus and builds the service; `start()` exports it and takes the name.
@@ -132,6 +137,8 @@ public final class Broker: @unchecked Sendable {
     /// of registrations sends one `ActivitiesChanged` and one `PropertiesChanged`.
     func activitiesChanged() {
         availabilityCache.removeAll(keepingCapacity: true)
+        offeredRecords.removeAll()
+        offeredLists.removeAll()
         guard !changeSignalScheduled else { return }
         changeSignalScheduled = true
         connection.queue.async { [self] in
@@ -153,6 +160,7 @@ public final class Broker: @unchecked Sendable {
 
     private func machineChanged() {
         availabilityCache.removeAll(keepingCapacity: true)
+        offeredLists.removeAll()
     }
 
     /// Whether an activity's requirements hold, cached until the registry or machine changes.

@@ -13,9 +13,9 @@ enum BrokerInterface {
                     "ListActivities", in: [arg("items", "a{sv}"), arg("options", "a{sv}")],
                     out: [arg("activities", "aa{sv}")],
                     handler: .immediate { call in
-                        [.vardictArray(try broker.listActivities(
+                        [try broker.listActivities(
                             items: call.body[0].vardict ?? [:], options: call.body[1].vardict ?? [:],
-                            caller: call.sender))]
+                            caller: call.sender)]
                     }),
                 Method(
                     "Perform", in: [arg("id", "s"), arg("items", "a{sv}"), arg("options", "a{sv}")],

@@ -18,6 +18,9 @@ public struct Registry: Sendable {
     private var dynamicByID: [ActivityID: Activity] = [:]
     private var idsByOwner: [String: Set<ActivityID>] = [:]
     private var index = MatchIndex()
+    /// How many dynamic ids are also static ids (a manifest that appeared under a live
+    /// registration), so that `count` is O(1): it is read on every `ActivitiesChanged`.
+    private var shadowedStaticCount = 0
 
     /// One line per manifest ignored because a higher-precedence file defines the same id.
     public private(set) var conflicts: [String] = []
@@ -48,6 +51,7 @@ public struct Registry: Sendable {
         }
         staticByID = byID
         self.conflicts = conflicts
+        shadowedStaticCount = dynamicByID.keys.reduce(0) { $0 + (byID[$1] == nil ? 0 : 1) }
         rebuildIndex()
     }
 
@@ -118,7 +122,10 @@ public struct Registry: Sendable {
             idsByOwner[owner]?.remove(id)
             if idsByOwner[owner]?.isEmpty == true { idsByOwner[owner] = nil }
         }
-        if let s = staticByID[id] { index.insert(id, s.match) }
+        if let s = staticByID[id] {
+            index.insert(id, s.match)
+            shadowedStaticCount -= 1
+        }
     }
 
     /// The activity with `id`, if any.
@@ -135,7 +142,7 @@ public struct Registry: Sendable {
 
     /// How many activities there are.
     public var count: Int {
-        staticByID.count + dynamicByID.keys.filter { staticByID[$0] == nil }.count
+        staticByID.count + dynamicByID.count - shadowedStaticCount
     }
 
     /// How many dynamic activities `owner` has.
@@ -144,11 +151,12 @@ public struct Registry: Sendable {
     /// Activities whose match rules accept `url`, sorted by id; found through the index.
     public func matching(_ url: SharedURL) -> [Activity] {
         // Ids are sorted rather than activities: moving large structs around is what a sort costs.
-        var hits: [ActivityID: Activity] = [:]
+        var ids: [ActivityID] = []
         for id in index.candidates(for: url) {
-            if let a = dynamicByID[id] ?? staticByID[id], a.match.matches(url) { hits[id] = a }
+            if let a = dynamicByID[id] ?? staticByID[id], a.match.matches(url) { ids.append(id) }
         }
-        return hits.keys.sorted().map { hits[$0]! }
+        ids.sort()
+        return ids.map { dynamicByID[$0] ?? staticByID[$0]! }
     }
 
     /// How many activities the index offers for `url` before path prefixes are checked (for tests).

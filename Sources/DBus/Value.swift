@@ -30,6 +30,24 @@ public indirect enum Value: Hashable, Sendable {
     /// The D-Bus signature of this value (one complete type).
     public var signature: Signature { Signature(unchecked: signatureText) }
 
+    /// Whether this value's signature is `text`, without building it for the common shapes.
+    func hasSignature(_ text: String) -> Bool {
+        switch self {
+        case .string: text == "s"
+        case .variant: text == "v"
+        case .boolean: text == "b"
+        case .uint32: text == "u"
+        case .int32: text == "i"
+        case .objectPath: text == "o"
+        case .dictionary(let key, let value, _):
+            text.utf8.count == key.rawValue.utf8.count + value.rawValue.utf8.count + 3
+                && text.utf8.starts(with: "a{".utf8) && text.utf8.last == UInt8(ascii: "}")
+                && text.utf8.dropFirst(2).starts(with: key.rawValue.utf8)
+                && text.utf8.dropFirst(2 + key.rawValue.utf8.count).dropLast().elementsEqual(value.rawValue.utf8)
+        default: signatureText == text
+        }
+    }
+
     var signatureText: String {
         switch self {
         case .byte: "y"

@@ -1,5 +1,6 @@
 // Encoding `Value`s into libdbus messages and decoding them back, through dbus_message_iter_*.
 import CDBus
+import Glibc
 
 /// The bridge between `Value` and a `DBusMessage` body. Everything is checked before libdbus
 /// sees it, because libdbus aborts the process on invalid input.
@@ -21,45 +22,31 @@ enum ValueCoding {
     /// non-empty structs, strings without NULs, signature length and nesting within limits.
     static func check(_ values: [Value]) throws(DBusError) {
         for value in values {
+            try checkLimits(value)
             try checkTree(value)
-            // Catches nesting deeper than 32 and signatures longer than 255 bytes.
-            let text = value.signatureText
-            let ok = text.withCString { dbus_signature_validate_single($0, nil) } != 0
-            if !ok { throw .invalidArgs("value of type \(text.prefix(64)) exceeds D-Bus signature limits") }
         }
+    }
+
+    /// Catches nesting deeper than 32 and signatures longer than 255 bytes.
+    private static func checkLimits(_ value: Value) throws(DBusError) {
+        let text = value.signatureText
+        let ok = text.withCString { dbus_signature_validate_single($0, nil) } != 0
+        if !ok { throw .invalidArgs("value of type \(text.prefix(64)) exceeds D-Bus signature limits") }
     }
 
     private static func checkTree(_ value: Value) throws(DBusError) {
         switch value {
         case .string(let s):
-            if s.utf8.contains(0) { throw .invalidArgs("string contains a NUL byte") }
+            try checkString(s)
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double,
             .objectPath, .signature, .unixFD:
             break
         case .array(let element, let items):
-            guard element.isSingleCompleteType else {
-                throw .invalidArgs("array element signature '\(element)' is not a single complete type")
-            }
-            for item in items {
-                guard item.signatureText == element.rawValue else {
-                    throw .invalidArgs("array of '\(element)' holds an item of type '\(item.signatureText)'")
-                }
-                try checkTree(item)
-            }
+            try checkArray(element, items)
+            for item in items { try checkTree(item) }
         case .dictionary(let key, let valueSignature, let entries):
-            guard key.rawValue.count == 1, let code = key.rawValue.first, basicCodes.contains(code) else {
-                throw .invalidArgs("dictionary key signature '\(key)' is not a basic type")
-            }
-            guard valueSignature.isSingleCompleteType else {
-                throw .invalidArgs("dictionary value signature '\(valueSignature)' is not a single complete type")
-            }
+            try checkDictionary(key, valueSignature, entries)
             for entry in entries {
-                guard entry.key.signatureText == key.rawValue, entry.value.signatureText == valueSignature.rawValue
-                else {
-                    throw .invalidArgs(
-                        "dictionary a{\(key)\(valueSignature)} holds an entry of types "
-                            + "'\(entry.key.signatureText)' and '\(entry.value.signatureText)'")
-                }
                 try checkTree(entry.key)
                 try checkTree(entry.value)
             }
@@ -71,15 +58,53 @@ enum ValueCoding {
         }
     }
 
+    private static func checkString(_ s: String) throws(DBusError) {
+        if s.utf8.contains(0) { throw .invalidArgs("string contains a NUL byte") }
+    }
+
+    /// The array's own rule: a single complete element type that every item has.
+    private static func checkArray(_ element: Signature, _ items: [Value]) throws(DBusError) {
+        guard element.isSingleCompleteType else {
+            throw .invalidArgs("array element signature '\(element)' is not a single complete type")
+        }
+        for item in items where !item.hasSignature(element.rawValue) {
+            throw .invalidArgs("array of '\(element)' holds an item of type '\(item.signatureText)'")
+        }
+    }
+
+    /// The dictionary's own rule: a basic key type, a single complete value type, entries of those types.
+    private static func checkDictionary(_ key: Signature, _ valueSignature: Signature, _ entries: [DictEntry])
+        throws(DBusError)
+    {
+        guard key.rawValue.count == 1, let code = key.rawValue.first, basicCodes.contains(code) else {
+            throw .invalidArgs("dictionary key signature '\(key)' is not a basic type")
+        }
+        guard valueSignature.isSingleCompleteType else {
+            throw .invalidArgs("dictionary value signature '\(valueSignature)' is not a single complete type")
+        }
+        for entry in entries
+        where !entry.key.hasSignature(key.rawValue) || !entry.value.hasSignature(valueSignature.rawValue) {
+            throw .invalidArgs(
+                "dictionary a{\(key)\(valueSignature)} holds an entry of types "
+                    + "'\(entry.key.signatureText)' and '\(entry.value.signatureText)'")
+        }
+    }
+
     // MARK: Encoding
 
     /// Checks `values` and appends them to the body of `message`.
+    ///
+    /// The checks run as each value is appended (a failing container is abandoned), so a body
+    /// is walked once; on a throw the caller drops the half-built message.
     static func append(_ values: [Value], to message: OpaquePointer) throws(DBusError) {
-        try check(values)
-        let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
-        defer { iter.deallocate() }
-        dbus_message_iter_init_append(message, iter)
-        for value in values { try append(value, to: iter) }
+        var iter = DBusMessageIter()
+        try withUnsafeMutablePointer(to: &iter) { iter throws(DBusError) in
+            dbus_message_iter_init_append(message, iter)
+            for value in values {
+                try checkLimits(value)
+                try append(value, to: iter)
+            }
+        }
     }
 
     private static func appendBasic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ value: T)
@@ -91,37 +116,44 @@ enum ValueCoding {
         }
     }
 
-    private static func appendString(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ text: String)
-        throws(DBusError)
-    {
-        let ok = text.withCString { cString in
+    /// Appends a string-like value. `checkingNUL`: throw `InvalidArgs` when the text holds a NUL
+    /// (found as a C length shorter than the UTF-8 length: `strlen` instead of a byte-wise scan).
+    private static func appendString(
+        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ text: String, checkingNUL: Bool = false
+    ) throws(DBusError) {
+        let length = text.utf8.count
+        let result: dbus_bool_t? = text.withCString { cString in
+            if checkingNUL && strlen(cString) != length { return nil }
             var pointer: UnsafePointer<CChar>? = cString
             return dbus_message_iter_append_basic(iter, code, &pointer)
         }
-        if ok == 0 { throw .failed("libdbus could not append a string") }
+        guard let result else { throw .invalidArgs("string contains a NUL byte") }
+        if result == 0 { throw .failed("libdbus could not append a string") }
     }
 
-    /// Opens a container, runs `body` on the sub-iterator, and closes it (abandons it on error).
+    /// Opens a container, runs `body` on the sub-iterator (on the stack), and closes it
+    /// (abandons it on error).
     private static func withContainer(
         _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ signature: String?,
         _ body: (UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) -> Void
     ) throws(DBusError) {
-        let sub = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
-        defer { sub.deallocate() }
-        let opened: dbus_bool_t
-        if let signature {
-            opened = signature.withCString { dbus_message_iter_open_container(iter, code, $0, sub) }
-        } else {
-            opened = dbus_message_iter_open_container(iter, code, nil, sub)
+        var subIter = DBusMessageIter()
+        try withUnsafeMutablePointer(to: &subIter) { sub throws(DBusError) in
+            let opened: dbus_bool_t
+            if let signature {
+                opened = signature.withCString { dbus_message_iter_open_container(iter, code, $0, sub) }
+            } else {
+                opened = dbus_message_iter_open_container(iter, code, nil, sub)
+            }
+            if opened == 0 { throw .failed("libdbus could not open a container") }
+            do throws(DBusError) {
+                try body(sub)
+            } catch {
+                dbus_message_iter_abandon_container(iter, sub)
+                throw error
+            }
+            if dbus_message_iter_close_container(iter, sub) == 0 { throw .failed("libdbus could not close a container") }
         }
-        if opened == 0 { throw .failed("libdbus could not open a container") }
-        do {
-            try body(sub)
-        } catch {
-            dbus_message_iter_abandon_container(iter, sub)
-            throw error
-        }
-        if dbus_message_iter_close_container(iter, sub) == 0 { throw .failed("libdbus could not close a container") }
     }
 
     private static func append(_ value: Value, to iter: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) {
@@ -136,14 +168,16 @@ enum ValueCoding {
         case .uint64(let v): try appendBasic(iter, CDBUS_TYPE_UINT64, v)
         case .double(let v): try appendBasic(iter, CDBUS_TYPE_DOUBLE, v)
         case .unixFD(let v): try appendBasic(iter, CDBUS_TYPE_UNIX_FD, v)
-        case .string(let v): try appendString(iter, CDBUS_TYPE_STRING, v)
+        case .string(let v): try appendString(iter, CDBUS_TYPE_STRING, v, checkingNUL: true)
         case .objectPath(let v): try appendString(iter, CDBUS_TYPE_OBJECT_PATH, v.rawValue)
         case .signature(let v): try appendString(iter, CDBUS_TYPE_SIGNATURE, v.rawValue)
         case .array(let element, let items):
+            try checkArray(element, items)
             try withContainer(iter, CDBUS_TYPE_ARRAY, element.rawValue) { sub throws(DBusError) in
                 for item in items { try append(item, to: sub) }
             }
         case .dictionary(let key, let valueSignature, let entries):
+            try checkDictionary(key, valueSignature, entries)
             let entrySignature = "{" + key.rawValue + valueSignature.rawValue + "}"
             try withContainer(iter, CDBUS_TYPE_ARRAY, entrySignature) { sub throws(DBusError) in
                 for entry in entries {
@@ -154,10 +188,13 @@ enum ValueCoding {
                 }
             }
         case .structure(let fields):
+            if fields.isEmpty { throw .invalidArgs("empty struct") }
             try withContainer(iter, CDBUS_TYPE_STRUCT, nil) { sub throws(DBusError) in
                 for field in fields { try append(field, to: sub) }
             }
         case .variant(let inner):
+            // libdbus aborts on an invalid contained signature: check it before opening.
+            try checkLimits(inner)
             try withContainer(iter, CDBUS_TYPE_VARIANT, inner.signatureText) { sub throws(DBusError) in
                 try append(inner, to: sub)
             }

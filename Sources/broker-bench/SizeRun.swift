@@ -1,0 +1,272 @@
+// One measured size: start the broker with its registry, then every figure of issue #7 against it.
+import DBus
+import Foundation
+import TestSupport
+
+/// How many calls each figure takes.
+struct CallCounts: Sendable {
+    var latency = 5000
+    var perform = 5000
+    var storm = 10_000
+    var stormConnections = 40
+    var starts = 5
+}
+
+/// Runs every measurement for one registry size on an already running bus.
+final class SizeRun {
+    static let brokerPath = "/org/activitybroker/Broker1"
+    static let brokerInterface = "org.activitybroker.Broker1"
+
+    let workload: Workload
+    let counts: CallCounts
+    let address: String
+    let scratch: String
+    let launcher: BrokerLauncher
+    private(set) var figures: [String: Figure] = [:]
+    private(set) var notes: [String] = []
+
+    init(total: Int, counts: CallCounts, address: String, scratch: String, launcher: BrokerLauncher) {
+        workload = Workload(total: total)
+        self.counts = counts
+        self.address = address
+        self.scratch = scratch
+        self.launcher = launcher
+    }
+
+    private func progress(_ text: String) {
+        FileHandle.standardError.write(Data("  [\(workload.total)] \(text)\n".utf8))
+    }
+
+    private static func brokerCall(_ member: String, _ args: [Arg]) -> OpaquePointer {
+        RawClient.methodCall(
+            destination: BrokerLauncher.name, path: brokerPath, interface: brokerInterface, member: member, args)
+    }
+
+    func run() throws {
+        let base = scratch + "/size-\(workload.total)"
+        let manifestDirectory = base + "/manifests"
+        let extraDirectory = base + "/manifests-extra"
+        try Workload.writeManifests(into: manifestDirectory, range: 0..<workload.manifests)
+        try Workload.writeManifests(into: extraDirectory, range: workload.manifests..<workload.total)
+
+        // 5. Start-up with `total` manifests (both directories), several times; median.
+        var startTimes: [UInt64] = []
+        for _ in 0..<counts.starts {
+            let (process, elapsed) = try launcher.start(extensionDirectories: [manifestDirectory, extraDirectory])
+            startTimes.append(elapsed)
+            try launcher.stop(process)
+        }
+        startTimes.sort()
+        figures["start"] = Figure(wallNanoseconds: startTimes[startTimes.count / 2])
+        progress("start with \(workload.total) manifests: \(startTimes.map { $0 / 1000 }) µs")
+
+        // The measured broker: `manifests` from files plus `dynamic` registrations.
+        let (broker, _) = try launcher.start(extensionDirectories: [manifestDirectory], wrapped: true)
+        defer { try? launcher.stop(broker) }
+        let registrants = try registerDynamic()
+        let provider = try ProviderService(address: address)
+        try provider.register()
+
+        let client = try RawClient(address: address)
+        try client.addMatch("type='signal',interface='org.activitybroker.Job1',member='Finished'")
+        try checkCounts(client)
+        // The registry loaded and its answers cached, before any job exists.
+        for url in [Workload.urlA, Workload.urlB, Workload.providerURL] {
+            let call = Self.brokerCall("ListActivities", [.vardict([("url", .s(url))]), .vardict([])])
+            try client.callDiscarding(call)
+            dbus_message_unref_all([call])
+        }
+        figures["rss"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
+
+        // 1. The floor.
+        let ping = RawClient.methodCall(
+            destination: BrokerLauncher.name, path: Self.brokerPath, interface: "org.freedesktop.DBus.Peer",
+            member: "Ping", [])
+        defer { dbus_message_unref_all([ping]) }
+        figures["ping"] = try timeCalls(counts.latency) { try client.callDiscarding(ping) }
+        progress("ping p50 \(figures["ping"]!.p50Microseconds) µs")
+
+        // 2. ListActivities.
+        let listA = Self.brokerCall("ListActivities", [.vardict([("url", .s(Workload.urlA))]), .vardict([])])
+        let listB = Self.brokerCall("ListActivities", [.vardict([("url", .s(Workload.urlB))]), .vardict([])])
+        defer { dbus_message_unref_all([listA, listB]) }
+        figures["list15"] = try timeCalls(counts.latency) { try client.callDiscarding(listA) }
+        figures["list60"] = try timeCalls(counts.latency) { try client.callDiscarding(listB) }
+        progress("list p50 \(figures["list15"]!.p50Microseconds) / \(figures["list60"]!.p50Microseconds) µs")
+
+        // The same answers echoed by the bench's own DBus-module service: the reply-size floor.
+        for (url, name) in [(Workload.urlA, "echo15"), (Workload.urlB, "echo60")] {
+            let count = try provider.captureEcho(url: url)
+            let echo = RawClient.methodCall(
+                destination: provider.connection.uniqueName, path: ProviderService.path.rawValue,
+                interface: ProviderService.echoInterface, member: "Records", [.u(UInt32(count))])
+            defer { dbus_message_unref_all([echo]) }
+            figures[name] = try timeCalls(counts.latency) { try client.callDiscarding(echo) }
+        }
+        progress("echo p50 \(figures["echo15"]!.p50Microseconds) / \(figures["echo60"]!.p50Microseconds) µs")
+
+        // 3. Perform → Finished.
+        let performOpen = Self.brokerCall(
+            "Perform", [.s(Workload.openActivity), .vardict([("url", .s(Workload.urlA))]), .vardict([])])
+        let performProvider = Self.brokerCall(
+            "Perform", [.s(Workload.providerActivity), .vardict([("url", .s(Workload.providerURL))]), .vardict([])])
+        defer { dbus_message_unref_all([performOpen, performProvider]) }
+        figures["performOpen"] = try timeCalls(counts.perform, warmUp: 50) {
+            try performAndWait(client, performOpen)
+        }
+        figures["performProvider"] = try timeCalls(counts.perform, warmUp: 50) {
+            try performAndWait(client, performProvider)
+        }
+        progress(
+            "perform p50 open \(figures["performOpen"]!.p50Microseconds) µs, provider \(figures["performProvider"]!.p50Microseconds) µs"
+        )
+        // Each Perform leaves a job object exported for 60 s (API.md §6): thousands here.
+        figures["rssAfterPerform"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
+
+        // 4. The registration storm, with ListActivities running through it, then after it.
+        try storm(client: client, list: listB)
+        figures["listAfterStorm"] = try timeCalls(counts.latency) { try client.callDiscarding(listB) }
+        figures["rssAfterStorm"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
+        progress(
+            "storm \(figures["storm"]!.p50Microseconds / 1000) ms; list p99 during \(figures["listDuringStorm"]!.p99Microseconds) µs, after \(figures["listAfterStorm"]!.p99Microseconds) µs"
+        )
+        withExtendedLifetime((registrants, provider)) {}
+    }
+
+    /// Registers the `dynamic` activities from several connections (pipelined); returns the connections.
+    private func registerDynamic() throws -> [RawClient] {
+        let connections = try (0..<workload.dynamicConnections).map { _ in try RawClient(address: address) }
+        var expected = [Int](repeating: 0, count: connections.count)
+        for index in 0..<workload.dynamic {
+            let slot = index % connections.count
+            connections[slot].sendOwned(Self.brokerCall("RegisterActivity", [.vardict(Workload.registration(index))]))
+            expected[slot] += 1
+        }
+        for (slot, connection) in connections.enumerated() {
+            connection.flush()
+            try Self.awaitReplies(connection, expected[slot], what: "RegisterActivity")
+        }
+        return connections
+    }
+
+    /// Reads until `count` method replies arrived; throws on the first error reply.
+    private static func awaitReplies(_ connection: RawClient, _ count: Int, what: String) throws {
+        var replies = 0
+        let deadline = ContinuousClock.now + .seconds(120)
+        while replies < count {
+            guard let message = connection.next(until: deadline) else {
+                throw RawClient.Failure(description: "\(what): \(replies) of \(count) replies within 120 s")
+            }
+            if message.type == 3 {  // DBUS_MESSAGE_TYPE_ERROR
+                throw RawClient.Failure(description: "\(what) failed: \(message.firstString ?? "?")")
+            }
+            if message.type == 2 { replies += 1 }  // DBUS_MESSAGE_TYPE_METHOD_RETURN
+        }
+    }
+
+    /// Checks that the measured URLs list the designed number of activities.
+    private func checkCounts(_ client: RawClient) throws {
+        for (url, expected) in [(Workload.urlA, Workload.expectedA), (Workload.urlB, Workload.expectedB)] {
+            let call = Self.brokerCall("ListActivities", [.vardict([("url", .s(url))]), .vardict([])])
+            defer { dbus_message_unref_all([call]) }
+            let reply = try client.call(call)
+            defer { dbus_message_unref_all([reply]) }
+            let count = RawClient.arrayLength(reply)
+            if count != expected {
+                throw RawClient.Failure(description: "ListActivities(\(url)) gave \(count) activities, designed for \(expected)")
+            }
+        }
+    }
+
+    /// Perform, then read until the job's unicast `Finished` arrives; throws unless it completed.
+    private func performAndWait(_ client: RawClient, _ call: OpaquePointer) throws {
+        let reply = try client.call(call)
+        let job = RawClient.firstString(reply) ?? ""
+        dbus_message_unref_all([reply])
+        let deadline = ContinuousClock.now + .seconds(30)
+        while let message = client.next(until: deadline) {
+            guard message.member == "Finished", message.path == job else { continue }
+            guard message.firstString == "completed" else {
+                throw RawClient.Failure(description: "job \(job) ended \(message.firstString ?? "?")")
+            }
+            return
+        }
+        throw RawClient.Failure(description: "no Finished for \(job) within 30 s")
+    }
+
+    /// 10,000 RegisterActivity calls from 40 connections, each sending all of its calls at once
+    /// (one thread per connection); ListActivities runs on `client` until the last reply.
+    private func storm(client: RawClient, list: OpaquePointer) throws {
+        let perConnection = counts.storm / counts.stormConnections
+        let connections = try (0..<counts.stormConnections).map { _ in try RawClient(address: address) }
+        let listener = try RawClient(address: address)
+        try listener.addMatch("type='signal',interface='\(Self.brokerInterface)',member='ActivitiesChanged'")
+        let messages = UncheckedSendable(
+            (0..<connections.count).map { c in
+                (0..<perConnection).map { i in
+                    Self.brokerCall("RegisterActivity", [.vardict(Workload.stormRegistration(connection: c, index: i))])
+                }
+            })
+        let done = Locked(0)
+        let failures = Locked<[String]>([])
+        let group = DispatchGroup()
+        let gate = DispatchSemaphore(value: 0)
+        let start = Locked<UInt64>(0)
+        let finish = Locked<UInt64>(0)
+        for (c, connection) in connections.enumerated() {
+            let box = UncheckedSendable(connection)
+            group.enter()
+            Thread {
+                gate.wait()
+                let connection = box.value
+                for message in messages.value[c] { connection.sendOwned(message) }
+                connection.flush()
+                do {
+                    try SizeRun.awaitReplies(connection, perConnection, what: "storm RegisterActivity")
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+                let now = monotonicNanoseconds()
+                finish.withLock { $0 = max($0, now) }
+                done.withLock { $0 += 1 }
+                group.leave()
+            }.start()
+        }
+        start.withLock { $0 = monotonicNanoseconds() }
+        for _ in connections { gate.signal() }
+        var during: [UInt64] = []
+        let listStart = monotonicNanoseconds()
+        while done.withLock({ $0 }) < connections.count {
+            let before = monotonicNanoseconds()
+            try client.callDiscarding(list)
+            during.append(monotonicNanoseconds() - before)
+        }
+        let listWall = monotonicNanoseconds() - listStart
+        group.wait()
+        if let failure = failures.withLock({ $0.first }) { throw RawClient.Failure(description: failure) }
+        let wall = finish.withLock { $0 } - start.withLock { $0 }
+        figures["storm"] = Figure(wallNanoseconds: wall, calls: perConnection * connections.count)
+        figures["listDuringStorm"] = Figure(samples: during, wallNanoseconds: listWall)
+
+        // How many ActivitiesChanged the storm produced (coalesced per loop turn).
+        try client.callDiscarding(list)  // the broker has emitted everything before this reply
+        var signals = 0
+        let settle = ContinuousClock.now + .milliseconds(200)
+        while let message = listener.next(until: settle) {
+            if message.member == "ActivitiesChanged" { signals += 1 }
+        }
+        figures["stormSignals"] = Figure(value: Double(signals))
+        withExtendedLifetime(connections) {}
+    }
+}
+
+/// A value handed to another thread whose use is ordered by the bench (the gate semaphore).
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// Releases messages built for a call.
+func dbus_message_unref_all(_ messages: [OpaquePointer]) {
+    for message in messages { RawClient.release(message) }
+}

@@ -1,0 +1,83 @@
+// broker-bench: starts a private bus and the real broker, measures issue #7's figures, prints the table (and JSON).
+import Foundation
+import TestSupport
+
+let usage = """
+    Usage: broker-bench [--quick] [--runs K] [--sizes 100,1000,10000] [--calls N] [--json FILE]
+
+    Starts a private dbus-daemon and the release activity-broker next to this binary, and
+    measures Ping, ListActivities, Perform → Finished, a RegisterActivity storm, start-up and
+    RSS for each registry size N+M (see BENCHMARKS.md).
+      --quick        1 run, 1,000 calls per figure, 2,000 Performs, 2 starts
+      --runs K       repeat everything K times and report medians (default 1)
+      --sizes LIST   registry sizes N+M (default 100,1000,10000)
+      --calls N      calls per latency figure (default 5000)
+      --json FILE    also write the results as JSON
+    """
+
+var counts = CallCounts()
+var runs = 1
+var sizes = [100, 1000, 10_000]
+var jsonPath: String?
+var arguments = CommandLine.arguments.dropFirst()
+@MainActor func value(_ flag: String) -> String {
+    guard let value = arguments.popFirst() else {
+        FileHandle.standardError.write(Data("broker-bench: \(flag) needs a value\n\n\(usage)\n".utf8))
+        exit(2)
+    }
+    return value
+}
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--quick":
+        runs = 1
+        counts.latency = 1000
+        counts.perform = 2000
+        counts.starts = 2
+    case "--runs": runs = max(1, Int(value(argument)) ?? 1)
+    case "--sizes": sizes = value(argument).split(separator: ",").compactMap { Int($0) }
+    case "--calls":
+        counts.latency = max(100, Int(value(argument)) ?? 5000)
+        counts.perform = counts.latency
+    case "--json": jsonPath = value(argument)
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("broker-bench: unknown argument '\(argument)'\n\n\(usage)\n".utf8))
+        exit(2)
+    }
+}
+
+func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+
+do {
+    let bus = try TestBus()
+    let scratch = bus.directory + "/bench"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    let launcher = try BrokerLauncher(address: bus.address, scratch: scratch)
+    say("broker-bench: bus \(bus.address), broker \(launcher.executable), \(runs) run(s), sizes \(sizes)")
+    var results: [[Int: [String: Figure]]] = []
+    let began = monotonicNanoseconds()
+    for run in 1...runs {
+        say("run \(run) of \(runs)")
+        var byRun: [Int: [String: Figure]] = [:]
+        for size in sizes {
+            let sizeRun = SizeRun(total: size, counts: counts, address: bus.address, scratch: scratch + "/run\(run)", launcher: launcher)
+            try sizeRun.run()
+            byRun[size] = sizeRun.figures
+        }
+        results.append(byRun)
+    }
+    let report = Report(sizes: sizes, runs: runs, callsPerFigure: counts.latency, results: results)
+    print(report.text())
+    print(String(format: "total bench time %.0f s", Double(monotonicNanoseconds() - began) / 1e9))
+    if let jsonPath {
+        try report.write(json: jsonPath)
+        say("wrote \(jsonPath)")
+    }
+    bus.stop()
+} catch {
+    say("broker-bench: \(error)")
+    exit(1)
+}
