@@ -108,6 +108,7 @@ public final class Broker: @unchecked Sendable {
             let count = connection.queue.sync { registry.count }
             log.event("owns \(Self.busName.rawValue) on \(connection.uniqueName) with \(count) activities")
             if let predecessor, predecessor != connection.uniqueName {
+                connection.queue.sync { usage.expectReload() }
                 // The replaced broker writes its last uses as it leaves, after we read the file.
                 _ = connection.watchDisconnect(of: predecessor) { [unowned self] in
                     log.debug("the replaced broker \(predecessor) is gone; reading the usage file again")

@@ -4,23 +4,35 @@ import Foundation
 
 /// Holds `UsageScores` and writes them atomically, debounced, never with a URL in them:
 /// the file holds exactly the domain's `UsageScores` (ids, scores, times of last use).
-/// Loop-confined.
+/// Loop-confined. A use only marks the scores dirty; they are encoded at most once per
+/// `writeDelay` (a burst of jobs costs one encoding), and at once by `flush()`.
 final class UsageStore: @unchecked Sendable {
+    static let writeDelay: DispatchTimeInterval = .seconds(1)
     private let file: UsageStoreFile
+    private let queue: DispatchQueue
     private let path: String
     private let log: BrokerLog
     private(set) var scores = UsageScores(entries: [:])
-    /// Uses counted since the file was last read, re-applied by `reloadKeepingOwnUses`.
+    private var dirty = false
+    private var writeScheduled = false
+    /// Uses counted since the file was last read, re-applied by `reloadKeepingOwnUses`; kept
+    /// only while a replaced broker may still write the file (`expectReload`).
     private var usesSinceLoad: [(id: ActivityID, at: Date)] = []
+    private var tracksOwnUses = false
     private var clearedSinceLoad = false
 
     init(path: String, queue: DispatchQueue, log: BrokerLog) {
         self.path = path
+        self.queue = queue
         self.log = log
-        self.file = UsageStoreFile(path: path, queue: queue) { error in
+        // The debounce is ours (`writeDelay`), so the file writes as soon as it is handed data.
+        self.file = UsageStoreFile(path: path, queue: queue, delay: 0) { error in
             log.event("could not write \(path): \(error)")
         }
     }
+
+    /// Starts keeping this broker's uses for `reloadKeepingOwnUses` (a predecessor is leaving).
+    func expectReload() { tracksOwnUses = true }
 
     /// Reads the file; a missing one starts empty silently, a corrupt one with one log line.
     func load() {
@@ -35,7 +47,7 @@ final class UsageStore: @unchecked Sendable {
 
     func recordUse(of id: ActivityID, at now: Date) {
         scores.recordUse(of: id, at: now)
-        usesSinceLoad.append((id, now))
+        if tracksOwnUses { usesSinceLoad.append((id, now)) }
         save()
     }
 
@@ -48,7 +60,8 @@ final class UsageStore: @unchecked Sendable {
         scores = UsageScores(entries: [:])  // a missing file leaves them untouched
         load()
         for use in own { scores.recordUse(of: use.id, at: use.at) }
-        usesSinceLoad = own
+        usesSinceLoad = []
+        tracksOwnUses = false
         if !own.isEmpty { save() }
     }
 
@@ -62,10 +75,23 @@ final class UsageStore: @unchecked Sendable {
 
     /// Writes pending changes now (shutdown).
     func flush() {
+        encodeIfDirty()
         do { try file.flush() } catch { log.event("could not write \(path): \(error)") }
     }
 
     private func save() {
+        dirty = true
+        guard !writeScheduled else { return }
+        writeScheduled = true
+        queue.asyncAfter(deadline: .now() + Self.writeDelay) { [self] in
+            writeScheduled = false
+            encodeIfDirty()
+        }
+    }
+
+    private func encodeIfDirty() {
+        guard dirty else { return }
+        dirty = false
         do {
             file.schedule(try JSONEncoder.usage.encode(scores))
         } catch {
