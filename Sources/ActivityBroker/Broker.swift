@@ -159,9 +159,21 @@ public final class Broker: @unchecked Sendable {
         activitiesChanged()
     }
 
+    /// A program appeared on PATH or a bus name changed owner. Clients hear `ActivitiesChanged`
+    /// only when an activity they could have been offered came or went with it, not on every
+    /// unrelated name change on the bus.
     private func machineChanged() {
+        let before = availabilityCache
         availabilityCache.removeAll(keepingCapacity: true)
         offeredLists.removeAll()
+        let flipped = before.contains { id, old in
+            guard let activity = registry.activity(id) else { return false }
+            return availability(of: activity).isAvailable != old.isAvailable
+        }
+        if flipped {
+            log.debug("the machine changed what is available")
+            activitiesChanged()
+        }
     }
 
     /// Whether an activity's requirements hold, cached until the registry or machine changes.

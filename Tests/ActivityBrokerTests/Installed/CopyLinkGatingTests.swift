@@ -1,6 +1,7 @@
 // Copy Link appears only where a clipboard tool can run, and hands that tool the URL alone.
 import DBus
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct CopyLinkGatingTests {
@@ -45,5 +46,18 @@ import Testing
         _ = try session.recordingProgram("wl-copy")
         try await session.startBroker()
         #expect(try await !session.offered(Self.url).contains(Self.copyLink))
+    }
+
+    @Test func installingAClipboardToolOffersItAndTellsSubscribers() async throws {
+        let session = try InstalledSession()
+        try await session.startBroker(environment: ["WAYLAND_DISPLAY": "wayland-test"])
+        let changed = Inbox<IncomingSignal>()
+        _ = session.client.addMatch(DBus.MatchRule(interface: "org.activitybroker.Broker1", member: "ActivitiesChanged")) {
+            changed.put($0)
+        }
+        #expect(try await !session.offered(Self.url).contains(Self.copyLink))
+        _ = try session.recordingProgram("wl-copy")
+        _ = try await changed.next("ActivitiesChanged after wl-copy appeared", deadline: .seconds(10))
+        #expect(try await session.offered(Self.url).contains(Self.copyLink))
     }
 }
