@@ -12,6 +12,7 @@ extension Broker {
     func listActivities(items: [String: Value], options: [String: Value], caller: String) throws(ActivityError)
         -> Value
     {
+        connection.assertOnLoop()
         let items = try ItemsDecoder.decode(items)
         let options = try OptionSchema.listActivities.validate(options)
         let locale = options["locale"]?.string ?? defaultLocale
@@ -73,6 +74,7 @@ extension Broker {
 
     /// `ListRegistered`: every activity with its availability, ordered by id.
     func listRegistered(options: [String: Value]) throws(ActivityError) -> [[String: Value]] {
+        connection.assertOnLoop()
         let options = try OptionSchema.listRegistered.validate(options)
         let locale = options["locale"]?.string ?? defaultLocale
         return registry.all.sorted { $0.id < $1.id }.map { activity in
@@ -82,6 +84,7 @@ extension Broker {
 
     /// `Explain`: whether the activity is offered for the items, and the rule that decided.
     func explain(id: String, items: [String: Value]) throws(ActivityError) -> (Bool, String) {
+        connection.assertOnLoop()
         let activity = try lookUp(id)
         let items = try ItemsDecoder.decode(items)
         let verdict = Explainer.explain(activity, items: items, env: machine)
@@ -90,6 +93,7 @@ extension Broker {
 
     /// `RegisterActivity`: a dynamic activity served by `caller`, gone when it disconnects.
     func register(record: [String: Value], caller: String) throws(ActivityError) {
+        connection.assertOnLoop()
         let activity = try RegistrationDecoder.decode(record, owner: caller)
         try registry.register(activity, owner: caller)
         watchOwner(caller)
@@ -99,6 +103,7 @@ extension Broker {
 
     /// `UnregisterActivity`: only the owner may.
     func unregister(id: String, caller: String) throws(ActivityError) {
+        connection.assertOnLoop()
         let activityID = try ActivityID(id)
         try registry.unregister(activityID, caller: caller)
         log.event("unregistered \(activityID) (by \(caller))")
@@ -107,6 +112,7 @@ extension Broker {
 
     /// `ClearHistory`: forgets every usage score and writes the empty state.
     func clearHistory() {
+        connection.assertOnLoop()
         usage.clear()
         log.event("usage history cleared")
     }

@@ -137,6 +137,7 @@ public final class Broker: @unchecked Sendable {
     /// Tells subscribers the set of activities changed. Coalesced per loop turn, so a burst
     /// of registrations sends one `ActivitiesChanged` and one `PropertiesChanged`.
     func activitiesChanged() {
+        connection.assertOnLoop()
         availabilityCache.removeAll(keepingCapacity: true)
         offeredRecords.removeAll()
         offeredLists.removeAll()

@@ -29,6 +29,7 @@ final class JobTable: @unchecked Sendable {
     func perform(id: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String)
         throws(ActivityError) -> ObjectPath
     {
+        broker.connection.assertOnLoop()
         let activity = try broker.lookUp(id)
         let items = try ItemsDecoder.decode(rawItems)
         let options = try OptionSchema.perform.validate(rawOptions)
