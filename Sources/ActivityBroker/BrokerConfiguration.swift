@@ -49,7 +49,9 @@ public struct BrokerConfiguration: Sendable {
                 }
             case "--extensions-dir": configuration.extensionDirectories.append(try value(for: argument))
             case "--opener":
-                configuration.opener = try value(for: argument).split(separator: " ").map(String.init)
+                let opener = try value(for: argument).split(separator: " ").map(String.init)
+                guard !opener.isEmpty else { throw UsageError("--opener needs a command") }
+                configuration.opener = opener
             case "--replace": configuration.replace = true
             case "--verbose", "-v": configuration.verbose = true
             case "--job-afterlife":
