@@ -137,6 +137,7 @@ struct LifecycleTests {
         let broker = try BuiltProducts.executable("activity-broker")
         for (arguments, word) in [
             (["--frobnicate"], "--frobnicate"), (["--bus"], "--bus"), (["--job-afterlife", "soon"], "soon"),
+            (["--opener", "   "], "--opener"),
         ] {
             let run = try await ChildProcess.run(broker, arguments, environment: f.brokerEnvironment)
             #expect(run.termination == .exited(2), "\(arguments)")
