@@ -134,24 +134,15 @@ final class Dispatcher: @unchecked Sendable {
     ) -> any RunningDispatch {
         let call = MethodCall(
             destination: destination, path: path, interface: Self.providerInterface, member: "Perform", body: body)
-        // The job's own timer ends the job at `timeout`; the call's timeout is a backstop.
-        let dispatch = ProviderDispatch(connection: connection)
+        // The job's own timer ends the job at `timeout`; the call's timeout is a backstop. A
+        // provider that leaves the bus mid-call needs no watch of ours: the bus answers the
+        // call at once with NoReply ("recipient disconnected"), which `outcome` reads as a failure.
         let deadline = ContinuousClock.now + .seconds(Int(timeout))
-        dispatch.pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: autoStart) {
-            [weak dispatch] result in
-            dispatch?.stopWatching()
+        let pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: autoStart) { result in
             let timedOut = ContinuousClock.now >= deadline
             completion(Self.outcome(of: result, provider: destination.rawValue, timedOut: timedOut))
         }
-        if !autoStart {
-            // A dynamic provider leaving mid-call fails the job at once instead of at the timeout.
-            dispatch.disconnectWatch = connection.watchDisconnect(of: destination.rawValue) { [weak dispatch] in
-                guard let dispatch, !dispatch.isCancelled else { return }
-                dispatch.cancel()
-                completion(.failed(.providerFailed("the provider \(destination.rawValue) left the bus")))
-            }
-        }
-        return dispatch
+        return ProviderDispatch(pending: pending)
     }
 
     /// Maps a provider's reply `(s state, a{sv} results)` or error to the job's outcome.
@@ -183,25 +174,11 @@ private final class ProcessDispatch: RunningDispatch {
     func cancel() { process.terminate(grace: 2) }
 }
 
-/// A pending provider call: cancelling drops the reply and the disconnect watch.
+/// A pending provider call: cancelling drops the reply.
 private final class ProviderDispatch: RunningDispatch {
-    var pending: PendingCall?
-    var disconnectWatch: Subscription?
-    private let connection: Connection
-    private(set) var isCancelled = false
-
-    init(connection: Connection) { self.connection = connection }
-
-    func cancel() {
-        isCancelled = true
-        pending?.cancel()
-        stopWatching()
-    }
-
-    func stopWatching() {
-        if let disconnectWatch { connection.cancel(disconnectWatch) }
-        disconnectWatch = nil
-    }
+    let pending: PendingCall
+    init(pending: PendingCall) { self.pending = pending }
+    func cancel() { pending.cancel() }
 }
 
 /// A dispatch that already failed to start; nothing to cancel.
