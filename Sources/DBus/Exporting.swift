@@ -131,6 +131,12 @@ extension Connection {
             } catch {
                 responder.fail(error)
             }
+        case .encoded(let handler):
+            do {
+                responder.reply(encoded: try handler(invocation))
+            } catch {
+                responder.fail(error)
+            }
         case .deferred(let handler):
             do {
                 try handler(invocation, responder)

@@ -45,7 +45,15 @@ public final class Responder: @unchecked Sendable {
     /// `Failed` and the mismatch is logged.
     public func reply(_ values: [Value] = []) {
         claim()
-        send(.success(values))
+        send(.values(values))
+    }
+
+    /// Sends a reply encoded beforehand (a cached answer): a copy of its template with this call's
+    /// serial and sender. Its signature must match the method's out-signature, else the caller
+    /// gets `Failed` and the mismatch is logged.
+    public func reply(encoded: EncodedReply) {
+        claim()
+        send(.encoded(encoded))
     }
 
     /// Sends an error reply: `DBusError` and `DBusErrorConvertible` keep their name, any other
@@ -55,16 +63,25 @@ public final class Responder: @unchecked Sendable {
         send(.failure(DBusError(replyingTo: error)))
     }
 
-    private func send(_ result: Result<[Value], DBusError>) {
+    private func wrongType(_ signature: Signature) -> Message? {
+        log("\(what) replied with signature '\(signature)', expected '\(outSignature)'")
+        return Message.errorReply(to: call, error: .failed("\(what) produced a reply of the wrong type"))
+    }
+
+    private enum Outcome {
+        case values([Value])
+        case encoded(EncodedReply)
+        case failure(DBusError)
+    }
+
+    private func send(_ outcome: Outcome) {
         if call.noReplyExpected { return }
         let message: Message?
-        switch result {
-        case .success(let values):
+        switch outcome {
+        case .values(let values):
             let signature = Value.signature(of: values)
             if signature != outSignature {
-                log("\(what) replied with signature '\(signature)', expected '\(outSignature)'")
-                message = Message.errorReply(
-                    to: call, error: .failed("\(what) produced a reply of the wrong type"))
+                message = wrongType(signature)
             } else {
                 do {
                     message = try Message.methodReturn(to: call, values: values)
@@ -73,6 +90,8 @@ public final class Responder: @unchecked Sendable {
                     message = Message.errorReply(to: call, error: .failed("\(what) reply could not be encoded"))
                 }
             }
+        case .encoded(let reply):
+            message = reply.signature == outSignature ? reply.reply(to: call) : wrongType(reply.signature)
         case .failure(let error):
             message = Message.errorReply(to: call, error: error)
         }
