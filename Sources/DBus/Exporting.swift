@@ -123,7 +123,7 @@ extension Connection {
         let invocation = MethodInvocation(
             sender: call.sender ?? "", path: path, interface: interface.name, member: member, body: call.body)
         let responder = Responder(
-            connection: self, call: call, outSignature: method.outSignature, what: "\(interface.name).\(member)")
+            connection: self, call: call, outSignature: method.outSignature, interface: interface.name, member: member)
         switch method.handler {
         case .immediate(let handler):
             do {

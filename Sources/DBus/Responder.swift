@@ -12,14 +12,19 @@ public final class Responder: @unchecked Sendable {
     private let connection: Connection
     private let call: Message
     private let outSignature: Signature
-    private let what: String
+    private let interface: InterfaceName
+    private let member: MemberName
 
-    init(connection: Connection, call: Message, outSignature: Signature, what: String) {
+    init(connection: Connection, call: Message, outSignature: Signature, interface: InterfaceName, member: MemberName) {
         self.connection = connection
         self.call = call
         self.outSignature = outSignature
-        self.what = what
+        self.interface = interface
+        self.member = member
     }
+
+    /// The method's name for messages; built only when one is written (not per call).
+    private var what: String { "\(interface).\(member)" }
 
     deinit {
         if !replied {

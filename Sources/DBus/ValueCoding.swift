@@ -282,10 +282,11 @@ enum ValueCoding {
     /// The whole body of `message`. libdbus has validated incoming messages, so this cannot fail;
     /// received unix fds are owned by the returned values.
     static func decode(_ message: OpaquePointer) -> [Value] {
-        let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
-        defer { iter.deallocate() }
-        guard dbus_message_iter_init(message, iter) != 0 else { return [] }
-        return readAll(iter)
+        var iter = DBusMessageIter()
+        return withUnsafeMutablePointer(to: &iter) { iter in
+            guard dbus_message_iter_init(message, iter) != 0 else { return [] }
+            return readAll(iter)
+        }
     }
 
     private static func readAll(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> [Value] {
@@ -320,10 +321,12 @@ enum ValueCoding {
     private static func withSub<R>(
         _ iter: UnsafeMutablePointer<DBusMessageIter>, _ body: (UnsafeMutablePointer<DBusMessageIter>) -> R
     ) -> R {
-        let sub = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
-        defer { sub.deallocate() }
-        dbus_message_iter_recurse(iter, sub)
-        return body(sub)
+        // On the stack: one per container of every incoming call.
+        var subIter = DBusMessageIter()
+        return withUnsafeMutablePointer(to: &subIter) { sub in
+            dbus_message_iter_recurse(iter, sub)
+            return body(sub)
+        }
     }
 
     private static func read(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32) -> Value {
