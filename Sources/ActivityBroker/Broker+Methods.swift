@@ -8,10 +8,11 @@ extension Broker {
     /// not the caller's own unless asked, in presentation order, as the `aa{sv}` reply.
     /// No disk or process work. The ranked, encoded list for a URL's scheme, host and path
     /// and the locale is kept (`offeredLists`) until the registry, the machine or the usage
-    /// scores change; the caller's own activities and `exclude` are filtered per call.
-    func listActivities(items: [String: Value], options: [String: Value], caller: String) throws(ActivityError)
-        -> Value
-    {
+    /// scores change; the caller's own activities and `exclude` are filtered per call. The
+    /// cached list is kept already marshalled (`EncodedReply`): an unfiltered answer is sent
+    /// without encoding; a filtered one is encoded per call. Throws `ActivityError`, or `Failed`
+    /// when a record cannot be encoded.
+    func listActivities(items: [String: Value], options: [String: Value], caller: String) throws -> EncodedReply {
         connection.assertOnLoop()
         let items = try ItemsDecoder.decode(items)
         let options = try OptionSchema.listActivities.validate(options)
@@ -23,8 +24,18 @@ extension Broker {
             !exclusions.excludes(id: entry.id, category: entry.category) && (includeOwn || entry.owner != caller)
         }
         let entries = withoutDuplicateBrowser(list.entries.filter(keep))
-        if entries.count == list.entries.count { return list.reply }
-        return .array(element: "a{sv}", entries.map(\.record))
+        if entries.count == list.entries.count, let encoded = list.encoded { return encoded }
+        return try Self.encodedList(entries.map(\.record))
+    }
+
+    /// The `aa{sv}` reply of `records`, marshalled; `Failed` (as for any reply that cannot be
+    /// encoded) if a record holds something D-Bus cannot carry.
+    private static func encodedList(_ records: [Value]) throws(DBusError) -> EncodedReply {
+        do {
+            return try EncodedReply([.array(element: "a{sv}", records)])
+        } catch {
+            throw .failed("ListActivities reply could not be encoded: \(error.message)")
+        }
     }
 
     /// The available activities for `url`, ranked and encoded for `locale`, from the cache.
@@ -42,8 +53,7 @@ extension Broker {
                 id: activity.id, owner: activity.owner, category: activity.category,
                 record: offeredRecord(activity, locale: locale))
         }
-        let list = OfferedList(
-            scores: scores, entries: entries, reply: .array(element: "a{sv}", entries.map(\.record)))
+        let list = OfferedList(scores: scores, entries: entries, encoded: try? Self.encodedList(entries.map(\.record)))
         // Keys come from callers' URLs: keep a bounded number.
         if offeredLists.count >= 512 { offeredLists.removeAll(keepingCapacity: true) }
         offeredLists[key] = list
@@ -188,6 +198,7 @@ struct OfferedList {
     /// The usage scores the ranking was computed with.
     let scores: UsageScores
     let entries: [Entry]
-    /// Every entry's record: the reply when no filter removes anything.
-    let reply: Value
+    /// Every entry's record, marshalled: the reply when no filter removes anything (nil if it
+    /// cannot be encoded; each call then fails with `Failed`, as it did when encoded per call).
+    let encoded: EncodedReply?
 }

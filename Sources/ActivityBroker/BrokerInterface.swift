@@ -12,10 +12,10 @@ enum BrokerInterface {
                 Method(
                     "ListActivities", in: [arg("items", "a{sv}"), arg("options", "a{sv}")],
                     out: [arg("activities", "aa{sv}")],
-                    handler: .immediate { call in
-                        [try broker.listActivities(
+                    handler: .encoded { call in
+                        try broker.listActivities(
                             items: call.body[0].vardict ?? [:], options: call.body[1].vardict ?? [:],
-                            caller: call.sender)]
+                            caller: call.sender)
                     }),
                 Method(
                     "Perform", in: [arg("id", "s"), arg("items", "a{sv}"), arg("options", "a{sv}")],

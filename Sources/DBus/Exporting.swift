@@ -123,11 +123,17 @@ extension Connection {
         let invocation = MethodInvocation(
             sender: call.sender ?? "", path: path, interface: interface.name, member: member, body: call.body)
         let responder = Responder(
-            connection: self, call: call, outSignature: method.outSignature, what: "\(interface.name).\(member)")
+            connection: self, call: call, outSignature: method.outSignature, interface: interface.name, member: member)
         switch method.handler {
         case .immediate(let handler):
             do {
                 responder.reply(try handler(invocation))
+            } catch {
+                responder.fail(error)
+            }
+        case .encoded(let handler):
+            do {
+                responder.reply(encoded: try handler(invocation))
             } catch {
                 responder.fail(error)
             }

@@ -21,6 +21,9 @@ public struct Argument: Sendable {
 public enum MethodHandler: Sendable {
     /// Returns the reply values at once; they must match the method's out-signature.
     case immediate(@Sendable (MethodInvocation) throws -> [Value])
+    /// Returns a reply encoded beforehand (`EncodedReply`, e.g. a cached answer): sent as a copy
+    /// with no per-call encoding. Its signature must match the method's out-signature.
+    case encoded(@Sendable (MethodInvocation) throws -> EncodedReply)
     /// Replies later through the `Responder` (from any thread). Throwing before replying replies
     /// with the error.
     case deferred(@Sendable (MethodInvocation, Responder) throws -> Void)

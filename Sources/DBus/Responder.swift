@@ -12,14 +12,19 @@ public final class Responder: @unchecked Sendable {
     private let connection: Connection
     private let call: Message
     private let outSignature: Signature
-    private let what: String
+    private let interface: InterfaceName
+    private let member: MemberName
 
-    init(connection: Connection, call: Message, outSignature: Signature, what: String) {
+    init(connection: Connection, call: Message, outSignature: Signature, interface: InterfaceName, member: MemberName) {
         self.connection = connection
         self.call = call
         self.outSignature = outSignature
-        self.what = what
+        self.interface = interface
+        self.member = member
     }
+
+    /// The method's name for messages; built only when one is written (not per call).
+    private var what: String { "\(interface).\(member)" }
 
     deinit {
         if !replied {
@@ -45,7 +50,15 @@ public final class Responder: @unchecked Sendable {
     /// `Failed` and the mismatch is logged.
     public func reply(_ values: [Value] = []) {
         claim()
-        send(.success(values))
+        send(.values(values))
+    }
+
+    /// Sends a reply encoded beforehand (a cached answer): a copy of its template with this call's
+    /// serial and sender. Its signature must match the method's out-signature, else the caller
+    /// gets `Failed` and the mismatch is logged.
+    public func reply(encoded: EncodedReply) {
+        claim()
+        send(.encoded(encoded))
     }
 
     /// Sends an error reply: `DBusError` and `DBusErrorConvertible` keep their name, any other
@@ -55,16 +68,25 @@ public final class Responder: @unchecked Sendable {
         send(.failure(DBusError(replyingTo: error)))
     }
 
-    private func send(_ result: Result<[Value], DBusError>) {
+    private func wrongType(_ signature: Signature) -> Message? {
+        log("\(what) replied with signature '\(signature)', expected '\(outSignature)'")
+        return Message.errorReply(to: call, error: .failed("\(what) produced a reply of the wrong type"))
+    }
+
+    private enum Outcome {
+        case values([Value])
+        case encoded(EncodedReply)
+        case failure(DBusError)
+    }
+
+    private func send(_ outcome: Outcome) {
         if call.noReplyExpected { return }
         let message: Message?
-        switch result {
-        case .success(let values):
+        switch outcome {
+        case .values(let values):
             let signature = Value.signature(of: values)
             if signature != outSignature {
-                log("\(what) replied with signature '\(signature)', expected '\(outSignature)'")
-                message = Message.errorReply(
-                    to: call, error: .failed("\(what) produced a reply of the wrong type"))
+                message = wrongType(signature)
             } else {
                 do {
                     message = try Message.methodReturn(to: call, values: values)
@@ -73,6 +95,8 @@ public final class Responder: @unchecked Sendable {
                     message = Message.errorReply(to: call, error: .failed("\(what) reply could not be encoded"))
                 }
             }
+        case .encoded(let reply):
+            message = reply.signature == outSignature ? reply.reply(to: call) : wrongType(reply.signature)
         case .failure(let error):
             message = Message.errorReply(to: call, error: error)
         }

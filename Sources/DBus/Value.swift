@@ -39,12 +39,25 @@ public indirect enum Value: Hashable, Sendable {
         case .uint32: text == "u"
         case .int32: text == "i"
         case .objectPath: text == "o"
-        case .dictionary(let key, let value, _):
-            text.utf8.count == key.rawValue.utf8.count + value.rawValue.utf8.count + 3
-                && text.utf8.starts(with: "a{".utf8) && text.utf8.last == UInt8(ascii: "}")
-                && text.utf8.dropFirst(2).starts(with: key.rawValue.utf8)
-                && text.utf8.dropFirst(2 + key.rawValue.utf8.count).dropLast().elementsEqual(value.rawValue.utf8)
+        case .dictionary(let key, let value, _): Self.isDictionarySignature(text, key: key, value: value)
         default: signatureText == text
+        }
+    }
+
+    /// Whether `text` is `a{<key><value>}`, compared byte by byte without building it.
+    private static func isDictionarySignature(_ text: String, key: Signature, value: Signature) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "a"), bytes.next() == UInt8(ascii: "{") else { return false }
+        for byte in key.rawValue.utf8 where bytes.next() != byte { return false }
+        for byte in value.rawValue.utf8 where bytes.next() != byte { return false }
+        return bytes.next() == UInt8(ascii: "}") && bytes.next() == nil
+    }
+
+    /// Whether this is a basic (non-container) value: its signature is one type code.
+    var isBasic: Bool {
+        switch self {
+        case .array, .dictionary, .structure, .variant: false
+        default: true
         }
     }
 

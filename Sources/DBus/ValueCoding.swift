@@ -5,7 +5,19 @@ import Glibc
 /// The bridge between `Value` and a `DBusMessage` body. Everything is checked before libdbus
 /// sees it, because libdbus aborts the process on invalid input.
 enum ValueCoding {
-    private static let basicCodes: Set<Character> = ["y", "b", "n", "q", "i", "u", "x", "t", "d", "s", "o", "g", "h"]
+    /// Whether `signature` is exactly one basic type code (a valid dictionary key).
+    private static func isBasicCode(_ signature: Signature) -> Bool {
+        var bytes = signature.rawValue.utf8.makeIterator()
+        guard let code = bytes.next(), bytes.next() == nil else { return false }
+        switch code {
+        case UInt8(ascii: "y"), UInt8(ascii: "b"), UInt8(ascii: "n"), UInt8(ascii: "q"), UInt8(ascii: "i"),
+            UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "s"),
+            UInt8(ascii: "o"), UInt8(ascii: "g"), UInt8(ascii: "h"):
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Throws `InvalidArgs` unless `bytes` are UTF-8 without NULs (`dbus_validate_utf8`).
     static func checkUTF8(_ bytes: [UInt8]) throws(DBusError) {
@@ -64,10 +76,18 @@ enum ValueCoding {
 
     /// The array's own rule: a single complete element type that every item has.
     private static func checkArray(_ element: Signature, _ items: [Value]) throws(DBusError) {
+        try checkElement(element)
+        for item in items { try checkItem(item, of: element) }
+    }
+
+    private static func checkElement(_ element: Signature) throws(DBusError) {
         guard element.isSingleCompleteType else {
             throw .invalidArgs("array element signature '\(element)' is not a single complete type")
         }
-        for item in items where !item.hasSignature(element.rawValue) {
+    }
+
+    private static func checkItem(_ item: Value, of element: Signature) throws(DBusError) {
+        if !item.hasSignature(element.rawValue) {
             throw .invalidArgs("array of '\(element)' holds an item of type '\(item.signatureText)'")
         }
     }
@@ -76,14 +96,23 @@ enum ValueCoding {
     private static func checkDictionary(_ key: Signature, _ valueSignature: Signature, _ entries: [DictEntry])
         throws(DBusError)
     {
-        guard key.rawValue.count == 1, let code = key.rawValue.first, basicCodes.contains(code) else {
+        try checkDictionaryTypes(key, valueSignature)
+        for entry in entries { try checkEntry(entry, key, valueSignature) }
+    }
+
+    private static func checkDictionaryTypes(_ key: Signature, _ valueSignature: Signature) throws(DBusError) {
+        guard isBasicCode(key) else {
             throw .invalidArgs("dictionary key signature '\(key)' is not a basic type")
         }
         guard valueSignature.isSingleCompleteType else {
             throw .invalidArgs("dictionary value signature '\(valueSignature)' is not a single complete type")
         }
-        for entry in entries
-        where !entry.key.hasSignature(key.rawValue) || !entry.value.hasSignature(valueSignature.rawValue) {
+    }
+
+    private static func checkEntry(_ entry: DictEntry, _ key: Signature, _ valueSignature: Signature)
+        throws(DBusError)
+    {
+        if !entry.key.hasSignature(key.rawValue) || !entry.value.hasSignature(valueSignature.rawValue) {
             throw .invalidArgs(
                 "dictionary a{\(key)\(valueSignature)} holds an entry of types "
                     + "'\(entry.key.signatureText)' and '\(entry.value.signatureText)'")
@@ -94,14 +123,16 @@ enum ValueCoding {
 
     /// Checks `values` and appends them to the body of `message`.
     ///
-    /// The checks run as each value is appended (a failing container is abandoned), so a body
-    /// is walked once; on a throw the caller drops the half-built message.
+    /// The checks run as each value is appended (an item is checked before it goes in, a failing
+    /// container is abandoned), so a body is walked once; on a throw the caller drops the
+    /// half-built message. Hot path (every reply): no `String` is built per node, basic types
+    /// use static signatures, and a variant of a basic type skips libdbus's signature validator.
     static func append(_ values: [Value], to message: OpaquePointer) throws(DBusError) {
         var iter = DBusMessageIter()
         try withUnsafeMutablePointer(to: &iter) { iter throws(DBusError) in
             dbus_message_iter_init_append(message, iter)
             for value in values {
-                try checkLimits(value)
+                if !value.isBasic { try checkLimits(value) }
                 try append(value, to: iter)
             }
         }
@@ -118,6 +149,7 @@ enum ValueCoding {
 
     /// Appends a string-like value. `checkingNUL`: throw `InvalidArgs` when the text holds a NUL
     /// (found as a C length shorter than the UTF-8 length: `strlen` instead of a byte-wise scan).
+    /// A Swift `String` is always valid UTF-8, so NUL is the only thing left for libdbus to abort on.
     private static func appendString(
         _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ text: String, checkingNUL: Bool = false
     ) throws(DBusError) {
@@ -132,20 +164,17 @@ enum ValueCoding {
     }
 
     /// Opens a container, runs `body` on the sub-iterator (on the stack), and closes it
-    /// (abandons it on error).
+    /// (abandons it on error). `signature` is NUL-terminated or nil.
+    @inline(__always)
     private static func withContainer(
-        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ signature: String?,
+        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ signature: UnsafePointer<CChar>?,
         _ body: (UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) -> Void
     ) throws(DBusError) {
         var subIter = DBusMessageIter()
         try withUnsafeMutablePointer(to: &subIter) { sub throws(DBusError) in
-            let opened: dbus_bool_t
-            if let signature {
-                opened = signature.withCString { dbus_message_iter_open_container(iter, code, $0, sub) }
-            } else {
-                opened = dbus_message_iter_open_container(iter, code, nil, sub)
+            if dbus_message_iter_open_container(iter, code, signature, sub) == 0 {
+                throw .failed("libdbus could not open a container")
             }
-            if opened == 0 { throw .failed("libdbus could not open a container") }
             do throws(DBusError) {
                 try body(sub)
             } catch {
@@ -154,6 +183,40 @@ enum ValueCoding {
             }
             if dbus_message_iter_close_container(iter, sub) == 0 { throw .failed("libdbus could not close a container") }
         }
+    }
+
+    /// `withContainer` with a signature given as a Swift string.
+    private static func withContainer(
+        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ signature: String,
+        _ body: (UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) -> Void
+    ) throws(DBusError) {
+        // `withCString` rethrows untyped errors: carry the typed one out in a `Result`.
+        let result = signature.withCString { signature in
+            Result { () throws(DBusError) in try withContainer(iter, code, signature, body) }
+        }
+        try result.get()
+    }
+
+    /// The NUL-terminated signature of a basic value (static storage), nil for containers.
+    private static func basicSignature(_ value: Value) -> UnsafePointer<CChar>? {
+        let text: StaticString
+        switch value {
+        case .byte: text = "y"
+        case .boolean: text = "b"
+        case .int16: text = "n"
+        case .uint16: text = "q"
+        case .int32: text = "i"
+        case .uint32: text = "u"
+        case .int64: text = "x"
+        case .uint64: text = "t"
+        case .double: text = "d"
+        case .string: text = "s"
+        case .objectPath: text = "o"
+        case .signature: text = "g"
+        case .unixFD: text = "h"
+        case .array, .dictionary, .structure, .variant: return nil
+        }
+        return UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     private static func append(_ value: Value, to iter: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) {
@@ -172,20 +235,28 @@ enum ValueCoding {
         case .objectPath(let v): try appendString(iter, CDBUS_TYPE_OBJECT_PATH, v.rawValue)
         case .signature(let v): try appendString(iter, CDBUS_TYPE_SIGNATURE, v.rawValue)
         case .array(let element, let items):
-            try checkArray(element, items)
+            try checkElement(element)
             try withContainer(iter, CDBUS_TYPE_ARRAY, element.rawValue) { sub throws(DBusError) in
-                for item in items { try append(item, to: sub) }
+                for item in items {
+                    try checkItem(item, of: element)
+                    try append(item, to: sub)
+                }
             }
         case .dictionary(let key, let valueSignature, let entries):
-            try checkDictionary(key, valueSignature, entries)
-            let entrySignature = "{" + key.rawValue + valueSignature.rawValue + "}"
-            try withContainer(iter, CDBUS_TYPE_ARRAY, entrySignature) { sub throws(DBusError) in
+            try checkDictionaryTypes(key, valueSignature)
+            let body = { (sub: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) in
                 for entry in entries {
+                    try checkEntry(entry, key, valueSignature)
                     try withContainer(sub, CDBUS_TYPE_DICT_ENTRY, nil) { pair throws(DBusError) in
                         try append(entry.key, to: pair)
                         try append(entry.value, to: pair)
                     }
                 }
+            }
+            if key.rawValue == "s" && valueSignature.rawValue == "v" {
+                try withContainer(iter, CDBUS_TYPE_ARRAY, "{sv}", body)
+            } else {
+                try withContainer(iter, CDBUS_TYPE_ARRAY, "{" + key.rawValue + valueSignature.rawValue + "}", body)
             }
         case .structure(let fields):
             if fields.isEmpty { throw .invalidArgs("empty struct") }
@@ -193,10 +264,15 @@ enum ValueCoding {
                 for field in fields { try append(field, to: sub) }
             }
         case .variant(let inner):
-            // libdbus aborts on an invalid contained signature: check it before opening.
-            try checkLimits(inner)
-            try withContainer(iter, CDBUS_TYPE_VARIANT, inner.signatureText) { sub throws(DBusError) in
-                try append(inner, to: sub)
+            if let signature = basicSignature(inner) {
+                // A single basic type code is always a valid signature.
+                try withContainer(iter, CDBUS_TYPE_VARIANT, signature) { sub throws(DBusError) in try append(inner, to: sub) }
+            } else {
+                // libdbus aborts on an invalid contained signature: check it before opening.
+                try checkLimits(inner)
+                try withContainer(iter, CDBUS_TYPE_VARIANT, inner.signatureText) { sub throws(DBusError) in
+                    try append(inner, to: sub)
+                }
             }
         }
     }
@@ -206,10 +282,11 @@ enum ValueCoding {
     /// The whole body of `message`. libdbus has validated incoming messages, so this cannot fail;
     /// received unix fds are owned by the returned values.
     static func decode(_ message: OpaquePointer) -> [Value] {
-        let iter = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
-        defer { iter.deallocate() }
-        guard dbus_message_iter_init(message, iter) != 0 else { return [] }
-        return readAll(iter)
+        var iter = DBusMessageIter()
+        return withUnsafeMutablePointer(to: &iter) { iter in
+            guard dbus_message_iter_init(message, iter) != 0 else { return [] }
+            return readAll(iter)
+        }
     }
 
     private static func readAll(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> [Value] {
@@ -244,10 +321,12 @@ enum ValueCoding {
     private static func withSub<R>(
         _ iter: UnsafeMutablePointer<DBusMessageIter>, _ body: (UnsafeMutablePointer<DBusMessageIter>) -> R
     ) -> R {
-        let sub = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
-        defer { sub.deallocate() }
-        dbus_message_iter_recurse(iter, sub)
-        return body(sub)
+        // On the stack: one per container of every incoming call.
+        var subIter = DBusMessageIter()
+        return withUnsafeMutablePointer(to: &subIter) { sub in
+            dbus_message_iter_recurse(iter, sub)
+            return body(sub)
+        }
     }
 
     private static func read(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32) -> Value {

@@ -84,6 +84,14 @@ import TestSupport
             .variant(.string("a\0")),
             .array(element: "ss", []),
             deep,
+            // A bad item after good ones: the half-written array is abandoned.
+            .array(element: "a{sv}", [.vardict(["ok": .string("x")]), .vardict(["bad": .string("n\0l")])]),
+            .array(element: "a{sv}", [.vardict(["ok": .string("x")]), .stringDict(["k": "v"])]),
+            .dictionary(key: "s", value: "v", [DictEntry(key: .string("k"), value: .string("not a variant"))]),
+            .dictionary(key: "ss", value: "v", []),
+            .dictionary(key: "s", value: "v", [DictEntry(key: .int32(1), value: .variant(.int32(1)))]),
+            .variant(deep),
+            .variant(.dictionary(key: "s", value: "s", [DictEntry(key: .string("k"), value: .int32(1))])),
         ]
         for value in bad {
             await #expect(throws: DBusError.self) {

@@ -1,0 +1,45 @@
+// A method reply body encoded once and sent to many calls (a cached answer, not re-encoded per call).
+import CDBus
+
+/// Reply values already checked and marshalled into a libdbus method-return template.
+///
+/// Build it once (`init` runs every check `Responder.reply` runs and throws `InvalidArgs` for
+/// values libdbus would abort on) and answer any number of calls with it through a
+/// `MethodHandler.encoded` handler or `Responder.reply(encoded:)`. Each reply is a
+/// `dbus_message_copy` of the template with the call's serial and sender filled in, so the body
+/// is not walked again. Immutable after `init`; safe to share between threads.
+public final class EncodedReply: @unchecked Sendable {
+    /// The template: a method return without reply serial or destination. Never sent itself,
+    /// only copied (libdbus copies take their own reference and header).
+    private let template: Message
+    /// The body signature, compared with the method's out-signature at each reply.
+    public let signature: Signature
+
+    /// Checks and encodes `values`. Throws `InvalidArgs` for inconsistent values (see `Value`),
+    /// `Failed` when libdbus runs out of memory.
+    public init(_ values: [Value]) throws(DBusError) {
+        let type = dbus_message_type_from_string("method_return")
+        guard let raw = dbus_message_new(type) else { throw .failed("libdbus could not allocate a message") }
+        let message = Message(taking: raw)
+        // As dbus_message_new_method_return does: nobody answers a reply.
+        dbus_message_set_no_reply(raw, 1)
+        try ValueCoding.append(values, to: raw)
+        template = message
+        signature = Value.signature(of: values)
+    }
+
+    /// The decoded body (for tests and logs; decodes the template each time).
+    public var values: [Value] { template.body }
+
+    /// A copy of the template addressed as the reply to `call`; nil when libdbus is out of memory.
+    func reply(to call: Message) -> Message? {
+        guard let copy = dbus_message_copy(template.raw) else { return nil }
+        let message = Message(taking: copy)
+        guard dbus_message_set_reply_serial(copy, dbus_message_get_serial(call.raw)) != 0 else { return nil }
+        // The sender was set by the bus (a valid unique name); absent on a peer-to-peer link.
+        if let sender = dbus_message_get_sender(call.raw), dbus_message_set_destination(copy, sender) == 0 {
+            return nil
+        }
+        return message
+    }
+}
