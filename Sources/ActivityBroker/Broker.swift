@@ -134,13 +134,8 @@ public final class Broker: @unchecked Sendable {
 
     // MARK: - Change notification
 
-    /// How long changes are collected into one `ActivitiesChanged`: short enough that a sheet
-    /// refreshes at once, long enough that a burst of registrations (an app starting with
-    /// dozens, or many apps at login) costs subscribers one signal rather than hundreds.
-    static let changeSignalDelay: DispatchTimeInterval = .milliseconds(20)
-
-    /// Tells subscribers the set of activities changed. Coalesced over `changeSignalDelay`,
-    /// so a burst of registrations sends one `ActivitiesChanged` and one `PropertiesChanged`.
+    /// Tells subscribers the set of activities changed. Coalesced per loop turn, so a burst
+    /// of registrations sends one `ActivitiesChanged` and one `PropertiesChanged`.
     func activitiesChanged() {
         connection.assertOnLoop()
         availabilityCache.removeAll(keepingCapacity: true)
@@ -148,7 +143,7 @@ public final class Broker: @unchecked Sendable {
         offeredLists.removeAll()
         guard !changeSignalScheduled else { return }
         changeSignalScheduled = true
-        connection.queue.asyncAfter(deadline: .now() + Self.changeSignalDelay) { [self] in
+        connection.queue.async { [self] in
             changeSignalScheduled = false
             try? connection.emit(
                 Signal(
