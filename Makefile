@@ -30,7 +30,7 @@ deps:
 	@scripts/install-deps.sh
 
 ## make bench: private bus + release broker, every figure of BENCHMARKS.md for N+M = 100, 1,000,
-## 10,000 (about 4 minutes once built); BENCH_ARGS="--quick" for a short run, "--runs 3" for medians.
+## 10,000 (about 2 minutes once built); BENCH_ARGS="--quick" for a short run, "--runs 3" for medians.
 BENCH_ARGS ?= --json .build/broker-bench.json
 bench: deps
 	$(SWIFT) build -c release
