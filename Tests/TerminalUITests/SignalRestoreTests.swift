@@ -8,7 +8,7 @@ import Testing
 /// The parent tests start this test binary again as a child that runs only
 /// `childEntersRawModeAndSignalsItself`, on the slave of a pseudo-terminal the parent watches:
 /// signals that kill or stop the process cannot be sent to the test process itself.
-@Suite struct SignalRestoreTests {
+@Suite(.serialized) struct SignalRestoreTests {
     static let childTTY = ProcessInfo.processInfo.environment["TERMINALUI_CHILD_TTY"]
     static let childTest = ProcessInfo.processInfo.environment["TERMINALUI_CHILD_TEST"]
     static let childSignal = ProcessInfo.processInfo.environment["TERMINALUI_CHILD_SIGNAL"].flatMap { Int32($0) }
