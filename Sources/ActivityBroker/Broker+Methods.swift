@@ -169,10 +169,6 @@ struct Exclusions {
         }
     }
 
-    func excludes(_ activity: Activity) -> Bool {
-        excludes(id: activity.id, category: activity.category)
-    }
-
     func excludes(id: ActivityID, category: ActivityCategory) -> Bool {
         (!ids.isEmpty && ids.contains(id.rawValue)) || (!categories.isEmpty && categories.contains(category))
     }

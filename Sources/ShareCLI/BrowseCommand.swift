@@ -175,9 +175,7 @@ private struct BrowseLoop {
             status = "The activity broker is not reachable: \(brokerError)"
             return
         }
-        let entries = sheet.all.map { activity in
-            ActivityPickerEntry(id: activity.id, title: activity.name, group: activity.category == "share" ? .share : .action)
-        }
+        let entries = sheet.all.map(ActivityPickerEntry.init(offered:))
         var model = ActivityPickerModel(
             header: ActivityPickerHeader(title: state.title ?? "", url: sheet.items.url), entries: entries)
         var chosen: String?

@@ -12,9 +12,8 @@ struct ShareFlow {
     func run(activity: String?) async throws -> ShareExit {
         let offered = try await broker.activities(for: items)
         if let activity {
-            let name = offered.first { $0.id == activity }?.name ?? activity
-            let category = offered.first { $0.id == activity }?.category ?? "action"
-            return try await perform(id: activity, name: name, category: category)
+            let known = offered.first { $0.id == activity }
+            return try await perform(id: activity, name: known?.name ?? activity, category: known?.category ?? "action")
         }
         guard !offered.isEmpty else {
             // Nothing to choose from is a matter of the input, like an unknown --activity.
@@ -40,10 +39,7 @@ struct ShareFlow {
     /// The picker on a capable terminal, a numbered prompt on a dumb one, nothing without a
     /// terminal on standard input.
     private func choose(from offered: [OfferedActivity]) throws -> Choice {
-        let entries = offered.map { activity in
-            ActivityPickerEntry(
-                id: activity.id, title: activity.name, group: activity.category == "share" ? .share : .action)
-        }
+        let entries = offered.map(ActivityPickerEntry.init(offered:))
         let header = ActivityPickerHeader(title: items.title ?? "", url: items.url)
         switch try ActivityPicker.choose(header: header, entries: entries) {
         case .chosen(let id)?: return .chosen(id)
@@ -118,5 +114,12 @@ final class InterruptHandler: @unchecked Sendable {
         sources.removeAll()
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
+    }
+}
+
+extension ActivityPickerEntry {
+    /// The picker's entry for an activity the broker (or the app) offers.
+    init(offered activity: OfferedActivity) {
+        self.init(id: activity.id, title: activity.name, group: activity.category == "share" ? .share : .action)
     }
 }
