@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .executableTarget(name: "activity-qr"),
         .target(name: "TestSupport", dependencies: ["DBus"]),
-        .executableTarget(name: "broker-bench", dependencies: ["CDBus", "DBus", "TestSupport"]),
+        .executableTarget(name: "broker-bench", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),

@@ -1,4 +1,5 @@
 // Starting and stopping the real activity-broker on the private bus, timed from exec to name owned.
+import DBus
 import Foundation
 import TestSupport
 

@@ -1,4 +1,5 @@
 // The results table (each figure with its ratio to the same run's Ping), the targets, and the JSON file.
+import DBus
 import Foundation
 
 /// The medians of every figure per size, printed and written as JSON.

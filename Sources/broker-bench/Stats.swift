@@ -1,4 +1,5 @@
 // Latency samples and their summary (p50, p99, calls/s), and the monotonic clock they use.
+import DBus
 import Foundation
 
 /// Nanoseconds on the monotonic clock (`clock_gettime(CLOCK_MONOTONIC)`: a vDSO call, ~20 ns).

@@ -1,4 +1,5 @@
 // The generated registry: a fixed core that gives the two measured URLs ~15 and ~60 activities, plus a realistic filler.
+import DBus
 import Foundation
 
 /// What the benchmark registers, for one size `total = manifests + dynamic`.

@@ -1,4 +1,5 @@
 // broker-bench: starts a private bus and the real broker, measures issue #7's figures, prints the table (and JSON).
+import DBus
 import Foundation
 import TestSupport
 

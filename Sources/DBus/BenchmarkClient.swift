@@ -1,9 +1,10 @@
 // The benchmark's client side: a blocking libdbus connection with no event loop, so the timing loop adds no thread hops.
+// `package` access: broker-bench (this package) uses it; it is not part of the module's public API.
 import CDBus
 import Foundation
 
 /// A value to encode into a message body (only the shapes the broker's methods take).
-enum Arg {
+package enum Arg {
     case s(String)
     case o(String)
     case b(Bool)
@@ -15,7 +16,7 @@ enum Arg {
     /// `a{sv}`: each value is wrapped in a variant.
     case vardict([(String, Arg)])
 
-    var signature: String {
+    package var signature: String {
         switch self {
         case .s: "s"
         case .o: "o"
@@ -30,14 +31,14 @@ enum Arg {
 }
 
 /// A message received by `RawClient.next`.
-struct Received {
-    let type: Int32
-    let path: String
-    let member: String
-    let replySerial: UInt32
+package struct Received {
+    package let type: Int32
+    package let path: String
+    package let member: String
+    package let replySerial: UInt32
     /// The top-level string and object-path arguments, in order.
-    let strings: [String]
-    var firstString: String? { strings.first }
+    package let strings: [String]
+    package var firstString: String? { strings.first }
 }
 
 /// One private connection driven synchronously by the thread that uses it (libdbus's own
@@ -46,15 +47,16 @@ struct Received {
 /// This is the measuring client: one call outstanding, the calling thread blocks in `poll`
 /// until the reply arrives, so each sample is one full round trip through the daemon and the
 /// broker with no dispatch queue or task hop on our side.
-final class RawClient: @unchecked Sendable {
-    let raw: OpaquePointer
-    let uniqueName: String
+package final class RawClient: @unchecked Sendable {
+    package let raw: OpaquePointer
+    package let uniqueName: String
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        package init(description: String) { self.description = description }
     }
 
-    init(address: String) throws {
+    package init(address: String) throws {
         var error = cdbus_error_make()
         defer { dbus_error_free(&error) }
         guard let connection = dbus_connection_open_private(address, &error) else {
@@ -75,7 +77,7 @@ final class RawClient: @unchecked Sendable {
         dbus_connection_unref(raw)
     }
 
-    private static func text(_ error: DBusError) -> String {
+    private static func text(_ error: CDBus.DBusError) -> String {
         let name = error.name.map { String(cString: $0) } ?? "?"
         let message = error.message.map { String(cString: $0) } ?? ""
         return "\(name): \(message)"
@@ -84,7 +86,7 @@ final class RawClient: @unchecked Sendable {
     // MARK: Building messages
 
     /// A method call with `args` as its body; reuse it as a template with `copy`.
-    static func methodCall(destination: String?, path: String, interface: String, member: String, _ args: [Arg])
+    package static func methodCall(destination: String?, path: String, interface: String, member: String, _ args: [Arg])
         -> OpaquePointer
     {
         let message = dbus_message_new_method_call(destination, path, interface, member)!
@@ -151,7 +153,7 @@ final class RawClient: @unchecked Sendable {
 
     /// Sends a copy of `template` and blocks until its reply; returns the reply (caller unrefs).
     /// Throws the error reply's name and message.
-    func call(_ template: OpaquePointer, timeoutMilliseconds: Int32 = 30_000) throws -> OpaquePointer {
+    package func call(_ template: OpaquePointer, timeoutMilliseconds: Int32 = 30_000) throws -> OpaquePointer {
         let message = dbus_message_copy(template)!
         defer { dbus_message_unref(message) }
         var error = cdbus_error_make()
@@ -163,13 +165,13 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// `call`, discarding the reply.
-    func callDiscarding(_ template: OpaquePointer) throws {
+    package func callDiscarding(_ template: OpaquePointer) throws {
         dbus_message_unref(try call(template))
     }
 
     /// Queues a copy of `template` without waiting; returns its serial.
     @discardableResult
-    func send(_ template: OpaquePointer) -> UInt32 {
+    package func send(_ template: OpaquePointer) -> UInt32 {
         let message = dbus_message_copy(template)!
         defer { dbus_message_unref(message) }
         var serial: UInt32 = 0
@@ -179,7 +181,7 @@ final class RawClient: @unchecked Sendable {
 
     /// Queues `message` itself (built for this one send) without waiting; returns its serial.
     @discardableResult
-    func sendOwned(_ message: OpaquePointer) -> UInt32 {
+    package func sendOwned(_ message: OpaquePointer) -> UInt32 {
         defer { dbus_message_unref(message) }
         var serial: UInt32 = 0
         _ = dbus_connection_send(raw, message, &serial)
@@ -187,10 +189,10 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Writes everything queued.
-    func flush() { dbus_connection_flush(raw) }
+    package func flush() { dbus_connection_flush(raw) }
 
     /// The next incoming message, reading from the socket until `deadline`; nil when it passes.
-    func next(until deadline: ContinuousClock.Instant) -> Received? {
+    package func next(until deadline: ContinuousClock.Instant) -> Received? {
         while true {
             if let message = dbus_connection_pop_message(raw) {
                 defer { dbus_message_unref(message) }
@@ -209,7 +211,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Subscribes to signals matching `rule` (AddMatch, waited for).
-    func addMatch(_ rule: String) throws {
+    package func addMatch(_ rule: String) throws {
         var error = cdbus_error_make()
         defer { dbus_error_free(&error) }
         dbus_bus_add_match(raw, rule, &error)
@@ -219,7 +221,7 @@ final class RawClient: @unchecked Sendable {
     // MARK: Reading replies
 
     /// The first argument when it is a string or object path.
-    static func firstString(_ message: OpaquePointer) -> String? {
+    package static func firstString(_ message: OpaquePointer) -> String? {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
         let type = dbus_message_iter_get_arg_type(&iter)
@@ -230,7 +232,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// The top-level string and object-path arguments.
-    static func strings(_ message: OpaquePointer) -> [String] {
+    package static func strings(_ message: OpaquePointer) -> [String] {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(message, &iter) != 0 else { return [] }
         var result: [String] = []
@@ -246,7 +248,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// The number of elements of the first argument, an array.
-    static func arrayLength(_ message: OpaquePointer) -> Int {
+    package static func arrayLength(_ message: OpaquePointer) -> Int {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(message, &iter) != 0, dbus_message_iter_get_arg_type(&iter) == CDBUS_TYPE_ARRAY
         else { return -1 }
@@ -254,10 +256,10 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Drops our reference to a message built or received here.
-    static func release(_ message: OpaquePointer) { dbus_message_unref(message) }
+    package static func release(_ message: OpaquePointer) { dbus_message_unref(message) }
 
     /// The error name of an error message, or nil.
-    static func errorName(_ message: OpaquePointer) -> String? {
+    package static func errorName(_ message: OpaquePointer) -> String? {
         dbus_message_get_error_name(message).map { String(cString: $0) }
     }
 }
