@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what `make test` and `make run` need on a fresh Debian machine, only when missing:
 # libdbus headers, the daemon and its tools, busctl/gdbus for introspection checks, tmux
-# for terminal tests, python3 with dbus-python for the activation test.
+# for terminal tests, python3 with dbus-python and PyGObject (activation and GIO tests),
+# GTK 4 for the share sheet, and Xvfb, xdotool, AT-SPI for Python, ImageMagick and an icon
+# theme for its headless window tests.
 set -euo pipefail
 need=()
 pkg-config --exists dbus-1 2>/dev/null || need+=(libdbus-1-dev pkg-config)
@@ -12,6 +14,13 @@ command -v tmux >/dev/null || need+=(tmux)
 command -v xdg-open >/dev/null || need+=(xdg-utils)
 [ -x /usr/bin/python3 ] || need+=(python3)
 /usr/bin/python3 -c 'import dbus, gi' 2>/dev/null || need+=(python3-dbus python3-gi)
+# The graphical UI services and their headless tests.
+pkg-config --exists gtk4 2>/dev/null || need+=(libgtk-4-dev)
+command -v Xvfb >/dev/null || need+=(xvfb xauth)
+command -v xdotool >/dev/null || need+=(xdotool)
+command -v import >/dev/null || need+=(imagemagick)
+/usr/bin/python3 -c 'import pyatspi' 2>/dev/null || need+=(python3-pyatspi at-spi2-core)
+[ -d /usr/share/icons/Adwaita ] || need+=(adwaita-icon-theme)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${need[*]}"
 SUDO=""

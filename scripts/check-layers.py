@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Checks the layers of docs/architecture.md: every target imports only the project modules
+listed for it below (arrows point down only), CDBus only in DBus, CGtk/CWebKit only in the UI
+targets, the client never the service, and the domain uses no D-Bus and no process APIs.
+Run by `make test`; exits 1 naming each import that breaks a rule."""
+import pathlib
+import re
+import sys
+
+# What each target may import of the project's own modules. System modules (Foundation,
+# FoundationEssentials, Glibc, Dispatch, Synchronization) are allowed everywhere except where
+# FORBIDDEN_SYSTEM says otherwise. A target not listed here is an error: add it with its layer.
+ALLOWED = {
+    "CDBus": set(),
+    "CGtk": set(),
+    "CWebKit": set(),
+    "DBus": {"CDBus"},
+    "ActivityKit": set(),
+    "SystemSupport": set(),
+    "ActivityBrokerInterface": {"DBus", "ActivityKit"},
+    "ActivityBroker": {"DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport"},
+    "ActivityBrokerClient": {"DBus", "ActivityKit", "ActivityBrokerInterface"},
+    "Navigation": {"ActivityBrokerClient", "ActivityKit", "SystemSupport"},
+    "TextPages": {"Navigation", "ActivityKit", "SystemSupport"},
+    "TerminalUI": {"SystemSupport"},
+    "ShareCLI": {"ActivityBrokerClient", "ActivityKit", "Navigation", "TextPages", "TerminalUI",
+                 "SystemSupport", "DBus", "ActivityBrokerInterface"},
+    "ShareSheet": {"CGtk", "DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport"},
+    "BrowserWindow": {"CGtk", "CWebKit", "DBus", "ActivityKit", "ActivityBrokerInterface",
+                      "ActivityBrokerClient", "Navigation", "SystemSupport", "ShareSheet"},
+    "TestSupport": {"DBus", "ActivityBrokerInterface", "SystemSupport"},
+    # Executables: wiring only, each over its own layer.
+    "activity-broker": {"ActivityBroker", "SystemSupport"},
+    "share": {"ShareCLI"},
+    "activity-sheet": {"ShareSheet"},
+    "activity-browser": {"BrowserWindow"},
+    "activity-reading-list": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "SystemSupport"},
+    "activity-qr": {"SystemSupport"},
+    "example-provider": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus"},
+    "broker-bench": {"DBus", "ActivityBrokerInterface", "TestSupport", "SystemSupport"},
+}
+# System modules a layer must not use: the domain stays free of processes and D-Bus.
+FORBIDDEN_SYSTEM = {"ActivityKit": {"Glibc"}}
+# Text that must not appear in a target's sources (process APIs in the domain).
+FORBIDDEN_TEXT = {"ActivityKit": [r"\bProcess\(", r"posix_spawn", r"\bfork\(", r"\bexecv"]}
+
+IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:public\s+|package\s+|internal\s+)?import\s+(?:\w+\s+)?([A-Za-z_][\w]*)", re.M)
+
+
+def main() -> int:
+    root = pathlib.Path(__file__).resolve().parent.parent / "Sources"
+    project = {p.name for p in root.iterdir() if p.is_dir()}
+    problems = []
+    for target in sorted(project):
+        if target not in ALLOWED:
+            problems.append(f"{target}: not in scripts/check-layers.py's table; give it a layer")
+            continue
+        for file in sorted((root / target).rglob("*.swift")):
+            text = file.read_text(encoding="utf-8")
+            rel = file.relative_to(root.parent)
+            for module in IMPORT.findall(text):
+                if module in project and module not in ALLOWED[target]:
+                    problems.append(f"{rel}: {target} may not import {module}")
+                if module in FORBIDDEN_SYSTEM.get(target, ()):
+                    problems.append(f"{rel}: {target} may not import {module}")
+            for pattern in FORBIDDEN_TEXT.get(target, ()):
+                if re.search(pattern, text):
+                    problems.append(f"{rel}: {target} may not use {pattern}")
+    for line in problems:
+        print(f"check-layers: {line}")
+    if problems:
+        return 1
+    print(f"check-layers: {len(project)} targets follow the layers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
