@@ -6,6 +6,7 @@ let package = Package(
     name: "ActivityBroker",
     products: [
         .library(name: "ActivityBrokerClient", targets: ["ActivityBrokerClient"]),
+        .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "ActivityKit", targets: ["ActivityKit"]),
         .executable(name: "activity-broker", targets: ["activity-broker"]),
         .executable(name: "share", targets: ["share"]),
@@ -25,7 +26,9 @@ let package = Package(
         .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit"]),
         .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker"]),
         .target(name: "TerminalUI"),
-        .target(name: "ShareCLI", dependencies: ["ActivityBrokerClient", "TerminalUI"]),
+        .target(name: "Navigation", dependencies: ["ActivityBrokerClient"]),
+        .target(name: "TextPages", dependencies: ["Navigation"]),
+        .target(name: "ShareCLI", dependencies: ["ActivityBrokerClient", "Navigation", "TextPages", "TerminalUI"]),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
@@ -39,6 +42,11 @@ let package = Package(
         .testTarget(
             name: "ActivityBrokerTests",
             dependencies: ["ActivityBroker", "ActivityKit", "DBus", "TestSupport"]
+        ),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "ActivityBrokerClient"]),
+        .testTarget(
+            name: "TextPagesTests",
+            dependencies: ["TextPages", "Navigation", "ActivityBrokerClient", "TestSupport"]
         ),
         .testTarget(
             name: "ActivityBrokerClientTests",

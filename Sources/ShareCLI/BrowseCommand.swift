@@ -2,7 +2,9 @@
 import ActivityBrokerClient
 import DBus
 import Foundation
+import Navigation
 import TerminalUI
+import TextPages
 
 /// Runs a `NavigationSession` full-screen: keys follow links, go back and forward, open the
 /// Action sheet (the same picker as `share URL`), open in the browser, show the reader text,
@@ -17,7 +19,8 @@ enum BrowseCommand {
         // Browsing works without a broker; only the Action sheet needs it.
         let broker = try? BrokerProxy.connect(bus: bus)
         let configuration = NavigationConfiguration(dismissButtonStyle: .done, entersReaderIfAvailable: true)
-        let session = NavigationSession(url: url, configuration: configuration, offering: broker)
+        let session = NavigationSession(
+            url: url, configuration: configuration, loader: PageLoader(), offering: broker)
         let terminal = Terminal()
         guard terminal.isInteractive else { return try await printOnce(session) }
         var loop = BrowseLoop(session: session, terminal: terminal, configuration: configuration)

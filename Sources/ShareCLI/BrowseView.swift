@@ -1,6 +1,7 @@
 // What `share browse` draws: a pure function from the session's state to screen lines.
 import ActivityBrokerClient
 import Foundation
+import Navigation
 import TerminalUI
 
 /// A snapshot of a navigation session, taken after each step, for drawing.

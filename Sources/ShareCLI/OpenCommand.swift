@@ -2,6 +2,7 @@
 import ActivityBrokerClient
 import DBus
 import Foundation
+import Navigation
 
 /// http and https open a `share browse` session; other schemes go to the system opener;
 /// invalid or unsafe URLs (`javascript:`, `data:`) are discarded with the reason (exit 2).

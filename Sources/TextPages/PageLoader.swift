@@ -1,18 +1,19 @@
 // PageLoader: loads a page over HTTP(S) with URLSession, or from disk, and reads its metadata.
 
 import Foundation
+import Navigation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// Loads pages for a navigation session: `http`/`https` with `URLSession` (redirects
-/// followed and recorded, a size limit, a timeout) and `file` from disk.
+/// Loads pages for the terminal's navigation session: `http`/`https` with `URLSession`
+/// (redirects followed and recorded, a size limit, a timeout) and `file` from disk.
 ///
 /// Each load uses its own ephemeral `URLSession` (no cookies, no cache kept between loads),
 /// invalidated when the load ends. HTML bodies (`text/html`, `application/xhtml+xml`, or
 /// no `Content-Type`) are read with `PageExtractor`; others yield empty metadata.
-public struct PageLoader: Sendable {
+public struct PageLoader: PageLoading {
     /// Limits of a load.
     public struct Options: Sendable {
         /// Longest a whole load may take, redirects included, in seconds.

@@ -1,6 +1,7 @@
 // PageExtractor: reads title, canonical URL, Open Graph tags, links and reader text out of HTML.
 
 import Foundation
+import Navigation
 
 /// Reads a page's metadata from its HTML with `HTMLScanner`, building no tree.
 ///

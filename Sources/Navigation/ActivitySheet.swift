@@ -1,5 +1,7 @@
 // ActivitySheet: the Action button's sheet: share row, action row, and the items they act on.
 
+import ActivityBrokerClient
+
 /// What the Action button shows: the share row and the action row, and the items a choice
 /// acts on.
 public struct ActivitySheet: Hashable, Sendable {

@@ -54,7 +54,7 @@ struct RealBrokerTests {
             let session = NavigationSession(
                 url: server.url("/page/a"),
                 configuration: NavigationConfiguration(customActivities: [readLater]),
-                offering: proxy, opener: RecordingOpener())
+                loader: PageLoader(), offering: proxy, opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.brokerError == nil)
@@ -74,7 +74,7 @@ struct RealBrokerTests {
             let session = NavigationSession(
                 url: server.url("/page/b"),
                 configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
-                offering: proxy, opener: RecordingOpener())
+                loader: PageLoader(), offering: proxy, opener: RecordingOpener())
             try await session.start()
             #expect(try await session.actionActivities().all.map(\.id) == ["org.example.navtest.keep"])
             await #expect {

@@ -1,5 +1,6 @@
 // NavigationSessionDelegate: the callbacks of a navigation session, after SFSafariViewControllerDelegate.
 
+import ActivityBrokerClient
 import Foundation
 
 /// Callbacks of a `NavigationSession`, after `SFSafariViewControllerDelegate`. Every method

@@ -1,5 +1,7 @@
 // ActivityOffering: what a navigation session needs from the broker; BrokerProxy conforms.
 
+import ActivityBrokerClient
+
 /// What a navigation session needs from the broker. `BrokerProxy` conforms (below); tests
 /// may pass an in-memory implementation.
 ///

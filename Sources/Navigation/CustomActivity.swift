@@ -1,5 +1,7 @@
 // CustomActivity: an activity the app serves itself, shown in the Action sheet.
 
+import ActivityBrokerClient
+
 /// An activity the app serves in-process, like `SFSafariViewController`'s application
 /// activities: it appears in the Action sheet next to the broker's and runs its handler
 /// without going through the broker.

@@ -9,7 +9,8 @@ import Testing
 struct NavigationSessionTests {
     @Test func navigateBackForwardAndTruncation() async throws {
         try await withLoopbackServer { server in
-            let session = NavigationSession(url: server.url("/page/a"), opener: RecordingOpener())
+            let session = NavigationSession(
+                url: server.url("/page/a"), loader: PageLoader(), opener: RecordingOpener())
             try await session.start()
             #expect(await session.title == "Page & A")
             #expect(await !session.canGoBack)
@@ -41,7 +42,8 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let session = NavigationSession(
-                url: server.url("/chain"), opener: RecordingOpener(), delegate: delegate)
+                url: server.url("/chain"), loader: PageLoader(), opener: RecordingOpener(), delegate: delegate
+            )
             try await session.start()
             try await session.start()  // a second start does nothing
             try await session.navigate(to: server.url("/chain"))  // a later redirect is not the initial one
@@ -56,7 +58,8 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let session = NavigationSession(
-                url: server.url("/page/a"), opener: RecordingOpener(), delegate: delegate)
+                url: server.url("/page/a"), loader: PageLoader(), opener: RecordingOpener(),
+                delegate: delegate)
             try await session.start()
             #expect(delegate.events == [.initialLoad(success: true)])
         }
@@ -66,7 +69,8 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let session = NavigationSession(
-                url: server.url("/redirect-missing"), opener: RecordingOpener(), delegate: delegate)
+                url: server.url("/redirect-missing"), loader: PageLoader(), opener: RecordingOpener(),
+                delegate: delegate)
             await #expect {
                 try await session.start()
             } throws: { error in
@@ -87,7 +91,8 @@ struct NavigationSessionTests {
 
     @Test func securityIndicatorForHTTPAndFile() async throws {
         try await withLoopbackServer { server in
-            let session = NavigationSession(url: server.url("/page/a"), opener: RecordingOpener())
+            let session = NavigationSession(
+                url: server.url("/page/a"), loader: PageLoader(), opener: RecordingOpener())
             try await session.start()
             #expect(await session.security == .notSecure)
 
@@ -105,7 +110,8 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let session = NavigationSession(
-                url: server.url("/page/a"), opener: RecordingOpener(), delegate: delegate)
+                url: server.url("/page/a"), loader: PageLoader(), opener: RecordingOpener(),
+                delegate: delegate)
             try await session.start()
             // /page/a declares /canonical/a on the same host.
             #expect(
@@ -124,7 +130,8 @@ struct NavigationSessionTests {
             let custom = SharedItems(url: "https://example.com/x", title: "Mine", text: "note")
             let delegate = RecordingDelegate(items: custom)
             let session = NavigationSession(
-                url: server.url("/page/b"), opener: RecordingOpener(), delegate: delegate)
+                url: server.url("/page/b"), loader: PageLoader(), opener: RecordingOpener(),
+                delegate: delegate)
             try await session.start()
             #expect(try await session.activityItems() == custom)
             // The sheet acts on the delegate's items, but exclusions are asked for the page.
@@ -136,7 +143,7 @@ struct NavigationSessionTests {
     @Test func userInfoIsNeverInTheDisplayedHost() async throws {
         try await withLoopbackServer { server in
             let url = URL(string: "http://alice:secret@127.0.0.1:\(server.port)/page/b")!
-            let session = NavigationSession(url: url, opener: RecordingOpener())
+            let session = NavigationSession(url: url, loader: PageLoader(), opener: RecordingOpener())
             try await session.start()
             let address = try #require(await session.address)
             #expect(address.text == "127.0.0.1")
@@ -148,7 +155,8 @@ struct NavigationSessionTests {
     }
 
     @Test func operationsBeforeStartThrowNotStarted() async {
-        let session = NavigationSession(url: URL(string: "http://127.0.0.1:9/")!, opener: RecordingOpener())
+        let session = NavigationSession(
+            url: URL(string: "http://127.0.0.1:9/")!, loader: PageLoader(), opener: RecordingOpener())
         await #expect {
             try await session.navigate(to: URL(string: "http://127.0.0.1:9/x")!)
         } throws: { error in
@@ -167,7 +175,8 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let opener = RecordingOpener()
-            let session = NavigationSession(url: server.url("/page/a"), opener: opener, delegate: delegate)
+            let session = NavigationSession(
+                url: server.url("/page/a"), loader: PageLoader(), opener: opener, delegate: delegate)
             try await session.start()
             await session.done()
             await session.done()
@@ -194,7 +203,8 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let opener = RecordingOpener()
-            let session = NavigationSession(url: server.url("/chain"), opener: opener, delegate: delegate)
+            let session = NavigationSession(
+                url: server.url("/chain"), loader: PageLoader(), opener: opener, delegate: delegate)
             try await session.start()
             try await session.openInBrowser()
             #expect(await opener.opened == [server.url("/page/final")])
@@ -212,7 +222,8 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let opener = RecordingOpener(failing: URLOpenerError.exited(program: "xdg-open", status: 3))
-            let session = NavigationSession(url: server.url("/page/a"), opener: opener, delegate: delegate)
+            let session = NavigationSession(
+                url: server.url("/page/a"), loader: PageLoader(), opener: opener, delegate: delegate)
             try await session.start()
             await #expect {
                 try await session.openInBrowser()
@@ -228,7 +239,7 @@ struct NavigationSessionTests {
     @Test func linksAreRoutedInAppToTheSystemOrDiscarded() async throws {
         try await withLoopbackServer { server in
             let opener = RecordingOpener()
-            let session = NavigationSession(url: server.url("/page/a"), opener: opener)
+            let session = NavigationSession(url: server.url("/page/a"), loader: PageLoader(), opener: opener)
             try await session.start()
             let links = await session.links
             let mail = try #require(links.first { $0.url.scheme == "mailto" })
@@ -252,7 +263,7 @@ struct NavigationSessionTests {
             let reading = NavigationSession(
                 url: server.url("/article"),
                 configuration: NavigationConfiguration(entersReaderIfAvailable: true),
-                opener: RecordingOpener())
+                loader: PageLoader(), opener: RecordingOpener())
             try await reading.start()
             #expect(
                 await reading.readerView()
@@ -261,7 +272,8 @@ struct NavigationSessionTests {
             #expect(await reading.readerView() == nil)
             #expect(await !reading.isReaderAvailable)
 
-            let plain = NavigationSession(url: server.url("/article"), opener: RecordingOpener())
+            let plain = NavigationSession(
+                url: server.url("/article"), loader: PageLoader(), opener: RecordingOpener())
             try await plain.start()
             #expect(await plain.isReaderAvailable)
             #expect(await plain.readerView() == nil)
@@ -270,9 +282,9 @@ struct NavigationSessionTests {
 
     @Test func newerNavigationSupersedesASlowOne() async throws {
         try await withLoopbackServer { server in
-            let configuration = NavigationConfiguration(loaderOptions: PageLoader.Options(timeout: 30))
             let session = NavigationSession(
-                url: server.url("/page/a"), configuration: configuration, opener: RecordingOpener())
+                url: server.url("/page/a"), loader: PageLoader(options: PageLoader.Options(timeout: 30)),
+                opener: RecordingOpener())
             try await session.start()
             let slow = Task { try await session.navigate(to: server.url("/slow")) }
             try await waitUntil("the slow load to start") { await session.isLoading }

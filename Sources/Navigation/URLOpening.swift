@@ -59,6 +59,8 @@ public struct SystemURLOpener: URLOpening {
     }
 
     /// Spawns `argv` (searched on `PATH`) with a clean signal state and stdio on /dev/null.
+    // TODO(process layer): this and `waitForExit(_:)` are the opener's only process code;
+    // replace both with SystemSupport's careful spawn when that target lands (issue 10, point 5).
     static func spawn(_ argv: [String]) throws(URLOpenerError) -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -1,5 +1,6 @@
 // NavigationSession: an in-app browsing session whose Action button is the activity broker.
 
+import ActivityBrokerClient
 import Foundation
 
 /// An in-app browsing session, after `SFSafariViewController`: a history with back and
@@ -15,7 +16,7 @@ import Foundation
 /// ```swift
 /// let session = NavigationSession(
 ///     url: url, configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
-///     offering: brokerProxy, delegate: self)
+///     loader: PageLoader(), offering: brokerProxy, delegate: self)
 /// try await session.start()                      // didCompleteInitialLoad(success:)
 /// print(await session.security, await session.address?.text ?? "", await session.title ?? "")
 /// let sheet = try await session.actionActivities()  // share row, action row
@@ -28,7 +29,7 @@ public actor NavigationSession {
     /// How the session looks and what its sheet offers.
     public nonisolated let configuration: NavigationConfiguration
 
-    private let loader: PageLoader
+    private let loader: any PageLoading
     private let offering: (any ActivityOffering)?
     private let opener: any URLOpening
     private weak var delegate: (any NavigationSessionDelegate)?
@@ -45,17 +46,18 @@ public actor NavigationSession {
     /// Creates a session for `url`; nothing is loaded until `start()`.
     ///
     /// - Parameters:
+    ///   - loader: where pages come from (the terminal's `PageLoader`, a web view).
     ///   - offering: the broker; `nil` offers only the app's own activities.
     ///   - opener: where Open in Browser and system routes go; `xdg-open` by default.
     ///   - delegate: held weakly, like `SFSafariViewController.delegate`.
     public init(
-        url: URL, configuration: NavigationConfiguration = NavigationConfiguration(),
+        url: URL, configuration: NavigationConfiguration = NavigationConfiguration(), loader: any PageLoading,
         offering: (any ActivityOffering)? = nil, opener: any URLOpening = SystemURLOpener(),
         delegate: (any NavigationSessionDelegate)? = nil
     ) {
         self.initialURL = url
         self.configuration = configuration
-        self.loader = PageLoader(options: configuration.loaderOptions)
+        self.loader = loader
         self.offering = offering
         self.opener = opener
         self.delegate = delegate

@@ -35,8 +35,6 @@ public struct NavigationConfiguration: Sendable {
     public var locale: String?
     /// Where links and `open(_:)` go; the default router unless replaced.
     public var router: URLRouter
-    /// Size limit, timeout and user agent of page loads.
-    public var loaderOptions: PageLoader.Options
 
     /// Creates a configuration; every argument has the default of `SFSafariViewController`.
     public init(
@@ -46,8 +44,7 @@ public struct NavigationConfiguration: Sendable {
         tintColor: TintColor? = nil,
         entersReaderIfAvailable: Bool = false,
         locale: String? = nil,
-        router: URLRouter = URLRouter(),
-        loaderOptions: PageLoader.Options = PageLoader.Options()
+        router: URLRouter = URLRouter()
     ) {
         self.excludedActivities = excludedActivities
         self.customActivities = customActivities
@@ -56,7 +53,6 @@ public struct NavigationConfiguration: Sendable {
         self.entersReaderIfAvailable = entersReaderIfAvailable
         self.locale = locale
         self.router = router
-        self.loaderOptions = loaderOptions
     }
 }
 

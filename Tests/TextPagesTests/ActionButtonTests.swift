@@ -37,7 +37,7 @@ struct ActionButtonTests {
                 url: server.url("/page/a"),
                 configuration: NavigationConfiguration(
                     customActivities: [Self.readLater(log)], locale: "de_DE"),
-                offering: broker, opener: RecordingOpener())
+                loader: PageLoader(), offering: broker, opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.shareRow.map(\.id) == [Self.telegram.id, Self.mail.id])
@@ -64,7 +64,7 @@ struct ActionButtonTests {
         try await withLoopbackServer { server in
             let broker = RecordingOffering(offers: Self.offers)
             let session = NavigationSession(
-                url: server.url("/page/a"), offering: broker, opener: RecordingOpener())
+                url: server.url("/page/a"), loader: PageLoader(), offering: broker, opener: RecordingOpener())
             try await session.start()
             let outcome = try await session.perform(Self.telegram.id)
             #expect(outcome.state == .completed)
@@ -87,7 +87,8 @@ struct ActionButtonTests {
                 excludedActivities: [Self.copy.id, "category:share"],
                 customActivities: [Self.readLater(log), shareCustom])
             let session = NavigationSession(
-                url: server.url("/page/a"), configuration: configuration, offering: broker,
+                url: server.url("/page/a"), configuration: configuration, loader: PageLoader(),
+                offering: broker,
                 opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
@@ -123,7 +124,7 @@ struct ActionButtonTests {
             let session = NavigationSession(
                 url: server.url("/page/a"),
                 configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
-                offering: CarelessBroker(), opener: RecordingOpener())
+                loader: PageLoader(), offering: CarelessBroker(), opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.all.map(\.id) == [Self.copy.id])
@@ -144,7 +145,7 @@ struct ActionButtonTests {
             let session = NavigationSession(
                 url: server.url("/page/b"),
                 configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
-                offering: broker, opener: RecordingOpener(), delegate: delegate)
+                loader: PageLoader(), offering: broker, opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.all.map(\.id) == [Self.telegram.id, Self.copy.id])
@@ -165,7 +166,7 @@ struct ActionButtonTests {
             let broker = RecordingOffering(offers: Self.offers)
             let session = NavigationSession(
                 url: server.url("/page/b"), configuration: NavigationConfiguration(customActivities: [mine]),
-                offering: broker, opener: RecordingOpener())
+                loader: PageLoader(), offering: broker, opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.actionRow.map(\.name) == ["Copy (app)"])
@@ -182,7 +183,7 @@ struct ActionButtonTests {
             let session = NavigationSession(
                 url: server.url("/page/b"),
                 configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
-                offering: broker, opener: RecordingOpener())
+                loader: PageLoader(), offering: broker, opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.all.map(\.id) == ["com.example.app.read-later"])
@@ -202,7 +203,7 @@ struct ActionButtonTests {
             let session = NavigationSession(
                 url: server.url("/page/b"),
                 configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
-                opener: RecordingOpener())
+                loader: PageLoader(), opener: RecordingOpener())
             try await session.start()
             #expect(try await session.actionActivities().all.map(\.id) == ["com.example.app.read-later"])
             await #expect {
