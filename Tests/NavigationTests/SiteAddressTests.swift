@@ -1,7 +1,7 @@
 // SiteAddressTests: the displayed host, its registrable domain, and the security indicator rules.
 
-import ActivityBrokerClient
 import Foundation
+import Navigation
 import Testing
 
 @Suite("Address and security indicator")

@@ -1,7 +1,7 @@
 // SystemURLOpenerTests: the default opener spawns without a shell, with a clean signal mask.
 
-import ActivityBrokerClient
 import Foundation
+import Navigation
 import Testing
 
 @Suite("System URL opener")
@@ -47,4 +47,12 @@ struct SystemURLOpenerTests {
             return false
         }
     }
+}
+
+/// A fresh empty directory under the temporary directory.
+private func temporaryDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "opener-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
 }

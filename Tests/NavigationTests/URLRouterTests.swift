@@ -1,7 +1,7 @@
 // URLRouterTests: every default outcome, custom policies, bad URLs.
 
-import ActivityBrokerClient
 import Foundation
+import Navigation
 import Testing
 
 @Suite("URL router")

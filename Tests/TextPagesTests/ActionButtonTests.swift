@@ -2,7 +2,9 @@
 
 import ActivityBrokerClient
 import Foundation
+import Navigation
 import Testing
+import TextPages
 
 /// Records the items an in-process activity ran on.
 actor HandlerLog {

@@ -1,7 +1,7 @@
 // HTMLScannerTests: tokens, attributes, entities, comments and raw-text elements.
 
-import ActivityBrokerClient
 import Testing
+import TextPages
 
 @Suite("HTML scanner")
 struct HTMLScannerTests {

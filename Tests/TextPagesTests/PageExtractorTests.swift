@@ -1,8 +1,9 @@
 // PageExtractorTests: metadata, links and reader text read from HTML strings.
 
-import ActivityBrokerClient
 import Foundation
+import Navigation
 import Testing
+import TextPages
 
 @Suite("Page extractor")
 struct PageExtractorTests {

@@ -1,8 +1,9 @@
 // PageLoaderTests: loads from a loopback python server and from disk; redirects, limits, errors.
 
-import ActivityBrokerClient
 import Foundation
+import Navigation
 import Testing
+import TextPages
 
 @Suite("Page loader")
 struct PageLoaderTests {

@@ -2,8 +2,10 @@
 
 import ActivityBrokerClient
 import Foundation
+import Navigation
 import TestSupport
 import Testing
+import TextPages
 
 @Suite("Navigation session with the real broker")
 struct RealBrokerTests {

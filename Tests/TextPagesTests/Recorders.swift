@@ -2,6 +2,7 @@
 
 import ActivityBrokerClient
 import Foundation
+import Navigation
 
 /// An in-memory broker that offers fixed activities and records what it was asked.
 actor RecordingOffering: ActivityOffering {
