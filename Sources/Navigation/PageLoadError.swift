@@ -2,10 +2,6 @@
 
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Why a page could not be loaded. Each case names what failed so a person can act on it.
 public enum PageLoadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The URL's scheme is not `http`, `https` or `file`.
@@ -44,7 +40,7 @@ public enum PageLoadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cannotConnect(let host, let detail): "could not connect to '\(host)': \(detail)"
         case .tlsFailure(let host, let detail): "the secure connection to '\(host)' failed: \(detail)"
         case .httpStatus(let code, let url):
-            "the server answered \(code) \(HTTPURLResponse.localizedString(forStatusCode: code)) for \(url.absoluteString)"
+            "the server answered \(code) \(HTTPReasonPhrase.phrase(for: code)) for \(url.absoluteString)"
         case .timedOut(let seconds): "the page did not load within \(seconds) seconds"
         case .tooLarge(let limit): "the page is larger than the limit of \(limit) bytes"
         case .tooManyRedirects(let limit): "the page redirected more than \(limit) times"

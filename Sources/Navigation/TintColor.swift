@@ -59,8 +59,5 @@ public struct TintColor: Hashable, Sendable, CustomStringConvertible {
             }.joined()
     }
 
-    /// The 24-bit terminal escape that sets this colour as the foreground.
-    public var ansiForeground: String { "\u{1B}[38;2;\(red);\(green);\(blue)m" }
-
     public var description: String { hex }
 }
