@@ -35,11 +35,11 @@ struct ActionButtonTests {
         try await withLoopbackServer { server in
             let log = HandlerLog()
             let broker = RecordingOffering(offers: Self.offers)
-            let session = NavigationSession(
-                url: server.url("/page/a"),
+            let session = server.session(
+                "/page/a",
                 configuration: NavigationConfiguration(
-                    customActivities: [Self.readLater(log)], locale: "de_DE"),
-                loader: PageLoader(), offering: broker, opener: RecordingOpener())
+                    customActivities: [Self.readLater(log)], locale: "de_DE"), offering: broker,
+                opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.shareRow.map(\.id) == [Self.telegram.id, Self.mail.id])
@@ -65,8 +65,7 @@ struct ActionButtonTests {
     @Test func brokerActivityIsPerformedThroughTheBrokerWithTheSharedItems() async throws {
         try await withLoopbackServer { server in
             let broker = RecordingOffering(offers: Self.offers)
-            let session = NavigationSession(
-                url: server.url("/page/a"), loader: PageLoader(), offering: broker, opener: RecordingOpener())
+            let session = server.session("/page/a", offering: broker, opener: RecordingOpener())
             try await session.start()
             let outcome = try await session.perform(Self.telegram.id)
             #expect(outcome.state == .completed)
@@ -88,10 +87,8 @@ struct ActionButtonTests {
             let configuration = NavigationConfiguration(
                 excludedActivities: [Self.copy.id, "category:share"],
                 customActivities: [Self.readLater(log), shareCustom])
-            let session = NavigationSession(
-                url: server.url("/page/a"), configuration: configuration, loader: PageLoader(),
-                offering: broker,
-                opener: RecordingOpener())
+            let session = server.session(
+                "/page/a", configuration: configuration, offering: broker, opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.shareRow.isEmpty)
@@ -123,10 +120,9 @@ struct ActionButtonTests {
             }
         }
         try await withLoopbackServer { server in
-            let session = NavigationSession(
-                url: server.url("/page/a"),
-                configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
-                loader: PageLoader(), offering: CarelessBroker(), opener: RecordingOpener())
+            let session = server.session(
+                "/page/a", configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
+                offering: CarelessBroker(), opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.all.map(\.id) == [Self.copy.id])
@@ -144,10 +140,9 @@ struct ActionButtonTests {
             let log = HandlerLog()
             let delegate = RecordingDelegate(exclusions: ["com.example.app.read-later", Self.mail.id])
             let broker = RecordingOffering(offers: Self.offers)
-            let session = NavigationSession(
-                url: server.url("/page/b"),
-                configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
-                loader: PageLoader(), offering: broker, opener: RecordingOpener(), delegate: delegate)
+            let session = server.session(
+                "/page/b", configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
+                offering: broker, opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.all.map(\.id) == [Self.telegram.id, Self.copy.id])
@@ -166,9 +161,9 @@ struct ActionButtonTests {
         try await withLoopbackServer { server in
             let mine = CustomActivity(id: Self.copy.id, title: "Copy (app)") { _ in .completed }
             let broker = RecordingOffering(offers: Self.offers)
-            let session = NavigationSession(
-                url: server.url("/page/b"), configuration: NavigationConfiguration(customActivities: [mine]),
-                loader: PageLoader(), offering: broker, opener: RecordingOpener())
+            let session = server.session(
+                "/page/b", configuration: NavigationConfiguration(customActivities: [mine]), offering: broker,
+                opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.actionRow.map(\.name) == ["Copy (app)"])
@@ -182,10 +177,9 @@ struct ActionButtonTests {
         try await withLoopbackServer { server in
             let log = HandlerLog()
             let broker = RecordingOffering(offers: Self.offers, failing: Unreachable())
-            let session = NavigationSession(
-                url: server.url("/page/b"),
-                configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
-                loader: PageLoader(), offering: broker, opener: RecordingOpener())
+            let session = server.session(
+                "/page/b", configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
+                offering: broker, opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.all.map(\.id) == ["com.example.app.read-later"])
@@ -202,10 +196,9 @@ struct ActionButtonTests {
     @Test func withoutABrokerOnlyAppActivitiesRun() async throws {
         try await withLoopbackServer { server in
             let log = HandlerLog()
-            let session = NavigationSession(
-                url: server.url("/page/b"),
-                configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
-                loader: PageLoader(), opener: RecordingOpener())
+            let session = server.session(
+                "/page/b", configuration: NavigationConfiguration(customActivities: [Self.readLater(log)]),
+                opener: RecordingOpener())
             try await session.start()
             #expect(try await session.actionActivities().all.map(\.id) == ["com.example.app.read-later"])
             await #expect {

@@ -11,8 +11,7 @@ import TextPages
 struct NavigationSessionTests {
     @Test func navigateBackForwardAndTruncation() async throws {
         try await withLoopbackServer { server in
-            let session = NavigationSession(
-                url: server.url("/page/a"), loader: PageLoader(), opener: RecordingOpener())
+            let session = server.session("/page/a", opener: RecordingOpener())
             try await session.start()
             #expect(await session.title == "Page & A")
             #expect(await !session.canGoBack)
@@ -43,9 +42,7 @@ struct NavigationSessionTests {
     @Test func initialRedirectAndLoadCallbacksFireOnce() async throws {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
-            let session = NavigationSession(
-                url: server.url("/chain"), loader: PageLoader(), opener: RecordingOpener(), delegate: delegate
-            )
+            let session = server.session("/chain", opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             try await session.start()  // a second start does nothing
             try await session.navigate(to: server.url("/chain"))  // a later redirect is not the initial one
@@ -59,9 +56,7 @@ struct NavigationSessionTests {
     @Test func initialLoadWithoutRedirectReportsNoRedirect() async throws {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
-            let session = NavigationSession(
-                url: server.url("/page/a"), loader: PageLoader(), opener: RecordingOpener(),
-                delegate: delegate)
+            let session = server.session("/page/a", opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             #expect(delegate.events == [.initialLoad(success: true)])
         }
@@ -70,9 +65,7 @@ struct NavigationSessionTests {
     @Test func failedInitialLoadIsReportedOnceAndKeptInHistory() async throws {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
-            let session = NavigationSession(
-                url: server.url("/redirect-missing"), loader: PageLoader(), opener: RecordingOpener(),
-                delegate: delegate)
+            let session = server.session("/redirect-missing", opener: RecordingOpener(), delegate: delegate)
             await #expect {
                 try await session.start()
             } throws: { error in
@@ -93,8 +86,7 @@ struct NavigationSessionTests {
 
     @Test func securityIndicatorForHTTPAndFile() async throws {
         try await withLoopbackServer { server in
-            let session = NavigationSession(
-                url: server.url("/page/a"), loader: PageLoader(), opener: RecordingOpener())
+            let session = server.session("/page/a", opener: RecordingOpener())
             try await session.start()
             #expect(await session.security == .notSecure)
 
@@ -111,9 +103,7 @@ struct NavigationSessionTests {
     @Test func canonicalURLIsSharedOnlyWhenOnTheSameSite() async throws {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
-            let session = NavigationSession(
-                url: server.url("/page/a"), loader: PageLoader(), opener: RecordingOpener(),
-                delegate: delegate)
+            let session = server.session("/page/a", opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             // /page/a declares /canonical/a on the same host.
             #expect(
@@ -131,9 +121,7 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let custom = SharedItems(url: "https://example.com/x", title: "Mine", text: "note")
             let delegate = RecordingDelegate(items: custom)
-            let session = NavigationSession(
-                url: server.url("/page/b"), loader: PageLoader(), opener: RecordingOpener(),
-                delegate: delegate)
+            let session = server.session("/page/b", opener: RecordingOpener(), delegate: delegate)
             try await session.start()
             #expect(try await session.activityItems() == custom)
             // The sheet acts on the delegate's items, but exclusions are asked for the page.
@@ -177,8 +165,7 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let opener = RecordingOpener()
-            let session = NavigationSession(
-                url: server.url("/page/a"), loader: PageLoader(), opener: opener, delegate: delegate)
+            let session = server.session("/page/a", opener: opener, delegate: delegate)
             try await session.start()
             await session.done()
             await session.done()
@@ -205,8 +192,7 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let opener = RecordingOpener()
-            let session = NavigationSession(
-                url: server.url("/chain"), loader: PageLoader(), opener: opener, delegate: delegate)
+            let session = server.session("/chain", opener: opener, delegate: delegate)
             try await session.start()
             try await session.openInBrowser()
             #expect(await opener.opened == [server.url("/page/final")])
@@ -224,8 +210,7 @@ struct NavigationSessionTests {
         try await withLoopbackServer { server in
             let delegate = RecordingDelegate()
             let opener = RecordingOpener(failing: URLOpenerError.exited(program: "xdg-open", status: 3))
-            let session = NavigationSession(
-                url: server.url("/page/a"), loader: PageLoader(), opener: opener, delegate: delegate)
+            let session = server.session("/page/a", opener: opener, delegate: delegate)
             try await session.start()
             await #expect {
                 try await session.openInBrowser()
@@ -241,7 +226,7 @@ struct NavigationSessionTests {
     @Test func linksAreRoutedInAppToTheSystemOrDiscarded() async throws {
         try await withLoopbackServer { server in
             let opener = RecordingOpener()
-            let session = NavigationSession(url: server.url("/page/a"), loader: PageLoader(), opener: opener)
+            let session = server.session("/page/a", opener: opener)
             try await session.start()
             let links = await session.links
             let mail = try #require(links.first { $0.url.scheme == "mailto" })
@@ -262,10 +247,9 @@ struct NavigationSessionTests {
 
     @Test func readerViewNeedsTheConfigurationAndAnArticle() async throws {
         try await withLoopbackServer { server in
-            let reading = NavigationSession(
-                url: server.url("/article"),
-                configuration: NavigationConfiguration(entersReaderIfAvailable: true),
-                loader: PageLoader(), opener: RecordingOpener())
+            let reading = server.session(
+                "/article", configuration: NavigationConfiguration(entersReaderIfAvailable: true),
+                opener: RecordingOpener())
             try await reading.start()
             #expect(
                 await reading.readerView()
@@ -274,8 +258,7 @@ struct NavigationSessionTests {
             #expect(await reading.readerView() == nil)
             #expect(await !reading.isReaderAvailable)
 
-            let plain = NavigationSession(
-                url: server.url("/article"), loader: PageLoader(), opener: RecordingOpener())
+            let plain = server.session("/article", opener: RecordingOpener())
             try await plain.start()
             #expect(await plain.isReaderAvailable)
             #expect(await plain.readerView() == nil)
@@ -284,8 +267,8 @@ struct NavigationSessionTests {
 
     @Test func newerNavigationSupersedesASlowOne() async throws {
         try await withLoopbackServer { server in
-            let session = NavigationSession(
-                url: server.url("/page/a"), loader: PageLoader(options: PageLoader.Options(timeout: 30)),
+            let session = server.session(
+                "/page/a", loader: PageLoader(options: PageLoader.Options(timeout: 30)),
                 opener: RecordingOpener())
             try await session.start()
             let slow = Task { try await session.navigate(to: server.url("/slow")) }

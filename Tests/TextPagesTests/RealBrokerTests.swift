@@ -53,10 +53,9 @@ struct RealBrokerTests {
                 await ranInApp.record(items)
                 return .completed
             }
-            let session = NavigationSession(
-                url: server.url("/page/a"),
-                configuration: NavigationConfiguration(customActivities: [readLater]),
-                loader: PageLoader(), offering: proxy, opener: RecordingOpener())
+            let session = server.session(
+                "/page/a", configuration: NavigationConfiguration(customActivities: [readLater]),
+                offering: proxy, opener: RecordingOpener())
             try await session.start()
             let sheet = try await session.actionActivities()
             #expect(sheet.brokerError == nil)
@@ -73,10 +72,9 @@ struct RealBrokerTests {
 
         // Exclusions reach the broker and bind the session.
         try await withLoopbackServer { server in
-            let session = NavigationSession(
-                url: server.url("/page/b"),
-                configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
-                loader: PageLoader(), offering: proxy, opener: RecordingOpener())
+            let session = server.session(
+                "/page/b", configuration: NavigationConfiguration(excludedActivities: ["category:share"]),
+                offering: proxy, opener: RecordingOpener())
             try await session.start()
             #expect(try await session.actionActivities().all.map(\.id) == ["org.example.navtest.keep"])
             await #expect {
