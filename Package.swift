@@ -22,8 +22,9 @@ let package = Package(
         ),
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "ActivityKit"),
-        .target(name: "ActivityBroker", dependencies: ["DBus", "ActivityKit"]),
-        .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit"]),
+        .target(name: "ActivityBrokerInterface", dependencies: ["DBus", "ActivityKit"]),
+        .target(name: "ActivityBroker", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface"]),
+        .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface"]),
         .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker"]),
         .target(name: "TerminalUI"),
         .target(name: "Navigation", dependencies: ["ActivityBrokerClient"]),
@@ -34,14 +35,14 @@ let package = Package(
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .executableTarget(name: "activity-qr"),
         .target(name: "TestSupport", dependencies: ["DBus"]),
-        .executableTarget(name: "broker-bench", dependencies: ["DBus", "TestSupport"]),
+        .executableTarget(name: "broker-bench", dependencies: ["DBus", "ActivityBrokerInterface", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "TestSupport"]),
         .testTarget(
             name: "ActivityBrokerTests",
-            dependencies: ["ActivityBroker", "ActivityKit", "DBus", "TestSupport"]
+            dependencies: ["ActivityBroker", "ActivityBrokerInterface", "ActivityKit", "DBus", "TestSupport"]
         ),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "ActivityBrokerClient"]),
         .testTarget(
@@ -50,7 +51,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ActivityBrokerClientTests",
-            dependencies: ["ActivityBrokerClient", "ActivityKit", "DBus", "TestSupport"]
+            dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "ActivityKit", "DBus", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

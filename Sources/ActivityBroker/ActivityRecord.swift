@@ -1,4 +1,5 @@
 // Encodes activities as the `a{sv}` records of API.md §2.
+import ActivityBrokerInterface
 import ActivityKit
 import DBus
 
@@ -6,11 +7,11 @@ enum ActivityRecord {
     /// The record `ListActivities` returns: id, localized name, icon, category, origin.
     static func offered(_ activity: Activity, locale: String?) -> [String: Value] {
         [
-            "id": .string(activity.id.rawValue),
-            "name": .string(activity.localizedName(for: locale)),
-            "icon": .string(activity.icon),
-            "category": .string(activity.category.rawValue),
-            "origin": .string(activity.origin.rawValue),
+            RecordKey.id: .string(activity.id.rawValue),
+            RecordKey.name: .string(activity.localizedName(for: locale)),
+            RecordKey.icon: .string(activity.icon),
+            RecordKey.category: .string(activity.category.rawValue),
+            RecordKey.origin: .string(activity.origin.rawValue),
         ]
     }
 
@@ -20,10 +21,10 @@ enum ActivityRecord {
         var record = offered(activity, locale: locale)
         switch availability {
         case .available:
-            record["available"] = .boolean(true)
+            record[RecordKey.available] = .boolean(true)
         case .unavailable(let reason):
-            record["available"] = .boolean(false)
-            record["reason"] = .string(reason)
+            record[RecordKey.available] = .boolean(false)
+            record[RecordKey.reason] = .string(reason)
         }
         return record
     }

@@ -19,6 +19,18 @@ public struct BrokerConfiguration: Sendable {
 
     public init() {}
 
+    /// The locale for names when a caller gives none: LC_ALL, then LC_MESSAGES, then LANG.
+    public var defaultLocale: String? { Self.locale(from: environment) }
+
+    /// The locale `environment` names for messages: LC_ALL, then LC_MESSAGES, then LANG
+    /// (unset, empty, `C` and `POSIX` name none).
+    static func locale(from environment: [String: String]) -> String? {
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = environment[key], !value.isEmpty, value != "C", value != "POSIX" { return value }
+        }
+        return nil
+    }
+
     public static let usage = """
         Usage: activity-broker [--bus session|system|ADDRESS] [--extensions-dir DIR]...
                                [--opener CMD] [--replace] [--verbose]

@@ -1,70 +1,63 @@
-// The org.activitybroker.Broker1 interface table: signatures and handlers (API.md §3).
+// The org.activitybroker.Broker1 interface table: the wire signatures bound to the broker's features.
+import ActivityBrokerInterface
 import ActivityKit
 import DBus
 
-/// Builds the exported interface. Introspection, `Properties` and signature checks come
-/// from this same table (the DBus module), so the documented interface cannot drift.
+/// Builds the exported interface from `Broker1`'s signatures. Introspection, `Properties` and
+/// signature checks come from this same table (the DBus module), so the documented interface
+/// cannot drift.
 enum BrokerInterface {
-    static func make(_ broker: Broker) -> Interface {
+    static func make(
+        offers: Offers, registrations: Registrations, jobs: JobTable, activities: ActivityState, usage: UsageStore,
+        log: BrokerLog
+    ) -> Interface {
         Interface(
-            Broker.interfaceName,
+            Broker1.interface,
             methods: [
-                Method(
-                    "ListActivities", in: [arg("items", "a{sv}"), arg("options", "a{sv}")],
-                    out: [arg("activities", "aa{sv}")],
-                    handler: .encoded { call in
-                        try broker.listActivities(
+                Broker1.listActivities.method(
+                    .encoded { call in
+                        try offers.listActivities(
                             items: call.body[0].vardict ?? [:], options: call.body[1].vardict ?? [:],
                             caller: call.sender)
                     }),
-                Method(
-                    "Perform", in: [arg("id", "s"), arg("items", "a{sv}"), arg("options", "a{sv}")],
-                    out: [arg("job", "o")],
-                    handler: .immediate { call in
-                        [.objectPath(try broker.jobs.perform(
+                Broker1.perform.method(
+                    .immediate { call in
+                        [.objectPath(try jobs.perform(
                             id: call.body[0].string ?? "", items: call.body[1].vardict ?? [:],
                             options: call.body[2].vardict ?? [:], caller: call.sender))]
                     }),
-                Method(
-                    "RegisterActivity", in: [arg("activity", "a{sv}")],
-                    handler: .immediate { call in
-                        try broker.register(record: call.body[0].vardict ?? [:], caller: call.sender)
+                Broker1.registerActivity.method(
+                    .immediate { call in
+                        try registrations.register(record: call.body[0].vardict ?? [:], caller: call.sender)
                         return []
                     }),
-                Method(
-                    "UnregisterActivity", in: [arg("id", "s")],
-                    handler: .immediate { call in
-                        try broker.unregister(id: call.body[0].string ?? "", caller: call.sender)
+                Broker1.unregisterActivity.method(
+                    .immediate { call in
+                        try registrations.unregister(id: call.body[0].string ?? "", caller: call.sender)
                         return []
                     }),
-                Method(
-                    "ListRegistered", in: [arg("options", "a{sv}")], out: [arg("activities", "aa{sv}")],
-                    handler: .immediate { call in
-                        [.vardictArray(try broker.listRegistered(options: call.body[0].vardict ?? [:]))]
+                Broker1.listRegistered.method(
+                    .immediate { call in
+                        [.vardictArray(try offers.listRegistered(options: call.body[0].vardict ?? [:]))]
                     }),
-                Method(
-                    "Explain", in: [arg("id", "s"), arg("items", "a{sv}")],
-                    out: [arg("applies", "b"), arg("reason", "s")],
-                    handler: .immediate { call in
-                        let (applies, reason) = try broker.explain(
+                Broker1.explain.method(
+                    .immediate { call in
+                        let (applies, reason) = try offers.explain(
                             id: call.body[0].string ?? "", items: call.body[1].vardict ?? [:])
                         return [.boolean(applies), .string(reason)]
                     }),
-                Method(
-                    "ClearHistory",
-                    handler: .immediate { _ in
-                        broker.clearHistory()
+                Broker1.clearHistory.method(
+                    .immediate { _ in
+                        // `ClearHistory`: forgets every usage score and writes the empty state.
+                        usage.clear()
+                        log.event("usage history cleared")
                         return []
                     }),
             ],
             properties: [
-                Property("Version", signature: "s", emitsChanged: false, get: { .string(Broker.version) }),
-                Property("ActivityCount", signature: "u", get: { .uint32(UInt32(broker.registry.count)) }),
+                Broker1.version.property { .string(Broker.version) },
+                Broker1.activityCount.property { .uint32(UInt32(activities.registry.count)) },
             ],
-            signals: [SignalSpec("ActivitiesChanged")])
-    }
-
-    static func arg(_ name: String, _ signature: Signature) -> Argument {
-        Argument(name: name, signature: signature)
+            signals: [Broker1.activitiesChanged])
     }
 }

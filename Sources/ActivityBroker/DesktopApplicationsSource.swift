@@ -47,7 +47,7 @@ struct DesktopApplicationsSource {
         }
         let result = DesktopApplicationScanner.scan(
             directories, currentDesktops: DesktopApplicationScanner.currentDesktops(from: environment["XDG_CURRENT_DESKTOP"]),
-            locale: Broker.locale(from: environment), hasExecutable: machine.hasExecutable)
+            locale: BrokerConfiguration.locale(from: environment), hasExecutable: machine.hasExecutable)
         let resolver = MimeAppsResolver(
             files: mimeAppsPaths.map { path in (path, Self.read(path) ?? "") })
         var problems = result.errors.map { (file: $0.fileName, message: $0.description) }

@@ -1,4 +1,5 @@
 // Runs a job's activity: a child process (exec, open) or a Provider1 call (dbus).
+import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Foundation
@@ -8,14 +9,12 @@ import Foundation
 enum DispatchPlan: Sendable {
     /// Run a program without a shell; `stdin` is written to it, or it reads /dev/null.
     case spawn(program: String, arguments: [String], stdin: String?, environment: [String: String])
-    /// Call `org.activitybroker.Provider1.Perform` on `destination` at `path`.
+    /// Call `Provider1.Perform` on `destination` at `path`.
     case provider(destination: BusName, path: ObjectPath, autoStart: Bool, body: [Value])
 }
 
 /// Starts dispatch plans on the broker's loop and reports each one's outcome once.
 final class Dispatcher: @unchecked Sendable {
-    static let providerInterface: InterfaceName = "org.activitybroker.Provider1"
-
     private let connection: Connection
     private let opener: [String]
     private let launcher: ChildProcessLauncher
@@ -118,11 +117,9 @@ final class Dispatcher: @unchecked Sendable {
         } catch {
             throw .unavailable("\(activity.id) names an invalid provider: \(error.message)")
         }
-        var itemValues: [String: Value] = ["url": .string(items.url.string)]
-        if let title = items.title { itemValues["title"] = .string(title) }
-        if let text = items.text { itemValues["text"] = .string(text) }
+        let itemValues = ItemKey.record(url: items.url.string, title: items.title, text: items.text)
         var options: [String: Value] = [:]
-        if let activationToken { options["activation_token"] = .string(activationToken) }
+        if let activationToken { options[OptionKey.activationToken] = .string(activationToken) }
         return .provider(
             destination: busName, path: objectPath, autoStart: autoStart,
             body: [.string(activity.id.rawValue), .vardict(itemValues), .vardict(options)])
@@ -132,8 +129,7 @@ final class Dispatcher: @unchecked Sendable {
         destination: BusName, path: ObjectPath, autoStart: Bool, body: [Value], timeout: UInt32,
         completion: @escaping @Sendable (JobOutcome) -> Void
     ) -> any RunningDispatch {
-        let call = MethodCall(
-            destination: destination, path: path, interface: Self.providerInterface, member: "Perform", body: body)
+        let call = Provider1.perform.call(destination, path: path, body: body)
         // The job's own timer ends the job at `timeout`; the call's timeout is a backstop. A
         // provider that leaves the bus mid-call needs no watch of ours: the bus answers the
         // call at once with NoReply ("recipient disconnected"), which `outcome` reads as a failure.

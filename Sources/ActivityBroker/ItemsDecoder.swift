@@ -1,4 +1,5 @@
 // Turns the `a{sv}` items of a call into validated domain `Items` (API.md §2).
+import ActivityBrokerInterface
 import ActivityKit
 import DBus
 
@@ -6,13 +7,13 @@ import DBus
 /// with the wrong type, a missing or invalid `url`, or an oversized value is `invalidArgument`.
 enum ItemsDecoder {
     static func decode(_ items: [String: Value]) throws(ActivityError) -> Items {
-        guard let urlValue = items["url"] else {
-            throw .invalidArgument("items: 'url' is required (an absolute URL as a string)")
+        guard let urlValue = items[ItemKey.url] else {
+            throw .invalidArgument("items: '\(ItemKey.url)' is required (an absolute URL as a string)")
         }
-        let url = try string(urlValue, key: "url")
+        let url = try string(urlValue, key: ItemKey.url)
         return try Items(
-            url: url, title: optionalString(items["title"], key: "title"),
-            text: optionalString(items["text"], key: "text"))
+            url: url, title: optionalString(items[ItemKey.title], key: ItemKey.title),
+            text: optionalString(items[ItemKey.text], key: ItemKey.text))
     }
 
     private static func optionalString(_ value: Value?, key: String) throws(ActivityError) -> String? {

@@ -1,12 +1,8 @@
 // One performed activity: its state, its D-Bus object and how to stop it.
+import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Foundation
-
-/// The states of API.md §6.
-enum JobState: String, Sendable {
-    case running, completed, cancelled, failed
-}
 
 /// How a dispatch ended: the job's final state and the `Finished` results.
 struct JobOutcome: Sendable {
@@ -20,14 +16,13 @@ struct JobOutcome: Sendable {
     static func failed(_ error: ActivityError) -> JobOutcome {
         let dbusError = error.dbusError
         return JobOutcome(
-            state: .failed, results: ["error": .string(dbusError.name), "message": .string(dbusError.message)])
+            state: .failed,
+            results: [ResultKey.error: .string(dbusError.name), ResultKey.message: .string(dbusError.message)])
     }
 }
 
 /// A job. Loop-confined like the broker that owns it.
 final class Job: @unchecked Sendable {
-    static let interfaceName: InterfaceName = "org.activitybroker.Job1"
-
     let number: UInt64
     let path: ObjectPath
     let activityID: ActivityID
@@ -40,7 +35,7 @@ final class Job: @unchecked Sendable {
 
     init(number: UInt64, activityID: ActivityID, caller: String) {
         self.number = number
-        self.path = try! ObjectPath("/org/activitybroker/Broker1/job/\(number)")
+        self.path = Job1.path(number)
         self.activityID = activityID
         self.caller = caller
     }

@@ -1,11 +1,19 @@
 // Creates jobs for Perform, exports their Job1 objects and ends each exactly once.
+import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Foundation
 
-/// The broker's jobs by number. Loop-confined (see `Broker`).
+/// The broker's jobs by number. Loop-confined (the connection's loop, like every feature).
+///
+/// Its inputs are explicit: the activities to look up and check, the dispatcher that runs
+/// them, and `completed`, told of each job that completed (the usage ranking counts it).
 final class JobTable: @unchecked Sendable {
-    private unowned let broker: Broker
+    private let connection: Connection
+    private let activities: ActivityState
+    private let log: BrokerLog
+    private let afterlife: Duration
+    private let completed: (ActivityID) -> Void
     private var jobs: [UInt64: Job] = [:]
     private var runningByCaller: [String: Int] = [:]
     private var nextNumber: UInt64 = 1
@@ -17,11 +25,16 @@ final class JobTable: @unchecked Sendable {
     /// spawn without bound.
     static let maximumRunningPerCaller = 64
 
-    init(broker: Broker) {
-        self.broker = broker
-        self.dispatcher = Dispatcher(
-            connection: broker.connection, opener: broker.configuration.opener,
-            environment: broker.configuration.environment)
+    init(
+        connection: Connection, activities: ActivityState, dispatcher: Dispatcher, log: BrokerLog,
+        afterlife: Duration, completed: @escaping (ActivityID) -> Void
+    ) {
+        self.connection = connection
+        self.activities = activities
+        self.dispatcher = dispatcher
+        self.log = log
+        self.afterlife = afterlife
+        self.completed = completed
     }
 
     /// `Perform`: every check happens before the job exists (API.md §3), then the job is
@@ -29,25 +42,25 @@ final class JobTable: @unchecked Sendable {
     func perform(id: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String)
         throws(ActivityError) -> ObjectPath
     {
-        broker.connection.assertOnLoop()
-        let activity = try broker.lookUp(id)
+        connection.assertOnLoop()
+        let activity = try activities.lookUp(id)
         let items = try ItemsDecoder.decode(rawItems)
         let options = try OptionSchema.perform.validate(rawOptions)
-        let timeout = options["timeout"]?.uint32 ?? Self.defaultTimeout
+        let timeout = options[OptionKey.timeout]?.uint32 ?? Self.defaultTimeout
         guard (1...Self.maximumTimeout).contains(timeout) else {
             throw .invalidArgument("Perform: option 'timeout' must be 1 to \(Self.maximumTimeout) seconds, got \(timeout)")
         }
         if case .rejects(let reason) = activity.match.evaluate(items.url) {
             throw .notApplicable("\(activity.id) does not apply: \(reason)")
         }
-        guard case .available(let resolved) = broker.availability(of: activity) else {
-            if case .unavailable(let reason) = broker.availability(of: activity) {
+        guard case .available(let resolved) = activities.availability(of: activity) else {
+            if case .unavailable(let reason) = activities.availability(of: activity) {
                 throw .unavailable("\(activity.id) is unavailable: \(reason)")
             }
             preconditionFailure("availability is either available or unavailable")
         }
         let plan = try dispatcher.plan(
-            resolved, activity: activity, items: items, activationToken: options["activation_token"]?.string)
+            resolved, activity: activity, items: items, activationToken: options[OptionKey.activationToken]?.string)
         let running = runningByCaller[caller, default: 0]
         guard running < Self.maximumRunningPerCaller else {
             throw .limitExceeded("\(caller) already has \(running) running jobs; wait for one to finish")
@@ -56,14 +69,14 @@ final class JobTable: @unchecked Sendable {
         let job = Job(number: nextNumber, activityID: activity.id, caller: caller)
         nextNumber += 1
         do {
-            try broker.connection.export(job.path, interfaces: [jobInterface(job)])
+            try connection.export(job.path, interfaces: [jobInterface(job)])
         } catch {
             preconditionFailure("job paths are unique: \(error)")
         }
         jobs[job.number] = job
         runningByCaller[caller, default: 0] += 1
-        broker.log.event("job \(job.number): \(activity.id) started (by \(caller))")
-        broker.connection.queue.async { [self] in start(job, plan: plan, timeout: timeout) }
+        log.event("job \(job.number): \(activity.id) started (by \(caller))")
+        connection.queue.async { [self] in start(job, plan: plan, timeout: timeout) }
         return job.path
     }
 
@@ -74,7 +87,7 @@ final class JobTable: @unchecked Sendable {
 
     private func start(_ job: Job, plan: DispatchPlan, timeout: UInt32) {
         guard job.state == .running else { return }
-        let timer = DispatchSource.makeTimerSource(queue: broker.connection.queue)
+        let timer = DispatchSource.makeTimerSource(queue: connection.queue)
         timer.schedule(deadline: .now() + .seconds(Int(timeout)))
         timer.setEventHandler { [unowned self] in
             job.running?.cancel()
@@ -98,22 +111,21 @@ final class JobTable: @unchecked Sendable {
         guard job.end(outcome.state) else { return }
         runningByCaller[job.caller, default: 1] -= 1
         if runningByCaller[job.caller] == 0 { runningByCaller[job.caller] = nil }
-        let connection = broker.connection
-        connection.emitPropertiesChanged(path: job.path, interface: Job.interfaceName, names: ["State"])
+        connection.emitPropertiesChanged(path: job.path, interface: Job1.interface, names: [Job1.state.name.rawValue])
         do {
             try connection.emit(
                 Signal(
-                    path: job.path, interface: Job.interfaceName, member: "Finished",
+                    path: job.path, interface: Job1.interface, member: Job1.finished.name,
                     body: [.string(outcome.state.rawValue), .vardict(outcome.results)],
                     destination: try BusName(job.caller)))
         } catch {
-            broker.log.event("job \(job.number): could not send Finished: \(error)")
+            log.event("job \(job.number): could not send Finished: \(error)")
         }
-        if outcome.state == .completed { broker.usage.recordUse(of: job.activityID, at: broker.clock()) }
-        let errorName = outcome.results["error"]?.string.map { " (\($0))" } ?? ""
-        broker.log.event("job \(job.number): \(job.activityID) \(outcome.state.rawValue)\(errorName)")
+        if outcome.state == .completed { completed(job.activityID) }
+        let errorName = outcome.results[ResultKey.error]?.string.map { " (\($0))" } ?? ""
+        log.event("job \(job.number): \(job.activityID) \(outcome.state.rawValue)\(errorName)")
 
-        let afterlife = broker.configuration.jobAfterlife
+        let connection = connection
         connection.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(afterlife.nanoseconds))) { [weak self] in
             self?.jobs[job.number] = nil
             connection.unexport(job.path)
@@ -122,26 +134,25 @@ final class JobTable: @unchecked Sendable {
 
     private func jobInterface(_ job: Job) -> Interface {
         Interface(
-            Job.interfaceName,
+            Job1.interface,
             methods: [
-                Method(
-                    "Cancel",
-                    handler: .immediate { [unowned self] call in
+                Job1.cancel.method(
+                    .immediate { [unowned self] call in
                         guard call.sender == job.caller else {
                             throw ActivityError.accessDenied("only the connection that called Perform may cancel job \(job.number)")
                         }
                         if job.state == .running {
-                            broker.log.event("job \(job.number): cancel requested by its caller")
+                            log.event("job \(job.number): cancel requested by its caller")
                             cancel(job)
                         }
                         return []
                     })
             ],
             properties: [
-                Property("ActivityId", signature: "s", emitsChanged: false, get: { .string(job.activityID.rawValue) }),
-                Property("State", signature: "s", get: { .string(job.state.rawValue) }),
+                Job1.activityID.property { .string(job.activityID.rawValue) },
+                Job1.state.property { .string(job.state.rawValue) },
             ],
-            signals: [SignalSpec("Finished", arguments: [Argument(name: "state", signature: "s"), Argument(name: "results", signature: "a{sv}")])])
+            signals: [Job1.finished])
     }
 }
 

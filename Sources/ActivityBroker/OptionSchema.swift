@@ -1,4 +1,5 @@
 // Allow-lists of option keys and their D-Bus types, checked before a method acts.
+import ActivityBrokerInterface
 import ActivityKit
 import DBus
 
@@ -31,7 +32,8 @@ struct OptionSchema: Sendable {
 
 extension OptionSchema {
     static let listActivities = OptionSchema(
-        method: "ListActivities", types: ["locale": "s", "exclude": "as", "include_own": "b"])
-    static let perform = OptionSchema(method: "Perform", types: ["activation_token": "s", "timeout": "u"])
-    static let listRegistered = OptionSchema(method: "ListRegistered", types: ["locale": "s"])
+        method: Broker1.listActivities.name.rawValue, types: Broker1.listActivitiesOptions)
+    static let perform = OptionSchema(method: Broker1.perform.name.rawValue, types: Broker1.performOptions)
+    static let listRegistered = OptionSchema(
+        method: Broker1.listRegistered.name.rawValue, types: Broker1.listRegisteredOptions)
 }

@@ -1,19 +1,15 @@
 // Turns a `RegisterActivity` record into a domain `Activity` served by the caller.
+import ActivityBrokerInterface
 import ActivityKit
 import DBus
 
 /// Decodes the `a{sv}` of `RegisterActivity` (API.md §3): keys are checked against an
 /// allow-list with types; `id`, `name`, `category` and `object_path` are required.
 enum RegistrationDecoder {
-    private static let schema = OptionSchema(
-        method: "RegisterActivity",
-        types: [
-            "id": "s", "name": "s", "names": "a{ss}", "icon": "s", "category": "s",
-            "match": "a{sv}", "object_path": "o", "priority": "i",
-        ])
+    private static let method = Broker1.registerActivity.name.rawValue
+    private static let schema = OptionSchema(method: method, types: RegistrationKey.types)
     private static let matchSchema = OptionSchema(
-        method: "RegisterActivity: match",
-        types: ["schemes": "as", "hosts": "as", "path_prefixes": "as"])
+        method: "\(method): \(RegistrationKey.match)", types: RegistrationKey.matchTypes)
 
     static func decode(_ record: [String: Value], owner: String) throws(ActivityError) -> Activity {
         let fields = try schema.validate(record)
@@ -23,14 +19,14 @@ enum RegistrationDecoder {
             }
             return value
         }
-        let id = try ActivityID(required("id").string ?? "")
-        let name = try required("name").string ?? ""
+        let id = try ActivityID(required(RegistrationKey.id).string ?? "")
+        let name = try required(RegistrationKey.name).string ?? ""
         guard !name.isEmpty else { throw .invalidArgument("RegisterActivity: 'name' must not be empty") }
         // The manifest's limits hold here too: every client receives these strings.
         guard name.utf8.count <= Manifest.maxNameLength else {
             throw .invalidArgument("RegisterActivity: 'name' is longer than \(Manifest.maxNameLength) bytes")
         }
-        let names = fields["names"]?.stringDict ?? [:]
+        let names = fields[RegistrationKey.names]?.stringDict ?? [:]
         for (locale, localized) in names {
             guard !locale.isEmpty, locale.utf8.count <= 64,
                 locale.utf8.allSatisfy({ isLocaleByte($0) })
@@ -43,30 +39,30 @@ enum RegistrationDecoder {
                     "RegisterActivity: 'names.\(locale)' must be 1 to \(Manifest.maxNameLength) bytes")
             }
         }
-        let icon = fields["icon"]?.string ?? ""
+        let icon = fields[RegistrationKey.icon]?.string ?? ""
         guard icon.utf8.count <= 4096, icon.hasPrefix("/") || !icon.contains("/") else {
             throw .invalidArgument("RegisterActivity: 'icon' must be an icon name or an absolute path")
         }
-        let categoryName = try required("category").string ?? ""
+        let categoryName = try required(RegistrationKey.category).string ?? ""
         guard let category = ActivityCategory(rawValue: categoryName) else {
             throw .invalidArgument("RegisterActivity: 'category' must be 'share' or 'action', got '\(categoryName)'")
         }
-        let objectPath = try required("object_path").objectPath!
-        let match = try decodeMatch(fields["match"]?.vardict ?? [:])
+        let objectPath = try required(RegistrationKey.objectPath).objectPath!
+        let match = try decodeMatch(fields[RegistrationKey.match]?.vardict ?? [:])
         return Activity(
             id: id, name: name, names: names,
             icon: icon, category: category, origin: .dbus,
             match: match, requires: Requirements(executables: [], dbusNames: []),
             perform: .provider(owner: owner, objectPath: objectPath.rawValue),
-            priority: Int(fields["priority"]?.int32 ?? 0), owner: owner)
+            priority: Int(fields[RegistrationKey.priority]?.int32 ?? 0), owner: owner)
     }
 
     private static func decodeMatch(_ match: [String: Value]) throws(ActivityError) -> ActivityKit.MatchRule {
         let fields = try matchSchema.validate(match)
         return try ActivityKit.MatchRule(
-            schemes: fields["schemes"]?.stringArray,
-            hosts: fields["hosts"]?.stringArray,
-            pathPrefixes: fields["path_prefixes"]?.stringArray)
+            schemes: fields[RegistrationKey.schemes]?.stringArray,
+            hosts: fields[RegistrationKey.hosts]?.stringArray,
+            pathPrefixes: fields[RegistrationKey.pathPrefixes]?.stringArray)
     }
 }
 

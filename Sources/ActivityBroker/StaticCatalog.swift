@@ -67,15 +67,12 @@ final class StaticCatalog: @unchecked Sendable {
         onChange?(layers, loaded.defaultBrowser.flatMap { try? ActivityID($0.activityID) })
     }
 
-    /// The built-in activity that opens the URL with the system opener, i.e. the default browser.
-    static let openInBrowserID = try! ActivityID("org.activitybroker.open-in-browser")
-
     /// Gives "Open in Browser" the default browser's own name ("Open in Firefox"), in every
     /// language the browser's desktop entry and `OpenInPhrase` know.
     private static func namingBrowser(_ browser: DesktopApplication, in layer: StaticLayer) -> StaticLayer {
         var layer = layer
         for (fileName, entry) in layer.entries {
-            guard case .activity(var activity) = entry, activity.id == openInBrowserID else { continue }
+            guard case .activity(var activity) = entry, activity.id == DefaultBrowserAlias.openInBrowserID else { continue }
             activity.name = "Open in \(browser.name)"
             for (locale, phrase) in OpenInPhrase.translations {
                 let appName = browser.names[locale] ?? browser.name

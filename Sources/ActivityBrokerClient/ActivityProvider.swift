@@ -1,4 +1,6 @@
 // Serves org.activitybroker.Provider1 from closures and keeps the activities registered.
+import ActivityBrokerInterface
+import ActivityKit
 import DBus
 import Foundation
 
@@ -42,15 +44,16 @@ public struct ProvidedActivity: Sendable {
 
     func registration(objectPath: ObjectPath) -> [String: Value] {
         var match: [String: Value] = [:]
-        if let schemes { match["schemes"] = .stringArray(schemes) }
-        if let hosts { match["hosts"] = .stringArray(hosts) }
-        if let pathPrefixes { match["path_prefixes"] = .stringArray(pathPrefixes) }
+        if let schemes { match[RegistrationKey.schemes] = .stringArray(schemes) }
+        if let hosts { match[RegistrationKey.hosts] = .stringArray(hosts) }
+        if let pathPrefixes { match[RegistrationKey.pathPrefixes] = .stringArray(pathPrefixes) }
         var record: [String: Value] = [
-            "id": .string(id), "name": .string(name), "icon": .string(icon), "category": .string(category),
-            "match": .vardict(match), "object_path": .objectPath(objectPath),
+            RegistrationKey.id: .string(id), RegistrationKey.name: .string(name), RegistrationKey.icon: .string(icon),
+            RegistrationKey.category: .string(category), RegistrationKey.match: .vardict(match),
+            RegistrationKey.objectPath: .objectPath(objectPath),
         ]
         if !names.isEmpty {
-            record["names"] = .dictionary(
+            record[RegistrationKey.names] = .dictionary(
                 key: "s", value: "s",
                 names.sorted { $0.key < $1.key }.map {
                     DictEntry(key: .string($0.key), value: .string($0.value))
@@ -67,7 +70,7 @@ public struct ProvidedActivity: Sendable {
 /// their own tasks, so a slow handler never holds up the connection. `close()` (or the
 /// connection closing) unregisters everything.
 public final class ActivityProvider: @unchecked Sendable {
-    public static let interface: InterfaceName = "org.activitybroker.Provider1"
+    public static let interface = Provider1.interface
     public let connection: Connection
     public let objectPath: ObjectPath
     private var activities: [String: ProvidedActivity] = [:]
@@ -94,12 +97,12 @@ public final class ActivityProvider: @unchecked Sendable {
         } catch let error as DBusError {
             throw .other(name: error.name, message: error.message)
         } catch {
-            throw .other(name: "org.freedesktop.DBus.Error.Failed", message: "\(error)")
+            throw .other(name: DBusError.failedName, message: "\(error)")
         }
         guard register else { return }
         // Watch first, so that a broker restarting during the first round is not missed.
         connection.queue.sync {
-            ownerWatch = connection.watchNameOwner(BrokerProxy.busName) { [weak self] owner in
+            ownerWatch = connection.watchNameOwner(Broker1.busName) { [weak self] owner in
                 guard let self else { return }
                 defer { brokerOwner = owner }
                 // A new broker instance knows nothing of us: register again, right here on the
@@ -127,10 +130,7 @@ public final class ActivityProvider: @unchecked Sendable {
             return Array(activities.keys)
         }
         for id in ids {
-            let call = MethodCall(
-                destination: BrokerProxy.busName, path: BrokerProxy.objectPath,
-                interface: BrokerProxy.interface,
-                member: "UnregisterActivity", body: [.string(id)])
+            let call = Broker1.call(Broker1.unregisterActivity, [.string(id)])
             _ = try? await connection.call(call, timeout: .seconds(5), autoStart: false)
         }
     }
@@ -157,11 +157,8 @@ public final class ActivityProvider: @unchecked Sendable {
         var errors: [String: BrokerError] = [:]
         var waiting = records.count
         for record in records {
-            let id = record["id"]?.string ?? ""
-            let call = MethodCall(
-                destination: BrokerProxy.busName, path: BrokerProxy.objectPath,
-                interface: BrokerProxy.interface,
-                member: "RegisterActivity", body: [.vardict(record)])
+            let id = record[RegistrationKey.id]?.string ?? ""
+            let call = Broker1.call(Broker1.registerActivity, [.vardict(record)])
             _ = connection.call(call, timeout: .seconds(25), autoStart: true) { result in
                 if case .failure(let error) = result { errors[id] = BrokerError(error, address: "the bus") }
                 waiting -= 1
@@ -172,19 +169,10 @@ public final class ActivityProvider: @unchecked Sendable {
 
     private func providerInterface() -> Interface {
         Interface(
-            Self.interface,
+            Provider1.interface,
             methods: [
-                Method(
-                    "Perform",
-                    in: [
-                        Argument(name: "id", signature: "s"), Argument(name: "items", signature: "a{sv}"),
-                        Argument(name: "options", signature: "a{sv}"),
-                    ],
-                    out: [
-                        Argument(name: "state", signature: "s"),
-                        Argument(name: "results", signature: "a{sv}"),
-                    ],
-                    handler: .deferred { [unowned self] call, responder in
+                Provider1.perform.method(
+                    .deferred { [unowned self] call, responder in
                         try perform(call, responder: responder)
                     })
             ])
@@ -193,27 +181,21 @@ public final class ActivityProvider: @unchecked Sendable {
     private func perform(_ call: MethodInvocation, responder: Responder) throws {
         let id = call.body[0].string ?? ""
         guard let activity = activities[id] else {
-            throw DBusError(
-                name: BrokerError.prefix + "NotFound", message: "this provider serves no activity '\(id)'")
+            throw ActivityError.notFound("this provider serves no activity '\(id)'")
         }
         guard let items = SharedItems(vardict: call.body[1].vardict ?? [:]) else {
-            throw DBusError(name: BrokerError.prefix + "InvalidArgument", message: "items: 'url' is required")
+            throw ActivityError.invalidArgument("items: '\(ItemKey.url)' is required")
         }
         let request = ProvidedActivity.Request(
-            items: items, activationToken: call.body[2].vardict?["activation_token"]?.string)
+            items: items, activationToken: call.body[2].vardict?[OptionKey.activationToken]?.string)
         let handler = activity.handler
         Task {
             do {
                 let outcome = try await handler(request)
                 responder.reply([.string(outcome.state.rawValue), .vardict(outcome.resultValues)])
             } catch {
-                responder.reply([
-                    .string("failed"),
-                    .vardict([
-                        "error": .string(BrokerError.prefix + "ProviderFailed"),
-                        "message": .string("\(error)"),
-                    ]),
-                ])
+                let failure = ActivityOutcome.failed(message: "\(error)")
+                responder.reply([.string(failure.state.rawValue), .vardict(failure.resultValues)])
             }
         }
     }

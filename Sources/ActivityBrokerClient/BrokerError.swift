@@ -1,72 +1,85 @@
 // Typed errors of the broker as a client sees them (API.md §7), and unknown ones kept as they came.
+import ActivityBrokerInterface
+import ActivityKit
 import DBus
 
-/// An error from a broker call. Broker error names map to their case; any other D-Bus
-/// error keeps its name and message in `.other`; `.unreachable` means no broker answered.
+/// An error from a broker call. Broker error names map to their case through `BrokerErrorName`,
+/// the table the service names its errors with (each case means what the `ActivityError` case
+/// of the same name means); any other D-Bus error keeps its name and message in `.other`;
+/// `.unreachable` means no broker answered.
 public enum BrokerError: Error, Hashable, Sendable, CustomStringConvertible {
-    case invalidArgument(String)
-    case notFound(String)
-    case notApplicable(String)
-    case unavailable(String)
-    case accessDenied(String)
-    case alreadyExists(String)
-    case limitExceeded(String)
-    case timeout(String)
+    case invalidArgument(String), notFound(String), notApplicable(String), unavailable(String)
+    case accessDenied(String), alreadyExists(String), limitExceeded(String), timeout(String)
     case providerFailed(String)
     /// The bus or the broker could not be reached; `address` is the bus address tried.
     case unreachable(address: String, message: String)
     /// Any other D-Bus error, as it came.
     case other(name: String, message: String)
 
-    static let prefix = "org.activitybroker.Error."
+    /// The standard errors that mean no broker answered: none runs and none could be started.
+    static let unreachableNames: Set<String> = [
+        DBusError.serviceUnknownName, DBusError.nameHasNoOwnerName, DBusError.disconnectedName,
+        "org.freedesktop.DBus.Error.NoServer", "org.freedesktop.DBus.Error.FileNotFound",
+        "org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.ExecFailed",
+    ]
 
     /// Maps a D-Bus error reply back to a typed error.
     public init(_ error: DBusError, address: String) {
-        switch error.name {
-        case Self.prefix + "InvalidArgument": self = .invalidArgument(error.message)
-        case Self.prefix + "NotFound": self = .notFound(error.message)
-        case Self.prefix + "NotApplicable": self = .notApplicable(error.message)
-        case Self.prefix + "Unavailable": self = .unavailable(error.message)
-        case Self.prefix + "AccessDenied": self = .accessDenied(error.message)
-        case Self.prefix + "AlreadyExists": self = .alreadyExists(error.message)
-        case Self.prefix + "LimitExceeded": self = .limitExceeded(error.message)
-        case Self.prefix + "Timeout": self = .timeout(error.message)
-        case Self.prefix + "ProviderFailed": self = .providerFailed(error.message)
-        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-            "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer",
-            "org.freedesktop.DBus.Error.FileNotFound", "org.freedesktop.DBus.Error.Spawn.ChildExited",
-            "org.freedesktop.DBus.Error.Spawn.ExecFailed":
+        if let domain = ActivityError(error) {
+            self.init(domain)
+        } else if Self.unreachableNames.contains(error.name) {
             self = .unreachable(address: address, message: error.message)
-        default: self = .other(name: error.name, message: error.message)
+        } else {
+            self = .other(name: error.name, message: error.message)
+        }
+    }
+
+    /// The client's case of a domain error.
+    init(_ error: ActivityError) {
+        switch error {
+        case .invalidArgument(let m): self = .invalidArgument(m)
+        case .notFound(let m): self = .notFound(m)
+        case .notApplicable(let m): self = .notApplicable(m)
+        case .unavailable(let m): self = .unavailable(m)
+        case .accessDenied(let m): self = .accessDenied(m)
+        case .alreadyExists(let m): self = .alreadyExists(m)
+        case .limitExceeded(let m): self = .limitExceeded(m)
+        case .timeout(let m): self = .timeout(m)
+        case .providerFailed(let m): self = .providerFailed(m)
+        }
+    }
+
+    /// The domain error of a broker error; nil for `.unreachable` and `.other`.
+    var domain: ActivityError? {
+        switch self {
+        case .invalidArgument(let m): .invalidArgument(m)
+        case .notFound(let m): .notFound(m)
+        case .notApplicable(let m): .notApplicable(m)
+        case .unavailable(let m): .unavailable(m)
+        case .accessDenied(let m): .accessDenied(m)
+        case .alreadyExists(let m): .alreadyExists(m)
+        case .limitExceeded(let m): .limitExceeded(m)
+        case .timeout(let m): .timeout(m)
+        case .providerFailed(let m): .providerFailed(m)
+        case .unreachable, .other: nil
         }
     }
 
     /// The D-Bus error name this error came as.
     public var name: String {
         switch self {
-        case .invalidArgument: Self.prefix + "InvalidArgument"
-        case .notFound: Self.prefix + "NotFound"
-        case .notApplicable: Self.prefix + "NotApplicable"
-        case .unavailable: Self.prefix + "Unavailable"
-        case .accessDenied: Self.prefix + "AccessDenied"
-        case .alreadyExists: Self.prefix + "AlreadyExists"
-        case .limitExceeded: Self.prefix + "LimitExceeded"
-        case .timeout: Self.prefix + "Timeout"
-        case .providerFailed: Self.prefix + "ProviderFailed"
-        case .unreachable: "org.freedesktop.DBus.Error.ServiceUnknown"
+        case .unreachable: DBusError.serviceUnknownName
         case .other(let name, _): name
+        default: BrokerErrorName(domain!).rawValue
         }
     }
 
     /// The human message that came with the error.
     public var message: String {
         switch self {
-        case .invalidArgument(let m), .notFound(let m), .notApplicable(let m), .unavailable(let m),
-            .accessDenied(let m), .alreadyExists(let m), .limitExceeded(let m), .timeout(let m),
-            .providerFailed(let m):
-            m
         case .unreachable(let address, let message): "no broker at \(address): \(message)"
         case .other(_, let message): message
+        default: domain!.message
         }
     }
 

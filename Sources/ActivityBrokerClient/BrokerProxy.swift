@@ -1,4 +1,5 @@
 // A typed proxy for org.activitybroker.Broker1: what an app or the share command calls.
+import ActivityBrokerInterface
 import DBus
 import Foundation
 
@@ -7,10 +8,9 @@ import Foundation
 /// Thread-safe: every call hops onto the connection's loop; results arrive through
 /// `async` functions. One proxy per connection is enough; it can be shared.
 public final class BrokerProxy: Sendable {
-    public static let busName: BusName = "org.activitybroker.Broker1"
-    public static let objectPath: ObjectPath = "/org/activitybroker/Broker1"
-    public static let interface: InterfaceName = "org.activitybroker.Broker1"
-    static let jobInterface: InterfaceName = "org.activitybroker.Job1"
+    public static let busName = Broker1.busName
+    public static let objectPath = Broker1.objectPath
+    public static let interface = Broker1.interface
 
     public let connection: Connection
     /// The bus address, for messages that say where no broker answered.
@@ -57,18 +57,18 @@ public final class BrokerProxy: Sendable {
         for items: SharedItems, locale: String? = nil, exclude: [String] = [], includeOwn: Bool = false
     ) async throws(BrokerError) -> [OfferedActivity] {
         var options: [String: Value] = [:]
-        if let locale { options["locale"] = .string(locale) }
-        if !exclude.isEmpty { options["exclude"] = .stringArray(exclude) }
-        if includeOwn { options["include_own"] = .boolean(true) }
-        let reply = try await call("ListActivities", [.vardict(items.vardict), .vardict(options)])
+        if let locale { options[OptionKey.locale] = .string(locale) }
+        if !exclude.isEmpty { options[OptionKey.exclude] = .stringArray(exclude) }
+        if includeOwn { options[OptionKey.includeOwn] = .boolean(true) }
+        let reply = try await call(Broker1.listActivities, [.vardict(items.vardict), .vardict(options)])
         return (reply.first?.array ?? []).compactMap { $0.vardict.map(OfferedActivity.init(record:)) }
     }
 
     /// `ListRegistered`: every activity, with `available` and `reason`.
     public func registered(locale: String? = nil) async throws(BrokerError) -> [OfferedActivity] {
         var options: [String: Value] = [:]
-        if let locale { options["locale"] = .string(locale) }
-        let reply = try await call("ListRegistered", [.vardict(options)])
+        if let locale { options[OptionKey.locale] = .string(locale) }
+        let reply = try await call(Broker1.listRegistered, [.vardict(options)])
         return (reply.first?.array ?? []).compactMap { $0.vardict.map(OfferedActivity.init(record:)) }
     }
 
@@ -76,20 +76,21 @@ public final class BrokerProxy: Sendable {
     public func explain(_ id: String, items: SharedItems) async throws(BrokerError) -> (
         applies: Bool, reason: String
     ) {
-        let reply = try await call("Explain", [.string(id), .vardict(items.vardict)])
+        let reply = try await call(Broker1.explain, [.string(id), .vardict(items.vardict)])
         return (reply.first?.bool ?? false, reply.dropFirst().first?.string ?? "")
     }
 
     /// `ClearHistory`: forgets the usage ranking.
     public func clearHistory() async throws(BrokerError) {
-        _ = try await call("ClearHistory", [])
+        _ = try await call(Broker1.clearHistory, [])
     }
 
     /// The broker's `Version` property.
     public func version() async throws(BrokerError) -> String {
-        let reply = try await call(
-            "Get", [.string(Self.interface.rawValue), .string("Version")],
-            interface: "org.freedesktop.DBus.Properties")
+        let get = MethodCall(
+            destination: Broker1.busName, path: Broker1.objectPath, interface: .properties, member: "Get",
+            body: [.string(Broker1.interface.rawValue), .string(Broker1.version.name.rawValue)])
+        let reply = try await send(get)
         return reply.first?.unwrapped.string ?? ""
     }
 
@@ -108,8 +109,8 @@ public final class BrokerProxy: Sendable {
         onStarted: (@Sendable (ObjectPath) -> Void)? = nil
     ) async throws(BrokerError) -> ActivityOutcome {
         var options: [String: Value] = [:]
-        if let activationToken { options["activation_token"] = .string(activationToken) }
-        if let timeout { options["timeout"] = .uint32(timeout) }
+        if let activationToken { options[OptionKey.activationToken] = .string(activationToken) }
+        if let timeout { options[OptionKey.timeout] = .uint32(timeout) }
         // Cancelled before anything started: there is no job to cancel.
         if Task.isCancelled { return .cancelled }
         let subscription = jobs.subscribe()
@@ -120,7 +121,7 @@ public final class BrokerProxy: Sendable {
         let body: [Value] = [.string(id), .vardict(items.vardict), .vardict(options)]
         let result = await Task { () async -> Result<[Value], BrokerError> in
             do throws(BrokerError) {
-                return .success(try await self.call("Perform", body))
+                return .success(try await self.call(Broker1.perform, body))
             } catch {
                 return .failure(error)
             }
@@ -136,8 +137,7 @@ public final class BrokerProxy: Sendable {
         return await withTaskCancellationHandler {
             await jobs.outcome(of: path)
         } onCancel: {
-            let cancel = MethodCall(
-                destination: Self.busName, path: path, interface: Self.jobInterface, member: "Cancel")
+            let cancel = Job1.cancel.call(Broker1.busName, path: path)
             _ = connection.call(cancel, timeout: .seconds(5), autoStart: false) { _ in }
         }
     }
@@ -150,7 +150,8 @@ public final class BrokerProxy: Sendable {
         return AsyncStream { continuation in
             let subscription = connection.addMatch(
                 MatchRule(
-                    interface: Self.interface.rawValue, member: "ActivitiesChanged", path: Self.objectPath)
+                    interface: Broker1.interface.rawValue, member: Broker1.activitiesChanged.name.rawValue,
+                    path: Broker1.objectPath)
             ) { _ in continuation.yield() }
             continuation.onTermination = { _ in connection.cancel(subscription) }
         }
@@ -159,12 +160,12 @@ public final class BrokerProxy: Sendable {
     // MARK: - Calls
 
     /// One method call on the broker object, errors mapped to `BrokerError`.
-    func call(_ member: MemberName, _ body: [Value], interface: InterfaceName = BrokerProxy.interface)
-        async throws(BrokerError) -> [Value]
-    {
-        let call = MethodCall(
-            destination: Self.busName, path: Self.objectPath, interface: interface, member: member, body: body
-        )
+    func call(_ method: MethodSignature, _ body: [Value]) async throws(BrokerError) -> [Value] {
+        try await send(Broker1.call(method, body))
+    }
+
+    /// Sends `call` (activating the broker if need be), errors mapped to `BrokerError`.
+    private func send(_ call: MethodCall) async throws(BrokerError) -> [Value] {
         do {
             return try await connection.call(call, timeout: callTimeout, autoStart: true)
         } catch {

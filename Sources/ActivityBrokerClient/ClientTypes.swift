@@ -1,4 +1,5 @@
 // The values a client exchanges with the broker: items, offered activities, outcomes.
+import ActivityBrokerInterface
 import DBus
 
 /// What is shared (API.md §2): an absolute URL, and optionally a title and free text.
@@ -13,16 +14,11 @@ public struct SharedItems: Hashable, Sendable {
         self.text = text
     }
 
-    var vardict: [String: Value] {
-        var items: [String: Value] = ["url": .string(url)]
-        if let title { items["title"] = .string(title) }
-        if let text { items["text"] = .string(text) }
-        return items
-    }
+    var vardict: [String: Value] { ItemKey.record(url: url, title: title, text: text) }
 
     init?(vardict: [String: Value]) {
-        guard let url = vardict["url"]?.string else { return nil }
-        self.init(url: url, title: vardict["title"]?.string, text: vardict["text"]?.string)
+        guard let url = vardict[ItemKey.url]?.string else { return nil }
+        self.init(url: url, title: vardict[ItemKey.title]?.string, text: vardict[ItemKey.text]?.string)
     }
 }
 
@@ -53,10 +49,11 @@ public struct OfferedActivity: Hashable, Sendable, Codable {
     }
 
     init(record: [String: Value]) {
+        func string(_ key: String) -> String { record[key]?.string ?? "" }
         self.init(
-            id: record["id"]?.string ?? "", name: record["name"]?.string ?? "", icon: record["icon"]?.string ?? "",
-            category: record["category"]?.string ?? "", origin: record["origin"]?.string ?? "",
-            available: record["available"]?.bool, reason: record["reason"]?.string)
+            id: string(RecordKey.id), name: string(RecordKey.name), icon: string(RecordKey.icon),
+            category: string(RecordKey.category), origin: string(RecordKey.origin),
+            available: record[RecordKey.available]?.bool, reason: record[RecordKey.reason]?.string)
     }
 }
 
@@ -118,15 +115,15 @@ public struct ActivityOutcome: Hashable, Sendable {
     public static let cancelled = ActivityOutcome(state: .cancelled)
 
     /// A failure carrying an error name and a message, as the broker reports them.
-    public static func failed(error: String = "org.activitybroker.Error.ProviderFailed", message: String)
+    public static func failed(error: String = BrokerErrorName.providerFailed.rawValue, message: String)
         -> ActivityOutcome
     {
-        ActivityOutcome(state: .failed, results: ["error": .string(error), "message": .string(message)])
+        ActivityOutcome(state: .failed, results: [ResultKey.error: .string(error), ResultKey.message: .string(message)])
     }
 
     /// The failure's message, when there is one.
     public var message: String? {
-        if case .string(let message)? = results["message"] { return message }
+        if case .string(let message)? = results[ResultKey.message] { return message }
         return nil
     }
 

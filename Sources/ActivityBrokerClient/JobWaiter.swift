@@ -1,4 +1,5 @@
 // Collects the unicast Finished signals of this connection's jobs and hands them to waiters.
+import ActivityBrokerInterface
 import DBus
 
 /// Waits for `Finished` of job paths.
@@ -28,9 +29,9 @@ final class JobWaiter: @unchecked Sendable {
             subscribers += 1
             if subscription == nil {
                 subscription = connection.addMatch(
-                    MatchRule(interface: BrokerProxy.jobInterface.rawValue, member: "Finished")
+                    MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue)
                 ) { [unowned self] signal in received(signal) }
-                ownerWatch = connection.watchNameOwner(BrokerProxy.busName) { [unowned self] owner in
+                ownerWatch = connection.watchNameOwner(Broker1.busName) { [unowned self] owner in
                     let previous = brokerOwner
                     brokerOwner = owner
                     ownerKnown = true
@@ -75,7 +76,7 @@ final class JobWaiter: @unchecked Sendable {
 
     /// The outcome of a job whose broker left the bus before finishing it.
     static let brokerGone = ActivityOutcome.failed(
-        error: "org.freedesktop.DBus.Error.NoReply",
+        error: DBusError.noReplyName,
         message: "the activity broker left the bus before the job finished; its result is unknown")
 
     private func brokerLeft() {

@@ -24,7 +24,9 @@ let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: DispatchQueue(lab
 
 do {
     let broker = try Broker(configuration: configuration)
-    try await broker.start()
+    // The broker stopped serving on its own (its name taken over, the bus gone): nothing is
+    // left to do, and it has ended its jobs and written its usage already.
+    try await broker.start { _ in exit(0) }
     runningBroker = broker
 } catch {
     FileHandle.standardError.write(Data("activity-broker: \(error)\n".utf8))

@@ -1,4 +1,5 @@
 // Starting and stopping the real activity-broker on the private bus, timed from exec to name owned.
+import ActivityBrokerInterface
 import DBus
 import Foundation
 import TestSupport
@@ -10,21 +11,22 @@ import TestSupport
 /// for the broker's name before the spawn: from just before `posix_spawn` to the signal's
 /// arrival (it includes the bus's delivery of the signal, a few µs).
 final class BrokerLauncher {
-    static let name = "org.activitybroker.Broker1"
+    static let name = Broker1.busName.rawValue
 
     let executable: String
     let address: String
     let scratch: String
-    private let watcher: RawClient
+    private let watcher: BlockingConnection
 
     init(address: String, scratch: String) throws {
         executable = try BuiltProducts.executable("activity-broker")
         self.address = address
         self.scratch = scratch
-        watcher = try RawClient(address: address)
+        watcher = try BlockingConnection(address: address)
         try watcher.addMatch(
-            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'"
-        )
+            MatchRule(
+                sender: BusName.bus.rawValue, interface: InterfaceName.bus.rawValue, member: "NameOwnerChanged",
+                arg0: Self.name))
     }
 
     /// The environment the broker runs in.
@@ -71,12 +73,13 @@ final class BrokerLauncher {
     private func waitForOwner(present: Bool, process: ChildProcess?) throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while let message = watcher.next(until: deadline) {
-            guard message.member == "NameOwnerChanged", message.strings.count == 3 else { continue }
-            if message.strings[2].isEmpty != present { return }
+            let strings = message.body.compactMap(\.string)
+            guard message.member == "NameOwnerChanged", strings.count == 3 else { continue }
+            if strings[2].isEmpty != present { return }
         }
         let output = process.map { "; its log: \($0.standardError.suffix(2000))" } ?? ""
-        throw RawClient.Failure(
-            description: "the broker did not \(present ? "take" : "give up") \(Self.name) within 60 s\(output)")
+        throw BenchFailure(
+            "the broker did not \(present ? "take" : "give up") \(Self.name) within 60 s\(output)")
     }
 
     /// The resident set size of `pid` in kB (`VmRSS` of /proc/PID/status).

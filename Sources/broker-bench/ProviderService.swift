@@ -1,4 +1,5 @@
 // The bench's dynamic provider: a DBus-module connection serving Provider1.Perform with an immediate reply.
+import ActivityBrokerInterface
 import DBus
 import Foundation
 import TestSupport
@@ -12,7 +13,9 @@ import TestSupport
 /// call: the floor for a reply of that size, without the broker's work.
 final class ProviderService {
     static let path: ObjectPath = "/org/bench/Provider"
-    static let echoInterface = "org.bench.Echo1"
+    /// `org.bench.Echo1.Records(u count) → aa{sv}`.
+    static let records = MethodSignature(
+        "org.bench.Echo1", "Records", in: [Argument("count", "u")], out: [Argument("records", "aa{sv}")])
     let connection: Connection
     private let echoes = Locked<[UInt32: Value]>([:])
 
@@ -22,20 +25,16 @@ final class ProviderService {
             Self.path,
             interfaces: [
                 Interface(
-                    "org.activitybroker.Provider1",
+                    Provider1.interface,
                     methods: [
-                        Method(
-                            "Perform",
-                            in: [Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
-                            out: [Argument("state", "s"), Argument("results", "a{sv}")],
-                            handler: .immediate { _ in [.string("completed"), .vardict([:])] })
+                        Provider1.perform.method(
+                            .immediate { _ in [.string(JobState.completed.rawValue), .vardict([:])] })
                     ]),
                 Interface(
-                    InterfaceName(Self.echoInterface),
+                    Self.records.interface,
                     methods: [
-                        Method(
-                            "Records", in: [Argument("count", "u")], out: [Argument("records", "aa{sv}")],
-                            handler: .immediate { [echoes] call in
+                        Self.records.method(
+                            .immediate { [echoes] call in
                                 [echoes.value[call.body[0].uint32 ?? 0] ?? .array(element: "a{sv}", [])]
                             })
                     ]),
@@ -44,11 +43,8 @@ final class ProviderService {
 
     /// Keeps the broker's `ListActivities` answer for `url` as the echo of its record count.
     func captureEcho(url: String) throws -> Int {
-        let call = MethodCall(
-            destination: "org.activitybroker.Broker1", path: "/org/activitybroker/Broker1",
-            interface: "org.activitybroker.Broker1", member: "ListActivities",
-            body: [.vardict(["url": .string(url)]), .vardict([:])])
-        let reply = try wait(call)
+        let reply = try wait(
+            Broker1.call(Broker1.listActivities, [.vardict([ItemKey.url: .string(url)]), .vardict([:])]))
         guard let first = reply.first, case .array(_, let records) = first else { return 0 }
         echoes.withLock { $0[UInt32(records.count)] = first }
         return records.count
@@ -70,15 +66,12 @@ final class ProviderService {
     /// Registers the provider activity (for `Workload.providerURL`'s host only) and waits for the reply.
     func register() throws {
         let record: [String: Value] = [
-            "id": .string(Workload.providerActivity),
-            "name": .string("Bench provider"),
-            "category": .string("share"),
-            "match": .vardict(["hosts": .stringArray(["provider.example.net"])]),
-            "object_path": .objectPath(Self.path),
+            RegistrationKey.id: .string(Workload.providerActivity),
+            RegistrationKey.name: .string("Bench provider"),
+            RegistrationKey.category: .string("share"),
+            RegistrationKey.match: .vardict([RegistrationKey.hosts: .stringArray(["provider.example.net"])]),
+            RegistrationKey.objectPath: .objectPath(Self.path),
         ]
-        let call = MethodCall(
-            destination: "org.activitybroker.Broker1", path: "/org/activitybroker/Broker1",
-            interface: "org.activitybroker.Broker1", member: "RegisterActivity", body: [.vardict(record)])
-        _ = try wait(call)
+        _ = try wait(Broker1.call(Broker1.registerActivity, [.vardict(record)]))
     }
 }

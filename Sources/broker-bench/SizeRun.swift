@@ -1,4 +1,5 @@
 // One measured size: start the broker with its registry, then every figure of issue #7 against it.
+import ActivityBrokerInterface
 import DBus
 import Foundation
 import TestSupport
@@ -14,9 +15,6 @@ struct CallCounts: Sendable {
 
 /// Runs every measurement for one registry size on an already running bus.
 final class SizeRun {
-    static let brokerPath = "/org/activitybroker/Broker1"
-    static let brokerInterface = "org.activitybroker.Broker1"
-
     let workload: Workload
     let counts: CallCounts
     let address: String
@@ -37,9 +35,14 @@ final class SizeRun {
         FileHandle.standardError.write(Data("  [\(workload.total)] \(text)\n".utf8))
     }
 
-    private static func brokerCall(_ member: String, _ args: [Arg]) -> OpaquePointer {
-        RawClient.methodCall(
-            destination: BrokerLauncher.name, path: brokerPath, interface: brokerInterface, member: member, args)
+    /// A broker method call encoded once, to be sent as often as a figure needs.
+    private static func brokerCall(_ method: MethodSignature, _ body: [Value]) throws -> EncodedCall {
+        try EncodedCall(Broker1.call(method, body))
+    }
+
+    /// `ListActivities` for `url` with no options.
+    private static func listCall(_ url: String) throws -> EncodedCall {
+        try brokerCall(Broker1.listActivities, [.vardict([ItemKey.url: .string(url)]), .vardict([:])])
     }
 
     func run() throws {
@@ -67,50 +70,45 @@ final class SizeRun {
         let provider = try ProviderService(address: address)
         try provider.register()
 
-        let client = try RawClient(address: address)
-        try client.addMatch("type='signal',interface='org.activitybroker.Job1',member='Finished'")
+        let client = try BlockingConnection(address: address)
+        try client.addMatch(MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue))
         try checkCounts(client)
         // The registry loaded and its answers cached, before any job exists.
         for url in [Workload.urlA, Workload.urlB, Workload.providerURL] {
-            let call = Self.brokerCall("ListActivities", [.vardict([("url", .s(url))]), .vardict([])])
-            try client.callDiscarding(call)
-            dbus_message_unref_all([call])
+            try client.callDiscardingReply(try Self.listCall(url))
         }
         figures["rss"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
 
         // 1. The floor.
-        let ping = RawClient.methodCall(
-            destination: BrokerLauncher.name, path: Self.brokerPath, interface: "org.freedesktop.DBus.Peer",
-            member: "Ping", [])
-        defer { dbus_message_unref_all([ping]) }
-        figures["ping"] = try timeCalls(counts.latency) { try client.callDiscarding(ping) }
+        let ping = try EncodedCall(
+            MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+        figures["ping"] = try timeCalls(counts.latency) { try client.callDiscardingReply(ping) }
         progress("ping p50 \(figures["ping"]!.p50Microseconds) µs")
 
         // 2. ListActivities.
-        let listA = Self.brokerCall("ListActivities", [.vardict([("url", .s(Workload.urlA))]), .vardict([])])
-        let listB = Self.brokerCall("ListActivities", [.vardict([("url", .s(Workload.urlB))]), .vardict([])])
-        defer { dbus_message_unref_all([listA, listB]) }
-        figures["list15"] = try timeCalls(counts.latency) { try client.callDiscarding(listA) }
-        figures["list60"] = try timeCalls(counts.latency) { try client.callDiscarding(listB) }
+        let listA = try Self.listCall(Workload.urlA)
+        let listB = try Self.listCall(Workload.urlB)
+        figures["list15"] = try timeCalls(counts.latency) { try client.callDiscardingReply(listA) }
+        figures["list60"] = try timeCalls(counts.latency) { try client.callDiscardingReply(listB) }
         progress("list p50 \(figures["list15"]!.p50Microseconds) / \(figures["list60"]!.p50Microseconds) µs")
 
         // The same answers echoed by the bench's own DBus-module service: the reply-size floor.
         for (url, name) in [(Workload.urlA, "echo15"), (Workload.urlB, "echo60")] {
             let count = try provider.captureEcho(url: url)
-            let echo = RawClient.methodCall(
-                destination: provider.connection.uniqueName, path: ProviderService.path.rawValue,
-                interface: ProviderService.echoInterface, member: "Records", [.u(UInt32(count))])
-            defer { dbus_message_unref_all([echo]) }
-            figures[name] = try timeCalls(counts.latency) { try client.callDiscarding(echo) }
+            let echo = try EncodedCall(
+                ProviderService.records.call(
+                    try BusName(provider.connection.uniqueName), path: ProviderService.path, body: [.uint32(UInt32(count))]))
+            figures[name] = try timeCalls(counts.latency) { try client.callDiscardingReply(echo) }
         }
         progress("echo p50 \(figures["echo15"]!.p50Microseconds) / \(figures["echo60"]!.p50Microseconds) µs")
 
         // 3. Perform → Finished.
-        let performOpen = Self.brokerCall(
-            "Perform", [.s(Workload.openActivity), .vardict([("url", .s(Workload.urlA))]), .vardict([])])
-        let performProvider = Self.brokerCall(
-            "Perform", [.s(Workload.providerActivity), .vardict([("url", .s(Workload.providerURL))]), .vardict([])])
-        defer { dbus_message_unref_all([performOpen, performProvider]) }
+        let performOpen = try Self.brokerCall(
+            Broker1.perform,
+            [.string(Workload.openActivity), .vardict([ItemKey.url: .string(Workload.urlA)]), .vardict([:])])
+        let performProvider = try Self.brokerCall(
+            Broker1.perform,
+            [.string(Workload.providerActivity), .vardict([ItemKey.url: .string(Workload.providerURL)]), .vardict([:])])
         figures["performOpen"] = try timeCalls(counts.perform, warmUp: 50) {
             try performAndWait(client, performOpen)
         }
@@ -125,7 +123,7 @@ final class SizeRun {
 
         // 4. The registration storm, with ListActivities running through it, then after it.
         try storm(client: client, list: listB)
-        figures["listAfterStorm"] = try timeCalls(counts.latency) { try client.callDiscarding(listB) }
+        figures["listAfterStorm"] = try timeCalls(counts.latency) { try client.callDiscardingReply(listB) }
         figures["rssAfterStorm"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
         progress(
             "storm \(figures["storm"]!.p50Microseconds / 1000) ms; list p99 during \(figures["listDuringStorm"]!.p99Microseconds) µs, after \(figures["listAfterStorm"]!.p99Microseconds) µs"
@@ -134,12 +132,12 @@ final class SizeRun {
     }
 
     /// Registers the `dynamic` activities from several connections (pipelined); returns the connections.
-    private func registerDynamic() throws -> [RawClient] {
-        let connections = try (0..<workload.dynamicConnections).map { _ in try RawClient(address: address) }
+    private func registerDynamic() throws -> [BlockingConnection] {
+        let connections = try (0..<workload.dynamicConnections).map { _ in try BlockingConnection(address: address) }
         var expected = [Int](repeating: 0, count: connections.count)
         for index in 0..<workload.dynamic {
             let slot = index % connections.count
-            connections[slot].sendOwned(Self.brokerCall("RegisterActivity", [.vardict(Workload.registration(index))]))
+            connections[slot].send(try Self.brokerCall(Broker1.registerActivity, [.vardict(Workload.registration(index))]))
             expected[slot] += 1
         }
         for (slot, connection) in connections.enumerated() {
@@ -150,63 +148,60 @@ final class SizeRun {
     }
 
     /// Reads until `count` method replies arrived; throws on the first error reply.
-    private static func awaitReplies(_ connection: RawClient, _ count: Int, what: String) throws {
+    private static func awaitReplies(_ connection: BlockingConnection, _ count: Int, what: String) throws {
         var replies = 0
         let deadline = ContinuousClock.now + .seconds(120)
         while replies < count {
             guard let message = connection.next(until: deadline) else {
-                throw RawClient.Failure(description: "\(what): \(replies) of \(count) replies within 120 s")
+                throw BenchFailure("\(what): \(replies) of \(count) replies within 120 s")
             }
-            if message.type == 3 {  // DBUS_MESSAGE_TYPE_ERROR
-                throw RawClient.Failure(description: "\(what) failed: \(message.firstString ?? "?")")
+            switch message.kind {
+            case .error: throw BenchFailure("\(what) failed: \(message.body.first?.string ?? "?")")
+            case .methodReturn: replies += 1
+            default: break
             }
-            if message.type == 2 { replies += 1 }  // DBUS_MESSAGE_TYPE_METHOD_RETURN
         }
     }
 
     /// Checks that the measured URLs list the designed number of activities.
-    private func checkCounts(_ client: RawClient) throws {
+    private func checkCounts(_ client: BlockingConnection) throws {
         for (url, expected) in [(Workload.urlA, Workload.expectedA), (Workload.urlB, Workload.expectedB)] {
-            let call = Self.brokerCall("ListActivities", [.vardict([("url", .s(url))]), .vardict([])])
-            defer { dbus_message_unref_all([call]) }
-            let reply = try client.call(call)
-            defer { dbus_message_unref_all([reply]) }
-            let count = RawClient.arrayLength(reply)
+            let count = try client.call(try Self.listCall(url)).body.first?.array?.count ?? -1
             if count != expected {
-                throw RawClient.Failure(description: "ListActivities(\(url)) gave \(count) activities, designed for \(expected)")
+                throw BenchFailure("ListActivities(\(url)) gave \(count) activities, designed for \(expected)")
             }
         }
     }
 
     /// Perform, then read until the job's unicast `Finished` arrives; throws unless it completed.
-    private func performAndWait(_ client: RawClient, _ call: OpaquePointer) throws {
-        let reply = try client.call(call)
-        let job = RawClient.firstString(reply) ?? ""
-        dbus_message_unref_all([reply])
+    private func performAndWait(_ client: BlockingConnection, _ call: EncodedCall) throws {
+        let job = try client.call(call).body.first?.objectPath?.rawValue ?? ""
         let deadline = ContinuousClock.now + .seconds(30)
         while let message = client.next(until: deadline) {
-            guard message.member == "Finished", message.path == job else { continue }
-            guard message.firstString == "completed" else {
-                throw RawClient.Failure(description: "job \(job) ended \(message.firstString ?? "?")")
+            guard message.member == Job1.finished.name.rawValue, message.path == job else { continue }
+            let state = message.body.first?.string
+            guard state == JobState.completed.rawValue else {
+                throw BenchFailure("job \(job) ended \(state ?? "?")")
             }
             return
         }
-        throw RawClient.Failure(description: "no Finished for \(job) within 30 s")
+        throw BenchFailure("no Finished for \(job) within 30 s")
     }
 
     /// 10,000 RegisterActivity calls from 40 connections, each sending all of its calls at once
     /// (one thread per connection); ListActivities runs on `client` until the last reply.
-    private func storm(client: RawClient, list: OpaquePointer) throws {
+    private func storm(client: BlockingConnection, list: EncodedCall) throws {
         let perConnection = counts.storm / counts.stormConnections
-        let connections = try (0..<counts.stormConnections).map { _ in try RawClient(address: address) }
-        let listener = try RawClient(address: address)
-        try listener.addMatch("type='signal',interface='\(Self.brokerInterface)',member='ActivitiesChanged'")
-        let messages = UncheckedSendable(
-            (0..<connections.count).map { c in
-                (0..<perConnection).map { i in
-                    Self.brokerCall("RegisterActivity", [.vardict(Workload.stormRegistration(connection: c, index: i))])
-                }
-            })
+        let connections = try (0..<counts.stormConnections).map { _ in try BlockingConnection(address: address) }
+        let listener = try BlockingConnection(address: address)
+        try listener.addMatch(
+            MatchRule(interface: Broker1.interface.rawValue, member: Broker1.activitiesChanged.name.rawValue))
+        let messages = try (0..<connections.count).map { c in
+            try (0..<perConnection).map { i in
+                try Self.brokerCall(
+                    Broker1.registerActivity, [.vardict(Workload.stormRegistration(connection: c, index: i))])
+            }
+        }
         let done = Locked(0)
         let failures = Locked<[String]>([])
         let group = DispatchGroup()
@@ -214,12 +209,11 @@ final class SizeRun {
         let start = Locked<UInt64>(0)
         let finish = Locked<UInt64>(0)
         for (c, connection) in connections.enumerated() {
-            let box = UncheckedSendable(connection)
+            let sends = messages[c]
             group.enter()
             Thread {
                 gate.wait()
-                let connection = box.value
-                for message in messages.value[c] { connection.sendOwned(message) }
+                for message in sends { connection.send(message) }
                 connection.flush()
                 do {
                     try SizeRun.awaitReplies(connection, perConnection, what: "storm RegisterActivity")
@@ -238,35 +232,24 @@ final class SizeRun {
         let listStart = monotonicNanoseconds()
         while done.withLock({ $0 }) < connections.count {
             let before = monotonicNanoseconds()
-            try client.callDiscarding(list)
+            try client.callDiscardingReply(list)
             during.append(monotonicNanoseconds() - before)
         }
         let listWall = monotonicNanoseconds() - listStart
         group.wait()
-        if let failure = failures.withLock({ $0.first }) { throw RawClient.Failure(description: failure) }
+        if let failure = failures.withLock({ $0.first }) { throw BenchFailure(failure) }
         let wall = finish.withLock { $0 } - start.withLock { $0 }
         figures["storm"] = Figure(wallNanoseconds: wall, calls: perConnection * connections.count)
         figures["listDuringStorm"] = Figure(samples: during, wallNanoseconds: listWall)
 
         // How many ActivitiesChanged the storm produced (coalesced per loop turn).
-        try client.callDiscarding(list)  // the broker has emitted everything before this reply
+        try client.callDiscardingReply(list)  // the broker has emitted everything before this reply
         var signals = 0
         let settle = ContinuousClock.now + .milliseconds(200)
         while let message = listener.next(until: settle) {
-            if message.member == "ActivitiesChanged" { signals += 1 }
+            if message.member == Broker1.activitiesChanged.name.rawValue { signals += 1 }
         }
         figures["stormSignals"] = Figure(value: Double(signals))
         withExtendedLifetime(connections) {}
     }
-}
-
-/// A value handed to another thread whose use is ordered by the bench (the gate semaphore).
-struct UncheckedSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
-
-/// Releases messages built for a call.
-func dbus_message_unref_all(_ messages: [OpaquePointer]) {
-    for message in messages { RawClient.release(message) }
 }

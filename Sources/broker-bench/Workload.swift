@@ -1,4 +1,5 @@
 // The generated registry: a fixed core that gives the two measured URLs ~15 and ~60 activities, plus a realistic filler.
+import ActivityBrokerInterface
 import DBus
 import Foundation
 
@@ -48,7 +49,7 @@ struct Workload {
             let data = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
             let path = directory + "/bench-\(index).json"
             guard FileManager.default.createFile(atPath: path, contents: data) else {
-                throw RawClient.Failure(description: "cannot write \(path)")
+                throw BenchFailure("cannot write \(path)")
             }
         }
     }
@@ -147,28 +148,31 @@ struct Workload {
     // MARK: Dynamic registrations
 
     /// The `RegisterActivity` record of dynamic activity `index` (the first 4 match URL B).
-    static func registration(_ index: Int, prefix: String = "bench.dyn") -> [(String, Arg)] {
+    static func registration(_ index: Int, prefix: String = "bench.dyn") -> [String: Value] {
         let host = index < coreDynamic ? "video.example.com" : "dyn\(index).example.net"
-        return [
-            ("id", .s("\(prefix).\(index)")),
-            ("name", .s("Dynamic \(index)")),
-            ("names", .stringDict([("de", "Dynamisch \(index)"), ("fr", "Dynamique \(index)")])),
-            ("icon", .s("bench-dynamic")),
-            ("category", .s(index % 2 == 0 ? "share" : "action")),
-            ("match", .vardict([("hosts", .strings([host]))])),
-            ("object_path", .o("/org/bench/Dynamic")),
-        ]
+        var record = registration(
+            id: "\(prefix).\(index)", name: "Dynamic \(index)", icon: "bench-dynamic",
+            category: index % 2 == 0 ? "share" : "action", host: host, objectPath: "/org/bench/Dynamic")
+        record[RegistrationKey.names] = .stringDict(["de": "Dynamisch \(index)", "fr": "Dynamique \(index)"])
+        return record
     }
 
     /// A storm registration: its own host, so the measured lists keep their length.
-    static func stormRegistration(connection: Int, index: Int) -> [(String, Arg)] {
+    static func stormRegistration(connection: Int, index: Int) -> [String: Value] {
+        registration(
+            id: "bench.storm.c\(connection).a\(index)", name: "Storm \(connection)/\(index)", icon: "bench-storm",
+            category: "share", host: "s\(index).c\(connection).storm.example", objectPath: "/org/bench/Storm")
+    }
+
+    /// A `RegisterActivity` record for one host.
+    private static func registration(
+        id: String, name: String, icon: String, category: String, host: String, objectPath: ObjectPath
+    ) -> [String: Value] {
         [
-            ("id", .s("bench.storm.c\(connection).a\(index)")),
-            ("name", .s("Storm \(connection)/\(index)")),
-            ("icon", .s("bench-storm")),
-            ("category", .s("share")),
-            ("match", .vardict([("hosts", .strings(["s\(index).c\(connection).storm.example"]))])),
-            ("object_path", .o("/org/bench/Storm")),
+            RegistrationKey.id: .string(id), RegistrationKey.name: .string(name), RegistrationKey.icon: .string(icon),
+            RegistrationKey.category: .string(category),
+            RegistrationKey.match: .vardict([RegistrationKey.hosts: .stringArray([host])]),
+            RegistrationKey.objectPath: .objectPath(objectPath),
         ]
     }
 }

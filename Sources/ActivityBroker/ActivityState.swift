@@ -1,0 +1,100 @@
+// The broker's registry and what of it can run here: the state every feature reads.
+import ActivityKit
+import Foundation
+
+/// The registry (static layers and registrations) with the availability of each activity on
+/// this machine, and the default browser the static catalog found.
+///
+/// Loop-confined (`queue`): every feature runs on the broker's loop, so no locks. It tells
+/// `onChange` what changed; it sends nothing on the bus itself.
+final class ActivityState: @unchecked Sendable {
+    /// What a change means for the answers built from this state.
+    enum Change {
+        /// The set of activities changed: every answer is stale and clients should hear of it.
+        case activities
+        /// Only availability answers may differ; no remembered activity changed its answer.
+        case availability
+    }
+
+    private(set) var registry = Registry()
+    /// The desktop activity of the default web browser (see `DefaultBrowserAlias`).
+    private(set) var defaultBrowser: ActivityID?
+    private var availabilityCache = AvailabilityCache()
+    private let machine: any Environment
+    private let queue: DispatchQueue
+    private let log: BrokerLog
+    /// Called on the loop after every change.
+    var onChange: ((Change) -> Void)?
+
+    init(machine: any Environment, queue: DispatchQueue, log: BrokerLog) {
+        self.machine = machine
+        self.queue = queue
+        self.log = log
+    }
+
+    /// Whether an activity's requirements hold, cached until the registry or machine changes.
+    func availability(of activity: Activity) -> Availability {
+        availabilityCache.availability(of: activity, in: machine)
+    }
+
+    /// The activity with this id, or `notFound`.
+    func lookUp(_ id: String) throws(ActivityError) -> Activity {
+        let activityID = try ActivityID(id)
+        guard let activity = registry.activity(activityID) else {
+            throw .notFound("no activity '\(id)' is registered (see ListRegistered or 'share activities')")
+        }
+        return activity
+    }
+
+    /// `Explain`'s verdict for the activity on the items, with this machine's answers.
+    func explain(_ activity: Activity, items: Items) -> (applies: Bool, reason: String) {
+        Explainer.explain(activity, items: items, env: machine)
+    }
+
+    // MARK: Changes
+
+    /// The static catalog was (re)loaded.
+    func setStatic(_ layers: [StaticLayer], defaultBrowser: ActivityID?) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        self.defaultBrowser = defaultBrowser
+        registry.setStaticLayers(layers)
+        log.debug("static activities reloaded: \(registry.count) activities in all")
+        changed()
+    }
+
+    /// Registers a dynamic activity of `owner` (see `Registry.register`).
+    func register(_ activity: Activity, owner: String) throws(ActivityError) {
+        try registry.register(activity, owner: owner)
+        changed()
+    }
+
+    /// Unregisters a dynamic activity (see `Registry.unregister`).
+    func unregister(_ id: ActivityID, caller: String) throws(ActivityError) {
+        try registry.unregister(id, caller: caller)
+        changed()
+    }
+
+    /// Removes every activity of `owner`; returns their ids.
+    func removeAll(ownedBy owner: String) -> [ActivityID] {
+        let removed = registry.removeAll(ownedBy: owner)
+        if !removed.isEmpty { changed() }
+        return removed
+    }
+
+    /// A program appeared on PATH or a bus name changed owner. Clients hear `ActivitiesChanged`
+    /// only when an activity they could have been offered came or went with it, not on every
+    /// unrelated name change on the bus.
+    func machineChanged() {
+        if availabilityCache.machineChanged(registry, in: machine) {
+            log.debug("the machine changed what is available")
+            changed()
+        } else {
+            onChange?(.availability)
+        }
+    }
+
+    private func changed() {
+        availabilityCache.removeAll()
+        onChange?(.activities)
+    }
+}

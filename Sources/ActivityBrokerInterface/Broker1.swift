@@ -1,0 +1,60 @@
+// The org.activitybroker.Broker1 interface (API.md §1, §3): names, method signatures, options.
+import DBus
+
+/// The broker's bus name, object and interface, spelled once for the service, the client,
+/// the bench and the tests.
+public enum Broker1 {
+    /// The well-known name the broker owns on the session bus.
+    public static let busName: BusName = "org.activitybroker.Broker1"
+    public static let objectPath: ObjectPath = "/org/activitybroker/Broker1"
+    public static let interface: InterfaceName = "org.activitybroker.Broker1"
+
+    /// A call of `method` on the broker object, with `body`.
+    public static func call(_ method: MethodSignature, _ body: [Value] = []) -> MethodCall {
+        method.call(busName, path: objectPath, body: body)
+    }
+
+    // MARK: Methods
+
+    /// `ListActivities(a{sv} items, a{sv} options) → (aa{sv} activities)`.
+    public static let listActivities = MethodSignature(
+        interface, "ListActivities", in: [Argument("items", "a{sv}"), Argument("options", "a{sv}")],
+        out: [Argument("activities", "aa{sv}")])
+    /// `Perform(s id, a{sv} items, a{sv} options) → (o job)`.
+    public static let perform = MethodSignature(
+        interface, "Perform", in: [Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
+        out: [Argument("job", "o")])
+    /// `RegisterActivity(a{sv} activity) → ()`; the keys are `RegistrationKey`.
+    public static let registerActivity = MethodSignature(interface, "RegisterActivity", in: [Argument("activity", "a{sv}")])
+    /// `UnregisterActivity(s id) → ()`.
+    public static let unregisterActivity = MethodSignature(interface, "UnregisterActivity", in: [Argument("id", "s")])
+    /// `ListRegistered(a{sv} options) → (aa{sv} activities)`.
+    public static let listRegistered = MethodSignature(
+        interface, "ListRegistered", in: [Argument("options", "a{sv}")], out: [Argument("activities", "aa{sv}")])
+    /// `Explain(s id, a{sv} items) → (b applies, s reason)`.
+    public static let explain = MethodSignature(
+        interface, "Explain", in: [Argument("id", "s"), Argument("items", "a{sv}")],
+        out: [Argument("applies", "b"), Argument("reason", "s")])
+    /// `ClearHistory() → ()`.
+    public static let clearHistory = MethodSignature(interface, "ClearHistory")
+
+    // MARK: Options (allow-lists: key → type)
+
+    /// The options `ListActivities` accepts.
+    public static let listActivitiesOptions: [String: Signature] = [
+        OptionKey.locale: "s", OptionKey.exclude: "as", OptionKey.includeOwn: "b",
+    ]
+    /// The options `Perform` accepts.
+    public static let performOptions: [String: Signature] = [OptionKey.activationToken: "s", OptionKey.timeout: "u"]
+    /// The options `ListRegistered` accepts.
+    public static let listRegisteredOptions: [String: Signature] = [OptionKey.locale: "s"]
+
+    // MARK: Properties and signals
+
+    /// `Version` (s), constant.
+    public static let version = PropertySignature("Version", "s", emitsChanged: false)
+    /// `ActivityCount` (u): every registered activity, available or not.
+    public static let activityCount = PropertySignature("ActivityCount", "u")
+    /// `ActivitiesChanged()`: broadcast, carries nothing.
+    public static let activitiesChanged = SignalSpec("ActivitiesChanged")
+}

@@ -1,0 +1,50 @@
+// The signature of one method of the wire contract: its name and named in/out arguments.
+import DBus
+
+/// A method as API.md documents it, without behaviour: the service turns it into an exported
+/// `Method` with a handler, a client into a `MethodCall`. One value serves both, so the
+/// signatures the broker checks are the ones its callers send.
+public struct MethodSignature: Sendable {
+    public let interface: InterfaceName
+    public let name: MemberName
+    public let inArguments: [Argument]
+    public let outArguments: [Argument]
+
+    public init(
+        _ interface: InterfaceName, _ name: MemberName, in inArguments: [Argument] = [],
+        out outArguments: [Argument] = []
+    ) {
+        self.interface = interface
+        self.name = name
+        self.inArguments = inArguments
+        self.outArguments = outArguments
+    }
+
+    /// The exported method: this signature answered by `handler`.
+    public func method(_ handler: MethodHandler) -> Method {
+        Method(name, in: inArguments, out: outArguments, handler: handler)
+    }
+
+    /// A call of this method on `destination` at `path`.
+    public func call(_ destination: BusName?, path: ObjectPath, body: [Value] = []) -> MethodCall {
+        MethodCall(destination: destination, path: path, interface: interface, member: name, body: body)
+    }
+}
+
+/// A property as API.md documents it: name, type and whether changes are announced.
+public struct PropertySignature: Sendable {
+    public let name: MemberName
+    public let signature: Signature
+    public let emitsChanged: Bool
+
+    public init(_ name: MemberName, _ signature: Signature, emitsChanged: Bool = true) {
+        self.name = name
+        self.signature = signature
+        self.emitsChanged = emitsChanged
+    }
+
+    /// The exported, read-only property answered by `get` (on the loop).
+    public func property(get: @escaping @Sendable () -> Value) -> Property {
+        Property(name, signature: signature, emitsChanged: emitsChanged, get: get)
+    }
+}

@@ -1,0 +1,16 @@
+// The org.activitybroker.Provider1 interface (API.md §6), implemented by extensions.
+import DBus
+
+/// What a registered extension serves at its object path.
+public enum Provider1 {
+    public static let interface: InterfaceName = "org.activitybroker.Provider1"
+
+    /// `Perform(s id, a{sv} items, a{sv} options) → (s state, a{sv} results)`; `state` is a
+    /// final `JobState`, options are `performOptions`.
+    public static let perform = MethodSignature(
+        interface, "Perform", in: [Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
+        out: [Argument("state", "s"), Argument("results", "a{sv}")])
+
+    /// The options the broker passes to a provider's `Perform`.
+    public static let performOptions: [String: Signature] = [OptionKey.activationToken: "s"]
+}

@@ -1,0 +1,37 @@
+// The offer pipeline's pure steps: match → availability → ranking, then per call exclusions, own activities and the default-browser alias.
+import Foundation
+
+/// What `ListActivities` offers, step by step, without the wire or any cache.
+///
+/// The first steps depend only on the URL, the machine, the usage scores and the locale, so the
+/// service computes them once per URL and keeps the result (`ranked`); the per-call steps
+/// (`OfferFilter`, then `DefaultBrowserAlias`) keep the order and run on every call.
+public enum OfferPipeline {
+    /// Match (through the registry's index), availability, ranking.
+    public static func ranked(
+        in registry: Registry, for url: SharedURL, isAvailable: (Activity) -> Bool, usage: UsageScores, now: Date,
+        locale: String?
+    ) -> [Activity] {
+        let available = registry.matching(url).filter(isAvailable)
+        return Ranking.order(available, usage: usage, now: now, locale: locale)
+    }
+}
+
+/// The per-call step: what the caller excluded, and its own activities unless it asked for them.
+public struct OfferFilter: Sendable {
+    public let exclusions: Exclusions
+    /// The unique name of the calling connection.
+    public let caller: String
+    public let includeOwn: Bool
+
+    public init(exclusions: Exclusions, caller: String, includeOwn: Bool) {
+        self.exclusions = exclusions
+        self.caller = caller
+        self.includeOwn = includeOwn
+    }
+
+    /// Whether an offered activity with this id, owner and category stays in the answer.
+    public func keeps(id: ActivityID, owner: String?, category: ActivityCategory) -> Bool {
+        !exclusions.excludes(id: id, category: category) && (includeOwn || owner != caller)
+    }
+}
