@@ -1,5 +1,7 @@
 // BrokerError: broker error names map to typed cases, unknown names are kept, the real broker's errors arrive typed.
 import ActivityBrokerClient
+import ActivityBrokerInterface
+import ActivityKit
 import DBus
 import Foundation
 import TestSupport
@@ -19,6 +21,20 @@ import Testing
         #expect(error == expected)
         #expect(error.name == "org.activitybroker.Error." + name)
         #expect(error.message == "m")
+    }
+
+    /// The service names its errors and the client reads them through one table: every name
+    /// of it comes back as the domain error it was sent for, and as the client's typed case.
+    @Test(arguments: BrokerErrorName.allCases)
+    func everyNameOfTheTableRoundTrips(name: BrokerErrorName) {
+        let sent = name.error("m")
+        #expect(sent.dbusError.name == name.rawValue)
+        #expect(BrokerErrorName(sent) == name)
+        #expect(ActivityError(sent.dbusError) == sent)
+        let received = BrokerError(sent.dbusError, address: "bus")
+        #expect(received.name == name.rawValue)
+        #expect(received.message == "m")
+        if case .other = received { Issue.record("\(name.rawValue) arrived untyped") }
     }
 
     @Test(arguments: [

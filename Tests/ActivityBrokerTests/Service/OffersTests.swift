@@ -1,0 +1,127 @@
+// The broker's offer feature built without a bus: ActivityState and Offers on a queue of their own.
+import ActivityBrokerInterface
+import ActivityKit
+import DBus
+import Foundation
+import Testing
+
+@testable import ActivityBroker
+
+/// `ActivityState` + `Offers` wired as `Broker` wires them, on a private queue, with a fixed
+/// machine and usage: `ListActivities` and `ListRegistered` answered with no bus and no broker.
+@Suite struct OffersTests {
+    /// Programs on PATH: `present` only.
+    struct Machine: Environment {
+        func hasExecutable(_ name: String) -> Bool { name == "present" }
+        func hasBusName(_ name: String) -> Bool { false }
+        func hasVariable(_ name: String) -> Bool { false }
+    }
+
+    /// The parts, and what the state told its listener.
+    final class Parts: @unchecked Sendable {
+        let queue = DispatchQueue(label: "offers-test")
+        let activities: ActivityState
+        let offers: Offers
+        var changes: [ActivityState.Change] = []
+
+        init() {
+            activities = ActivityState(machine: Machine(), queue: queue, log: BrokerLog(verbose: false) { _ in })
+            offers = Offers(
+                activities: activities, scores: { UsageScores() }, clock: { Date(timeIntervalSince1970: 0) },
+                defaultLocale: nil, queue: queue)
+            activities.onChange = { [unowned self] change in
+                changes.append(change)
+                offers.invalidate(records: change == .activities)
+            }
+        }
+
+        /// Runs `body` on the parts' loop.
+        func onLoop<T>(_ body: () throws -> T) rethrows -> T { try queue.sync(execute: body) }
+
+        /// `ListActivities` for `url`: the ids, in order.
+        func offered(_ url: String, options: [String: Value] = [:], caller: String = ":1.1") throws -> [String] {
+            let reply = try onLoop {
+                try offers.listActivities(items: [ItemKey.url: .string(url)], options: options, caller: caller)
+            }
+            return (reply.values.first?.array ?? []).compactMap { $0.vardict?[RecordKey.id]?.string }
+        }
+    }
+
+    static func activity(_ ident: String, category: ActivityCategory = .share, program: String? = nil) -> Activity {
+        let perform: PerformSpec =
+            if let program {
+                .exec(try! ExecSpec(argv: [try! Template(program)]))
+            } else {
+                .open(try! OpenSpec(template: Template("https://share.example/?u={url}")))
+            }
+        return Activity(id: try! ActivityID(ident), name: ident, category: category, origin: .builtin, perform: perform)
+    }
+
+    static func layer(_ activities: [Activity]) -> [StaticLayer] {
+        [StaticLayer(origin: .builtin, entries: Dictionary(uniqueKeysWithValues: activities.map { ("\($0.id).json", .activity($0)) }))]
+    }
+
+    @Test func listsTheAvailableMatchesAndDropsTheCachedListWhenActivitiesChange() throws {
+        let parts = Parts()
+        parts.onLoop {
+            parts.activities.setStatic(
+                Self.layer([Self.activity("b.share"), Self.activity("a.action", category: .action),
+                            Self.activity("c.missing", program: "absent")]),
+                defaultBrowser: nil)
+        }
+        #expect(try parts.offered("https://example.org/") == ["b.share", "a.action"])
+        try parts.onLoop {
+            try parts.activities.register(Self.activity("d.dynamic"), owner: ":1.9")
+        }
+        #expect(try parts.offered("https://example.org/") == ["b.share", "d.dynamic", "a.action"])
+        // The owner is not offered its own activity unless it asks.
+        #expect(try parts.offered("https://example.org/", caller: ":1.9") == ["b.share", "a.action"])
+        #expect(
+            try parts.offered("https://example.org/", options: [OptionKey.includeOwn: .boolean(true)], caller: ":1.9")
+                == ["b.share", "d.dynamic", "a.action"])
+        #expect(parts.onLoop { parts.changes } == [.activities, .activities])
+    }
+
+    @Test func excludedAndAliasedActivitiesAreLeftOut() throws {
+        let parts = Parts()
+        let browser = Self.activity("firefox", category: .action)
+        parts.onLoop {
+            parts.activities.setStatic(
+                Self.layer([Self.activity(DefaultBrowserAlias.openInBrowserID.rawValue, category: .action), browser,
+                            Self.activity("mail")]),
+                defaultBrowser: browser.id)
+        }
+        #expect(try parts.offered("https://example.org/") == ["mail", "org.activitybroker.open-in-browser"])
+        #expect(
+            try parts.offered(
+                "https://example.org/",
+                options: [OptionKey.exclude: .stringArray(["category:share", "org.activitybroker.open-in-browser"])])
+                == ["firefox"])
+    }
+
+    @Test func badOptionsAndItemsAreInvalidArguments() {
+        let parts = Parts()
+        for (items, options) in [
+            ([ItemKey.url: Value.string("not a url")], [String: Value]()),
+            ([ItemKey.url: .string("https://example.org/")], ["nonsense": .boolean(true)]),
+            ([ItemKey.url: .string("https://example.org/")], [OptionKey.exclude: .stringArray(["category:x"])]),
+        ] {
+            #expect(throws: ActivityError.self) {
+                try parts.onLoop { try parts.offers.listActivities(items: items, options: options, caller: ":1.1") }
+            }
+        }
+    }
+
+    @Test func listRegisteredSaysWhyAnActivityIsUnavailable() throws {
+        let parts = Parts()
+        let records = try parts.onLoop {
+            parts.activities.setStatic(
+                Self.layer([Self.activity("runs", program: "present"), Self.activity("stuck", program: "absent")]),
+                defaultBrowser: nil)
+            return try parts.offers.listRegistered(options: [:])
+        }
+        #expect(records.map { $0[RecordKey.id]?.string } == ["runs", "stuck"])
+        #expect(records.map { $0[RecordKey.available]?.bool } == [true, false])
+        #expect(records[1][RecordKey.reason]?.string?.contains("absent") == true)
+    }
+}
