@@ -48,8 +48,8 @@ final class Offers: @unchecked Sendable {
         let items = try ItemsDecoder.decode(items)
         let options = try OptionSchema.listActivities.validate(options)
         let locale = options[OptionKey.locale]?.string ?? defaultLocale
-        let filter = OfferFilter(
-            exclusions: try Exclusions(options[OptionKey.exclude]?.stringArray ?? []), caller: caller,
+        let filter = try OfferFilter(
+            exclude: options[OptionKey.exclude]?.stringArray ?? [], caller: caller,
             includeOwn: options[OptionKey.includeOwn]?.bool ?? false)
         let list = offeredList(for: items.url, locale: locale)
         let kept = list.entries.filter { filter.keeps(id: $0.id, owner: $0.owner, category: $0.category) }

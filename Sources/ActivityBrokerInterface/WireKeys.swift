@@ -3,9 +3,7 @@ import DBus
 
 /// Keys of the items (`a{sv}`) that describe what is shared.
 public enum ItemKey {
-    public static let url = "url"
-    public static let title = "title"
-    public static let text = "text"
+    public static let url = "url", title = "title", text = "text"
 
     /// The items `a{sv}` of a URL and an optional title and text (absent keys for nil).
     public static func record(url: String, title: String?, text: String?) -> [String: Value] {
@@ -18,31 +16,17 @@ public enum ItemKey {
 
 /// Keys of an activity record, as `ListActivities` and `ListRegistered` return it.
 public enum RecordKey {
-    public static let id = "id"
-    public static let name = "name"
-    public static let icon = "icon"
-    public static let category = "category"
-    public static let origin = "origin"
-    /// Only in `ListRegistered`.
-    public static let available = "available"
-    /// Only in `ListRegistered`, when not available.
-    public static let reason = "reason"
+    public static let id = "id", name = "name", icon = "icon", category = "category", origin = "origin"
+    /// Only in `ListRegistered`: whether it can run, and why not.
+    public static let available = "available", reason = "reason"
 }
 
 /// Keys of a `RegisterActivity` record and of its `match`, with their types (the allow-lists).
 public enum RegistrationKey {
-    public static let id = "id"
-    public static let name = "name"
-    public static let names = "names"
-    public static let icon = "icon"
-    public static let category = "category"
-    public static let match = "match"
-    public static let objectPath = "object_path"
-    public static let priority = "priority"
-
-    public static let schemes = "schemes"
-    public static let hosts = "hosts"
-    public static let pathPrefixes = "path_prefixes"
+    public static let id = "id", name = "name", names = "names", icon = "icon", category = "category"
+    public static let match = "match", objectPath = "object_path", priority = "priority"
+    /// The keys of `match`.
+    public static let schemes = "schemes", hosts = "hosts", pathPrefixes = "path_prefixes"
 
     /// Every key a registration may carry, with its type.
     public static let types: [String: Signature] = [
@@ -55,17 +39,12 @@ public enum RegistrationKey {
 
 /// Keys of method options (allow-lists per method: `Broker1.*Options`, `Provider1.performOptions`).
 public enum OptionKey {
-    public static let locale = "locale"
-    public static let exclude = "exclude"
-    public static let includeOwn = "include_own"
-    public static let activationToken = "activation_token"
-    public static let timeout = "timeout"
+    public static let locale = "locale", exclude = "exclude", includeOwn = "include_own"
+    public static let activationToken = "activation_token", timeout = "timeout"
 }
 
-/// Keys the broker itself puts in a failed job's `Finished` results.
+/// Keys the broker itself puts in a failed job's `Finished` results: an error name and a
+/// message for people.
 public enum ResultKey {
-    /// An error name (s).
-    public static let error = "error"
-    /// A message for people (s).
-    public static let message = "message"
+    public static let error = "error", message = "message"
 }

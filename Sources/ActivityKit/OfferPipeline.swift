@@ -19,15 +19,16 @@ public enum OfferPipeline {
 
 /// The per-call step: what the caller excluded, and its own activities unless it asked for them.
 public struct OfferFilter: Sendable {
-    public let exclusions: Exclusions
+    private let exclusions: Exclusions
     /// The unique name of the calling connection.
-    public let caller: String
-    public let includeOwn: Bool
+    private let caller: String
+    private let includeOwn: Bool
 
-    public init(exclusions: Exclusions, caller: String, includeOwn: Bool) {
-        self.exclusions = exclusions
-        self.caller = caller
-        self.includeOwn = includeOwn
+    /// The filter of a call by `caller` with the options `exclude` and `include_own`; throws
+    /// `invalidArgument` for an `exclude` entry that names no category (see `Exclusions`).
+    public init(exclude: [String], caller: String, includeOwn: Bool) throws(ActivityError) {
+        exclusions = try Exclusions(exclude)
+        (self.caller, self.includeOwn) = (caller, includeOwn)
     }
 
     /// Whether an offered activity with this id, owner and category stays in the answer.

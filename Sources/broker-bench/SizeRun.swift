@@ -6,11 +6,14 @@ import TestSupport
 
 /// How many calls each figure takes.
 struct CallCounts: Sendable {
-    var latency = 5000
-    var perform = 5000
-    var storm = 10_000
-    var stormConnections = 40
-    var starts = 5
+    /// Calls per latency figure, Performs per Perform figure, registrations in the storm and
+    /// the connections sending them, broker starts for the start-up figure.
+    var latency, perform, storm, stormConnections, starts: Int
+
+    /// The full measurement (BENCHMARKS.md).
+    static let full = CallCounts(latency: 5000, perform: 5000, storm: 10_000, stormConnections: 40, starts: 5)
+    /// `--quick`: 1,000 calls per figure, 2,000 Performs, 2 starts.
+    static let quick = CallCounts(latency: 1000, perform: 2000, storm: 10_000, stormConnections: 40, starts: 2)
 }
 
 /// Runs every measurement for one registry size on an already running bus.

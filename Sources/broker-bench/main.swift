@@ -16,7 +16,7 @@ let usage = """
       --json FILE    also write the results as JSON
     """
 
-var counts = CallCounts()
+var counts = CallCounts.full
 var runs = 1
 var sizes = [100, 1000, 10_000]
 var jsonPath: String?
@@ -32,9 +32,7 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--quick":
         runs = 1
-        counts.latency = 1000
-        counts.perform = 2000
-        counts.starts = 2
+        counts = .quick
     case "--runs": runs = max(1, Int(value(argument)) ?? 1)
     case "--sizes": sizes = value(argument).split(separator: ",").compactMap { Int($0) }
     case "--calls":

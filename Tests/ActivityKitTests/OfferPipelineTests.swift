@@ -67,14 +67,13 @@ import Testing
     }
 
     @Test func theFilterLeavesOutTheCallersOwnUnlessAsked() throws {
-        let none = try Exclusions([])
-        let filter = OfferFilter(exclusions: none, caller: ":1.7", includeOwn: false)
+        let filter = try OfferFilter(exclude: [], caller: ":1.7", includeOwn: false)
         #expect(!filter.keeps(id: id("own"), owner: ":1.7", category: .share))
         #expect(filter.keeps(id: id("theirs"), owner: ":1.8", category: .share))
         #expect(filter.keeps(id: id("static"), owner: nil, category: .share))
-        let asking = OfferFilter(exclusions: none, caller: ":1.7", includeOwn: true)
+        let asking = try OfferFilter(exclude: [], caller: ":1.7", includeOwn: true)
         #expect(asking.keeps(id: id("own"), owner: ":1.7", category: .share))
-        let excluding = OfferFilter(exclusions: try Exclusions(["theirs"]), caller: ":1.7", includeOwn: true)
+        let excluding = try OfferFilter(exclude: ["theirs"], caller: ":1.7", includeOwn: true)
         #expect(!excluding.keeps(id: id("theirs"), owner: ":1.8", category: .share))
     }
 
