@@ -39,13 +39,8 @@ public struct OfferedActivity: Hashable, Sendable, Codable {
         id: String, name: String, icon: String = "", category: String, origin: String = "dbus",
         available: Bool? = nil, reason: String? = nil
     ) {
-        self.id = id
-        self.name = name
-        self.icon = icon
-        self.category = category
-        self.origin = origin
-        self.available = available
-        self.reason = reason
+        (self.id, self.name, self.icon, self.category) = (id, name, icon, category)
+        (self.origin, self.available, self.reason) = (origin, available, reason)
     }
 
     init(record: [String: Value]) {

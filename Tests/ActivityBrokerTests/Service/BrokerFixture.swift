@@ -1,4 +1,5 @@
 // One private bus plus the real activity-broker binary, with its own XDG directories and scripts.
+import ActivityBrokerInterface
 import DBus
 import Foundation
 import TestSupport
@@ -21,10 +22,10 @@ import Testing
 /// was shared through `perform`. At most `BrokerSlots.shared` fixtures live at once
 /// (inotify instances are scarce); `init` waits for a slot.
 final class BrokerFixture: @unchecked Sendable {
-    static let busName: BusName = "org.activitybroker.Broker1"
-    static let path: ObjectPath = "/org/activitybroker/Broker1"
-    static let interface: InterfaceName = "org.activitybroker.Broker1"
-    static let jobInterface: InterfaceName = "org.activitybroker.Job1"
+    static let busName = Broker1.busName
+    static let path = Broker1.objectPath
+    static let interface = Broker1.interface
+    static let jobInterface = Job1.interface
     static let errorPrefix = "org.activitybroker.Error."
 
     let bus: TestBus

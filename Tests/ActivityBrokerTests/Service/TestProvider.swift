@@ -1,4 +1,5 @@
 // A Provider1 implementation in the test process, on its own bus connection.
+import ActivityBrokerInterface
 import DBus
 import Foundation
 import TestSupport
@@ -26,15 +27,10 @@ final class TestProvider: @unchecked Sendable {
             path,
             interfaces: [
                 Interface(
-                    "org.activitybroker.Provider1",
+                    Provider1.interface,
                     methods: [
-                        Method(
-                            "Perform",
-                            in: [
-                                Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}"),
-                            ],
-                            out: [Argument("state", "s"), Argument("results", "a{sv}")],
-                            handler: .deferred { call, responder in
+                        Provider1.perform.method(
+                            .deferred { call, responder in
                                 let id = call.body[0].string ?? ""
                                 calls.put((id, call.body[1].vardict ?? [:], call.body[2].vardict ?? [:]))
                                 switch answer(id) {
