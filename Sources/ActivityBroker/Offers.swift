@@ -53,7 +53,7 @@ final class Offers: @unchecked Sendable {
             includeOwn: options[OptionKey.includeOwn]?.bool ?? false)
         let list = offeredList(for: items.url, locale: locale)
         let kept = list.entries.filter { filter.keeps(id: $0.id, owner: $0.owner, category: $0.category) }
-        let entries = DefaultBrowserAlias(defaultBrowser: activities.defaultBrowser).apply(kept, id: \.id)
+        let entries = DefaultBrowserAlias(defaultBrowser: activities.defaultBrowser).apply(kept, id: { $0.id })
         if entries.count == list.entries.count, let encoded = list.encoded { return encoded }
         return try Self.encodedList(entries.map(\.record))
     }

@@ -16,6 +16,8 @@ public struct DefaultBrowserAlias: Sendable {
     public init(defaultBrowser: ActivityID?) { self.defaultBrowser = defaultBrowser }
 
     /// `offered` without the default browser's own entry when "Open in Browser" is offered too.
+    /// Inlinable: it runs on every `ListActivities` and is specialized for the service's entries.
+    @inlinable
     public func apply<Offer>(_ offered: [Offer], id: (Offer) -> ActivityID) -> [Offer] {
         guard let defaultBrowser, offered.contains(where: { id($0) == Self.openInBrowserID }) else {
             return offered

@@ -2,8 +2,8 @@
 
 /// Activity ids and `category:share` / `category:action` entries, parsed once per call.
 public struct Exclusions: Sendable {
-    private var ids: Set<String> = []
-    private var categories: Set<ActivityCategory> = []
+    @usableFromInline var ids: Set<String> = []
+    @usableFromInline var categories: Set<ActivityCategory> = []
 
     /// Parses the entries. Throws `invalidArgument` for a `category:` entry naming no category.
     public init(_ entries: [String]) throws(ActivityError) {
@@ -22,6 +22,7 @@ public struct Exclusions: Sendable {
     }
 
     /// Whether the activity `id` of `category` is excluded.
+    @inlinable
     public func excludes(id: ActivityID, category: ActivityCategory) -> Bool {
         (!ids.isEmpty && ids.contains(id.rawValue)) || (!categories.isEmpty && categories.contains(category))
     }

@@ -19,10 +19,10 @@ public enum OfferPipeline {
 
 /// The per-call step: what the caller excluded, and its own activities unless it asked for them.
 public struct OfferFilter: Sendable {
-    private let exclusions: Exclusions
+    @usableFromInline let exclusions: Exclusions
     /// The unique name of the calling connection.
-    private let caller: String
-    private let includeOwn: Bool
+    @usableFromInline let caller: String
+    @usableFromInline let includeOwn: Bool
 
     /// The filter of a call by `caller` with the options `exclude` and `include_own`; throws
     /// `invalidArgument` for an `exclude` entry that names no category (see `Exclusions`).
@@ -32,6 +32,8 @@ public struct OfferFilter: Sendable {
     }
 
     /// Whether an offered activity with this id, owner and category stays in the answer.
+    /// Inlinable: it runs for every offered activity of every `ListActivities`.
+    @inlinable
     public func keeps(id: ActivityID, owner: String?, category: ActivityCategory) -> Bool {
         !exclusions.excludes(id: id, category: category) && (includeOwn || owner != caller)
     }

@@ -22,8 +22,9 @@ struct Report: Codable {
     var targets: [Target] = []
 
     static let method = """
-        Client: libdbus directly, one private connection per role, synchronous round trips \
-        (dbus_connection_send_with_reply_and_block), one call outstanding; the sample is \
+        Client: the DBus module's BlockingConnection (no event loop), one private connection per \
+        role, synchronous round trips (libdbus's dbus_connection_send_with_reply_and_block on a \
+        call encoded once), one call outstanding; the sample is \
         monotonic time around the call, including the daemon's routing both ways. \
         Perform → Finished: the Perform reply, then reading until the job's unicast Finished. \
         Storm: 40 connections on 40 threads, each sends its 250 RegisterActivity calls at once \
