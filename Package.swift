@@ -12,7 +12,6 @@ let package = Package(
         .executable(name: "share", targets: ["share"]),
         .executable(name: "activity-reading-list", targets: ["activity-reading-list"]),
         .executable(name: "activity-qr", targets: ["activity-qr"]),
-        .executable(name: "broker-bench", targets: ["broker-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -23,26 +22,31 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "ActivityKit"),
         .target(name: "ActivityBrokerInterface", dependencies: ["DBus", "ActivityKit"]),
-        .target(name: "ActivityBroker", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface"]),
+        .target(name: "SystemSupport"),
+        .target(name: "ActivityBroker", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport"]),
         .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface"]),
         .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker"]),
         .target(name: "TerminalUI"),
         .target(name: "Navigation", dependencies: ["ActivityBrokerClient"]),
         .target(name: "TextPages", dependencies: ["Navigation"]),
-        .target(name: "ShareCLI", dependencies: ["ActivityBrokerClient", "Navigation", "TextPages", "TerminalUI"]),
+        .target(
+            name: "ShareCLI",
+            dependencies: ["ActivityBrokerClient", "Navigation", "TextPages", "TerminalUI", "SystemSupport"]
+        ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
-        .executableTarget(name: "activity-qr"),
-        .target(name: "TestSupport", dependencies: ["DBus"]),
+        .executableTarget(name: "activity-qr", dependencies: ["SystemSupport"]),
+        .target(name: "TestSupport", dependencies: ["DBus", "ActivityBrokerInterface", "SystemSupport"]),
         .executableTarget(name: "broker-bench", dependencies: ["DBus", "ActivityBrokerInterface", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "TestSupport"]),
         .testTarget(
             name: "ActivityBrokerTests",
-            dependencies: ["ActivityBroker", "ActivityBrokerInterface", "ActivityKit", "DBus", "TestSupport"]
+            dependencies: ["ActivityBroker", "ActivityBrokerInterface", "ActivityKit", "DBus", "SystemSupport", "TestSupport"]
         ),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "ActivityBrokerClient"]),
         .testTarget(

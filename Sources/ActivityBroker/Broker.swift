@@ -3,6 +3,7 @@ import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Foundation
+import SystemSupport
 
 /// The `org.activitybroker.Broker1` service.
 ///

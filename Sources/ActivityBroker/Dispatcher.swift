@@ -3,6 +3,7 @@ import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Foundation
+import SystemSupport
 
 /// What a job will do, decided before the job exists so that a bad template or URL is an
 /// error reply to `Perform` rather than a failed job.

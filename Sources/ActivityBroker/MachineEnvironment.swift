@@ -2,6 +2,7 @@
 import ActivityKit
 import DBus
 import Foundation
+import SystemSupport
 
 /// The domain's `Environment`, answered from caches so that `ListActivities` never does
 /// disk or bus work.

@@ -2,6 +2,7 @@
 // applications' desktop entries, reloaded when those directories change.
 import ActivityKit
 import Foundation
+import SystemSupport
 
 /// Reads manifest and application directories into the registry's static layers.
 ///

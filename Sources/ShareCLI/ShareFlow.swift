@@ -82,41 +82,6 @@ struct ShareFlow {
     }
 }
 
-/// Turns SIGINT and SIGTERM into a call of `handler` (cancelling the job) while it lives.
-///
-/// The first signal asks the broker to cancel and waits for the job's end; a second one
-/// exits at once with 130, so that a broker that does not answer cannot hold the terminal.
-final class InterruptHandler: @unchecked Sendable {
-    // `sources` is touched only by init and stop, on the thread that runs the flow.
-    private var sources: [any DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "share.interrupt")
-
-    init(_ handler: @escaping @Sendable () -> Void) {
-        // Only touched on `queue`, by the event handlers.
-        final class Count: @unchecked Sendable { var value = 0 }
-        let count = Count()
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler {
-                count.value += 1
-                guard count.value == 1 else { exit(ShareExit.cancelled.rawValue) }
-                Output.error("share: cancelling (interrupt again to quit without waiting)")
-                handler()
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func stop() {
-        for source in sources { source.cancel() }
-        sources.removeAll()
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
-}
-
 extension ActivityPickerEntry {
     /// The picker's entry for an activity the broker (or the app) offers.
     init(offered activity: OfferedActivity) {

@@ -1,5 +1,6 @@
-// A child process for tests: posix_spawn with a clean signal state, output captured to pipes.
+// A child process for tests: spawned by SystemSupport's ProcessSpawner, output captured to pipes.
 import Foundation
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,10 +9,10 @@ import Foundation
 /// A spawned executable whose stdout and stderr are captured (never inherited: a child holding
 /// `swift test`'s stderr would keep it waiting).
 ///
-/// Spawned with `posix_spawn`, an empty signal mask and default handlers
-/// (`POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF`): Swift Testing's worker threads block
-/// SIGTERM and SIGCHLD, and a child would otherwise inherit that and ignore `terminate()`.
-/// All file descriptors we create are close-on-exec, so other children never inherit them.
+/// Spawned by `ProcessSpawner`: an empty signal mask and default handlers (Swift Testing's
+/// worker threads block SIGTERM and SIGCHLD, and a child would otherwise inherit that and
+/// ignore `terminate()`), and no descriptor of ours but 0–2 and `fileDescriptors`. The child
+/// stays in our process group.
 ///
 /// Released while still running, the child is killed (SIGKILL). Thread-safe.
 public final class ChildProcess: @unchecked Sendable {
@@ -24,22 +25,11 @@ public final class ChildProcess: @unchecked Sendable {
 
     public enum Stream: Sendable { case standardOutput, standardError }
 
-    public enum Termination: Sendable, Equatable, CustomStringConvertible {
-        case exited(Int32)
-        case signaled(Int32)
-        public var description: String {
-            switch self {
-            case .exited(let code): "exited with \(code)"
-            case .signaled(let signal): "killed by signal \(signal)"
-            }
-        }
-    }
+    /// How the child ended (`.unknown` when something else reaped it).
+    public typealias Termination = ProcessExit
 
-    public struct SpawnError: Error, CustomStringConvertible {
-        public let executable: String
-        public let errno: Int32
-        public var description: String { "cannot spawn \(executable): \(String(cString: strerror(errno)))" }
-    }
+    /// Why the child could not be started.
+    public typealias SpawnError = SystemSupport.SpawnError
 
     public let pid: pid_t
     public let executable: String
@@ -64,55 +54,25 @@ public final class ChildProcess: @unchecked Sendable {
             close(errors.write)
             if let input { close(input.read) }
         }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let input {
-            posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
-        for (target, source) in fileDescriptors.sorted(by: { $0.key < $1.key }) {
-            posix_spawn_file_actions_adddup2(&actions, source, target)
-        }
-        if let workingDirectory { _ = cAddChdir(&actions, workingDirectory) }
-        // The child inherits nothing else: a descriptor another test has open for writing
-        // (a script being written) would otherwise make exec of that script fail with ETXTBSY.
-        if let cAddCloseFrom { _ = cAddCloseFrom(&actions, (fileDescriptors.keys.max() ?? 2) + 1) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let environment = environment ?? ProcessInfo.processInfo.environment
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var child: pid_t = 0
-        let status =
-            executable.contains("/")
-            ? posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-            : posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else {
+        // A bare name is looked up on our PATH, as posix_spawnp would.
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ExecutableLocator.defaultPath
+        var request = SpawnRequest(
+            executable: ExecutableLocator.search(executable, path: path) ?? executable,
+            arguments: [executable] + arguments, environment: environment)
+        request.standardInput = input.map { .descriptor($0.read) } ?? .null
+        request.standardOutput = .descriptor(output.write)
+        request.standardError = .descriptor(errors.write)
+        request.extraDescriptors = fileDescriptors
+        request.workingDirectory = workingDirectory
+        let child: pid_t
+        do {
+            child = try ProcessSpawner.spawn(request, program: executable)
+        } catch {
             close(output.read)
             close(errors.read)
             if let input { close(input.write) }
-            throw SpawnError(executable: executable, errno: status)
+            throw error
         }
         pid = child
         self.executable = executable
@@ -127,10 +87,8 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// A close-on-exec pipe.
-    static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        guard cPipe2(&fds, O_CLOEXEC) == 0 else { throw SpawnError(executable: "pipe", errno: errno) }
-        return (fds[0], fds[1])
+    public static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
+        try SystemCalls.makePipe()
     }
 
     // MARK: Input
@@ -139,13 +97,13 @@ public final class ChildProcess: @unchecked Sendable {
     public func write(_ text: String) throws {
         inputLock.lock()
         defer { inputLock.unlock() }
-        guard inputFD >= 0 else { throw SpawnError(executable: executable, errno: EBADF) }
+        guard inputFD >= 0 else { throw SystemError("write", path: "stdin of \(executable)", code: EBADF) }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(inputFD, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw SpawnError(executable: executable, errno: errno)
+                throw SystemError("write", path: "stdin of \(executable)")
             }
             bytes = bytes.dropFirst(written)
         }
@@ -244,17 +202,6 @@ public final class ChildProcess: @unchecked Sendable {
     }
 }
 
-/// `pipe2` and `posix_spawn_file_actions_addchdir_np` are GNU extensions the Glibc module does
-/// not expose; look them up in the C library itself.
-private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-private let cPipe2: Pipe2 = unsafeBitCast(dlsym(nil, "pipe2"), to: Pipe2.self)
-private let cAddChdir: AddChdir = unsafeBitCast(dlsym(nil, "posix_spawn_file_actions_addchdir_np"), to: AddChdir.self)
-private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-/// glibc ≥ 2.34; nil before, when children may inherit stray descriptors.
-private let cAddCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np")
-    .map { unsafeBitCast($0, to: AddCloseFrom.self) }
-
 /// The shared state of a child: output buffers and exit status, filled by reader and reaper
 /// threads. All fields guarded by `condition`.
 final class ChildState: @unchecked Sendable {
@@ -294,15 +241,7 @@ final class ChildState: @unchecked Sendable {
     }
 
     private func reap(_ pid: pid_t) {
-        var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0 {
-            if errno != EINTR {
-                raw = 0x7f  // not ours to reap (someone else waited): report as signaled
-                break
-            }
-        }
-        let result: ChildProcess.Termination =
-            raw & 0x7f == 0 ? .exited((raw >> 8) & 0xff) : .signaled(raw & 0x7f)
+        let result = ProcessExit.wait(for: pid)
         condition.lock()
         status = result
         condition.broadcast()

@@ -66,3 +66,9 @@ public func waitUntil(
         try await Task.sleep(for: interval)
     }
 }
+
+/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass; returns whether it
+/// held. Blocks the calling thread; for `#expect(eventually { … })` in synchronous tests.
+public func eventually(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+    (try? blockingWaitUntil(deadline: .seconds(timeout), interval: .milliseconds(10), condition)) != nil
+}

@@ -39,11 +39,7 @@ public final class TestBus: @unchecked Sendable {
     public init(
         serviceDirectory: String? = nil, daemon: String = "dbus-daemon", deadline: Deadline = .seconds(20)
     ) throws {
-        var template = Array("/tmp/testbus.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw StartError(description: "mkdtemp failed: \(String(cString: strerror(errno)))")
-        }
-        directory = String(cString: made)
+        directory = try TemporaryDirectory(prefix: "testbus").path
         let socket = directory + "/bus"
         let configPath = directory + "/bus.conf"
         var config = """

@@ -1,6 +1,6 @@
-// How to use TestSupport: private buses, child processes, waiting for events with deadlines.
+// How to use TestSupport: private buses, the broker harness, child processes, waiting with deadlines.
 //
-// TestSupport is a library for the package's tests only (DBus, broker, client, CLI end to end).
+// TestSupport is a library for the package's tests and the bench only (in no product).
 //
 // A private bus per suite or per test (starts in a few milliseconds; stops on deinit):
 //
@@ -18,6 +18,16 @@
 // Proving a negative: after acting, make a round trip (e.g. Peer.Ping to the sender) and then
 // check that nothing arrived — the bus keeps each sender's messages in order.
 //
+// The real broker, the one way (a BrokerLayout tree under a TemporaryDirectory: XDG dirs,
+// PATH, built-in manifests; ready when the bus says its process owns the name, never from
+// its log; at most BrokerSlots.shared at once):
+//
+//     let broker = try await BrokerHarness(manifests: ["a.json": execManifest(...)])
+//     let client = try broker.bus.connect()       // clients: environment: broker.environment
+//     try await broker.restart()                  // or start(arguments:), launch(), stopBroker()
+//
+// A scratch directory: `let directory = try TemporaryDirectory(); defer { directory.remove() }`.
+//
 // Running the package's executables (built next to the test binary):
 //
 //     let share = try ChildProcess(executable: try BuiltProducts.executable("share"),
@@ -26,9 +36,9 @@
 //     #expect(try await share.exit() == .exited(0))
 //     // or: let run = try await ChildProcess.run(path, args, environment: bus.environment)
 //
-// ChildProcess resets the signal mask and handlers of the child (Swift Testing's threads block
-// SIGTERM/SIGCHLD), never lets it inherit our stdout/stderr, and kills it if released while
-// running. Prefer the async waits (`exit`, `nextLine`, `waitUntil`, `Inbox.next`) in async
+// ChildProcess spawns through SystemSupport's ProcessSpawner: it resets the signal mask and
+// handlers of the child (Swift Testing's threads block SIGTERM/SIGCHLD), never lets it inherit
+// our stdout/stderr, and kills it if released while running. Prefer the async waits (`exit`, `nextLine`, `waitUntil`, `Inbox.next`) in async
 // tests; the blocking ones (`waitForExit`, `waitForLine`, `blockingWaitUntil`) block a thread.
 //
 // Shared mutable state for `@Sendable` handlers and property getters: `Locked<T>`.

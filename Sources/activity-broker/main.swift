@@ -1,6 +1,7 @@
 // The activity-broker daemon: parse arguments, start the broker, stop cleanly on SIGTERM/SIGINT.
 import ActivityBroker
 import Foundation
+import SystemSupport
 
 let configuration: BrokerConfiguration
 do {

@@ -3,36 +3,28 @@
 // one command and showing a code takes two (render, then open).
 import Foundation
 import Glibc
+import SystemSupport
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("activity-qr: \(message)\n".utf8))
     exit(1)
 }
 
-/// Runs argv[0] (looked up on PATH) with the rest as arguments, no shell; returns its exit status.
+let environment = ProcessInfo.processInfo.environment
+
+/// Runs argv[0] (looked up on PATH) with the rest as arguments, no shell, our standard streams;
+/// returns its exit status (128 + signal when killed).
 func run(_ argv: [String]) -> Int32 {
-    var pid: pid_t = 0
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-    let cArguments = argv.map { strdup($0) } + [nil]
-    defer { cArguments.forEach { free($0) } }
-    guard posix_spawnp(&pid, argv[0], nil, &attributes, cArguments, environ) == 0 else {
-        fail("cannot run \(argv[0]): \(String(cString: strerror(errno)))")
+    do {
+        return try ProcessSpawner.run(argv, environment: environment).shellStatus
+    } catch {
+        fail("cannot run \(argv[0]): \(error)")
     }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 }
 
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 1, let url = arguments.first, !url.isEmpty else { fail("usage: activity-qr URL") }
 
-let environment = ProcessInfo.processInfo.environment
 let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSTemporaryDirectory()
 let directory = runtime + "/activity-broker-qr"
 try? FileManager.default.createDirectory(

@@ -1,46 +1,26 @@
-// Starting and stopping the real activity-broker on the private bus, timed from exec to name owned.
+// The bench's brokers: TestSupport's BrokerHarness, driven from the bench's blocking code and timed.
 import ActivityBrokerInterface
 import DBus
 import Foundation
 import TestSupport
 
-/// Starts `activity-broker` from the bench's own build directory, with XDG directories inside
-/// the bench's temporary directory (so the user's manifests and applications stay out).
+/// Starts `activity-broker` from the bench's own build directory through `BrokerHarness`
+/// (XDG directories in the harness's tree, so the user's manifests and applications stay
+/// out; `/bin/true` as the opener, so an `open` activity costs only a spawn).
 ///
-/// Start time is measured by a separate watcher connection subscribed to `NameOwnerChanged`
-/// for the broker's name before the spawn: from just before `posix_spawn` to the signal's
-/// arrival (it includes the bus's delivery of the signal, a few µs).
+/// Start time is the harness's: from just before the spawn to the arrival of the
+/// `NameOwnerChanged` showing the new process owning the broker's name (it includes the
+/// bus's delivery of the signal, a few µs).
 final class BrokerLauncher {
     static let name = Broker1.busName.rawValue
 
-    let executable: String
-    let address: String
-    let scratch: String
-    private let watcher: BlockingConnection
+    let harness: BrokerHarness
+    var executable: String { (try? BuiltProducts.executable("activity-broker")) ?? "activity-broker" }
 
-    init(address: String, scratch: String) throws {
-        executable = try BuiltProducts.executable("activity-broker")
-        self.address = address
-        self.scratch = scratch
-        watcher = try BlockingConnection(address: address)
-        try watcher.addMatch(
-            MatchRule(
-                sender: BusName.bus.rawValue, interface: InterfaceName.bus.rawValue, member: "NameOwnerChanged",
-                arg0: Self.name))
-    }
-
-    /// The environment the broker runs in.
-    private var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = address
-        environment["XDG_DATA_HOME"] = scratch + "/xdg-data"
-        environment["XDG_DATA_DIRS"] = scratch + "/xdg-data-dirs"
-        environment["XDG_STATE_HOME"] = scratch + "/xdg-state"
-        environment["XDG_CONFIG_HOME"] = scratch + "/xdg-config"
-        environment["LANG"] = "C.UTF-8"
-        environment.removeValue(forKey: "LC_ALL")
-        environment.removeValue(forKey: "LC_MESSAGES")
-        return environment
+    init(bus: TestBus) throws {
+        harness = try blocking {
+            try await BrokerHarness(bus: bus, extensionDirectories: [], opener: { _ in "/bin/true" }, start: false)
+        }
     }
 
     /// Spawns the broker on `directories` and waits until it owns its name; returns the process
@@ -49,37 +29,26 @@ final class BrokerLauncher {
     /// `wrapped`: run it under `BROKER_BENCH_WRAP` when that is set (e.g. `valgrind
     /// --tool=callgrind`), for profiling the measured broker.
     func start(extensionDirectories: [String], wrapped: Bool = false) throws -> (ChildProcess, UInt64) {
-        var arguments = ["--bus", address, "--opener", "/bin/true"]
-        for directory in extensionDirectories { arguments += ["--extensions-dir", directory] }
-        var program = executable
-        if wrapped, let wrapper = ProcessInfo.processInfo.environment["BROKER_BENCH_WRAP"], !wrapper.isEmpty {
-            let words = wrapper.split(separator: " ").map(String.init)
-            program = words[0]
-            arguments = Array(words.dropFirst()) + [executable] + arguments
+        let arguments = extensionDirectories.flatMap { ["--extensions-dir", $0] }
+        var wrapper: [String] = []
+        if wrapped, let words = ProcessInfo.processInfo.environment["BROKER_BENCH_WRAP"], !words.isEmpty {
+            wrapper = words.split(separator: " ").map(String.init)
         }
-        let start = monotonicNanoseconds()
-        let process = try ChildProcess(executable: program, arguments: arguments, environment: environment)
-        try waitForOwner(present: true, process: process)
-        return (process, monotonicNanoseconds() - start)
+        let harness = harness
+        let command = wrapper
+        let process = try blocking {
+            try await harness.start(arguments: arguments, wrapper: command, deadline: .seconds(60))
+        }
+        let time = harness.lastStartTime.components
+        return (process, UInt64(time.seconds) * 1_000_000_000 + UInt64(time.attoseconds / 1_000_000_000))
     }
 
     /// Stops the broker (SIGTERM) and waits until it has exited and the bus has dropped its name.
     func stop(_ process: ChildProcess) throws {
         process.terminate()
         _ = try process.waitForExit(deadline: .seconds(30))
-        try waitForOwner(present: false, process: nil)
-    }
-
-    private func waitForOwner(present: Bool, process: ChildProcess?) throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while let message = watcher.next(until: deadline) {
-            let strings = message.body.compactMap(\.string)
-            guard message.member == "NameOwnerChanged", strings.count == 3 else { continue }
-            if strings[2].isEmpty != present { return }
-        }
-        let output = process.map { "; its log: \($0.standardError.suffix(2000))" } ?? ""
-        throw BenchFailure(
-            "the broker did not \(present ? "take" : "give up") \(Self.name) within 60 s\(output)")
+        let harness = harness
+        try blocking { try await harness.waitForBrokerName(present: false, deadline: .seconds(60)) }
     }
 
     /// The resident set size of `pid` in kB (`VmRSS` of /proc/PID/status).
@@ -91,4 +60,21 @@ final class BrokerLauncher {
         }
         return 0
     }
+}
+
+/// Runs `operation` on the concurrency pool and blocks this (non-pool) thread until it ends:
+/// the bench is sequential, blocking code; the harness is async.
+private func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
+    let result = Locked<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do {
+            result.value = .success(try await operation())
+        } catch {
+            result.value = .failure(error)
+        }
+        done.signal()
+    }
+    done.wait()
+    return try result.value!.get()
 }

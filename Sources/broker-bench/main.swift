@@ -54,7 +54,7 @@ do {
     let bus = try TestBus()
     let scratch = bus.directory + "/bench"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    let launcher = try BrokerLauncher(address: bus.address, scratch: scratch)
+    let launcher = try BrokerLauncher(bus: bus)
     say("broker-bench: bus \(bus.address), broker \(launcher.executable), \(runs) run(s), sizes \(sizes)")
     var results: [[Int: [String: Figure]]] = []
     let began = monotonicNanoseconds()

@@ -7,9 +7,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ActivationTests {
     @Test func theFirstPerformStartsTheBrokerAndGetsItsOutcome() async throws {
-        var template = Array("/tmp/broker-activation.XXXXXX".utf8CString)
-        let directory = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "broker-activation")
+        defer { temporary.remove() }
+        let directory = temporary.path
         for sub in ["services", "extensions", "data", "state", "system"] {
             try FileManager.default.createDirectory(
                 atPath: directory + "/" + sub, withIntermediateDirectories: true)

@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func theRealBrokerErrorsArriveTyped() async throws {
-        let broker = try await BrokerProcess(
+        let broker = try await BrokerHarness(
             bus: TestBus(),
             manifests: [
                 "web.json": openManifest(

@@ -7,21 +7,12 @@ import Testing
     /// Regression: the broker kept running without a connection after its bus was gone (a
     /// daemon outliving the session). It now writes its usage file and exits.
     @Test func theBrokerExitsWhenItsBusGoesAway() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let pid = broker.pid
         broker.bus.stop()
         try await waitUntil("the broker to exit after its bus went away", deadline: .seconds(5)) {
-            !isRunning(pid)
+            processIsGone(pid)
         }
     }
-}
-
-/// Whether `pid` runs (exists and is not a zombie awaiting its parent's wait).
-func isRunning(_ pid: pid_t) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        let close = stat.lastIndex(of: ")")
-    else { return false }
-    let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
-    return state != "Z" && state != "X"
 }

@@ -17,7 +17,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
 
 @Suite(.timeLimit(.minutes(2))) struct ProviderTests {
     @Test func performReturnsTheProviderResults() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let id = uniqueID("echo")
         let seen = Inbox<Seen>()
@@ -65,7 +65,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
                 return
             }
         }
-        let broker = try await BrokerProcess(bus: bus)
+        let broker = try await BrokerHarness(bus: bus)
         defer { broker.stop() }
         let client = BrokerProxy(connection: try bus.connect(), address: bus.address)
         try await waitUntil("\(id) registered once the broker runs", interval: .milliseconds(20)) {
@@ -74,7 +74,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func localizedNamesAndMatchRulesReachTheBroker() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let id = uniqueID("video")
         let provider = ActivityProvider(connection: try broker.bus.connect())
@@ -102,7 +102,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
 
     @Test func aThrowingHandlerFailsTheJob() async throws {
         struct Broken: Error, CustomStringConvertible { var description: String { "the disk is on fire" } }
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let id = uniqueID("broken")
         let provider = ActivityProvider(connection: try broker.bus.connect())
@@ -116,7 +116,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func aFailedOutcomeIsPassedOn() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let id = uniqueID("declines")
         let provider = ActivityProvider(connection: try broker.bus.connect())
@@ -131,7 +131,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func cancellingThePerformTaskCancelsTheJob() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let id = uniqueID("forever")
         let started = Inbox<Void>()
@@ -166,7 +166,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     /// Regression: a task cancelled around the Perform call got a stray `Cancelled` D-Bus error
     /// (and a job started in flight was never cancelled) instead of the `cancelled` outcome.
     @Test func aTaskCancelledBeforePerformStartsNothing() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let id = uniqueID("never")
         let calls = Inbox<Void>()
@@ -189,7 +189,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func activitiesChangedYieldsOnRegistration() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
         let changes = Inbox<Void>()
@@ -210,7 +210,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func theProviderRegistersAgainWhenTheBrokerRestarts() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let id = uniqueID("survivor")
         let provider = ActivityProvider(connection: try broker.bus.connect())
@@ -243,7 +243,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
 
     /// Regression: `perform` waited forever for `Finished` when the broker died mid-job.
     @Test func performFailsWhenTheBrokerDiesMidJob() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let id = uniqueID("orphaned")
         let started = Inbox<Void>()
@@ -268,7 +268,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func closingTheProviderUnregistersItsActivities() async throws {
-        let broker = try await BrokerProcess(bus: TestBus())
+        let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }
         let id = uniqueID("closing")
         let provider = ActivityProvider(connection: try broker.bus.connect())

@@ -9,7 +9,7 @@ import Testing
 /// and a broker whose built-in manifests are the repository's reading-list.json alone.
 private struct ReadingListSetup {
     let directory: String
-    let broker: BrokerProcess
+    let broker: BrokerHarness
     var listFile: String { directory + "/rl-data/activity-broker/reading-list.json" }
     var providerEnvironment: [String: String] {
         var environment = broker.environment
@@ -18,9 +18,7 @@ private struct ReadingListSetup {
     }
 
     init(existingList: String? = nil) async throws {
-        var template = Array("/tmp/reading-list-test.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw MissingFileError(what: "a temporary directory") }
-        directory = String(cString: made)
+        directory = try TemporaryDirectory(prefix: "reading-list-test").path
         let services = directory + "/services"
         try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(
@@ -43,13 +41,12 @@ private struct ReadingListSetup {
             toFile: services + "/org.activitybroker.ReadingList.service", atomically: true, encoding: .utf8)
         let manifest = try String(
             contentsOfFile: repositoryRoot + "/extensions/reading-list.json", encoding: .utf8)
-        broker = try await BrokerProcess(
+        broker = try await BrokerHarness(
             bus: TestBus(serviceDirectory: services), manifests: ["reading-list.json": manifest])
     }
 
     func remove() {
         broker.stop()
-        broker.bus.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
@@ -161,11 +158,10 @@ private struct ReadingListSetup {
     }
 
     @Test func listingAnEmptyListSaysSo() async throws {
-        var template = Array("/tmp/reading-list-empty.XXXXXX".utf8CString)
-        let directory = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try TemporaryDirectory(prefix: "reading-list-empty")
+        defer { directory.remove() }
         var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = directory
+        environment["XDG_DATA_HOME"] = directory.path
         let list = try await ChildProcess.run(
             try BuiltProducts.executable("activity-reading-list"), ["--list"], environment: environment)
         #expect(list.termination == .exited(0))

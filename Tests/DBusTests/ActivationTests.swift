@@ -42,9 +42,9 @@ let activatedService = """
 struct ActivationTests {
     @Test func autoStartActivatesAServiceFromTheServiceDirectory() async throws {
         let python = try #require(pythonWithDBus)
-        let services = FileManager.default.temporaryDirectory.appendingPathComponent("activation-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: services) }
+        let temporary = try TemporaryDirectory(prefix: "activation")
+        defer { temporary.remove() }
+        let services = URL(fileURLWithPath: temporary.path, isDirectory: true)
         let script = services.appendingPathComponent("service.py").path
         try activatedService.write(toFile: script, atomically: true, encoding: .utf8)
         try """

@@ -54,8 +54,7 @@ final class LoopbackSite: @unchecked Sendable {
     let port: Int
 
     init(pages: [String: String]) async throws {
-        var template = Array("/tmp/site.XXXXXX".utf8CString)
-        directory = String(cString: mkdtemp(&template)!)
+        directory = try TemporaryDirectory(prefix: "site").path
         for (name, html) in pages { try html.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
         server = try ChildProcess(
             executable: "/usr/bin/python3", arguments: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
@@ -86,7 +85,7 @@ final class LoopbackSite: @unchecked Sendable {
     /// A broker (with the shipped Telegram and Open in Browser manifests) whose opener records
     /// its argument, and an environment whose PATH has an `xdg-open` that records too.
     struct World {
-        let broker: BrokerProcess
+        let broker: BrokerHarness
         let environment: [String: String]
         var root: String { broker.root }
         var xdgOpenRecord: String { root + "/xdg-open.args" }
@@ -97,7 +96,7 @@ final class LoopbackSite: @unchecked Sendable {
         for name in ["telegram.json", "open-in-browser.json"] {
             manifests[name] = try String(contentsOfFile: repositoryRoot + "/extensions/" + name, encoding: .utf8)
         }
-        let broker = try await BrokerProcess(bus: TestBus(), manifests: manifests)
+        let broker = try await BrokerHarness(bus: TestBus(), manifests: manifests)
         try FileManager.default.createDirectory(atPath: broker.root + "/bin", withIntermediateDirectories: true)
         let xdgOpen = broker.root + "/bin/xdg-open"
         try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(broker.root)/xdg-open.args'\n".write(

@@ -38,7 +38,7 @@ private final class TmuxSession {
 
 @Suite(.timeLimit(.minutes(2))) struct PickerTests {
     /// Runs share in tmux; the command records `stty -a` before and after and share's exit status.
-    private func startPicker(_ broker: BrokerProcess, term: String? = nil) async throws -> (
+    private func startPicker(_ broker: BrokerHarness, term: String? = nil) async throws -> (
         TmuxSession, String
     ) {
         let directory = broker.root

@@ -30,7 +30,7 @@ import Testing
 
     @Test func listAlignsWideLocalizedNames() async throws {
         let bus = try TestBus()
-        let broker = try await BrokerProcess(
+        let broker = try await BrokerHarness(
             bus: bus,
             manifests: [
                 "wide.json": """
@@ -51,7 +51,7 @@ import Testing
 
     /// Regression: names registered by other programs reached the terminal raw, escape sequences and all.
     @Test func namesFromOtherProgramsCannotDriveTheTerminal() async throws {
-        let broker = try await BrokerProcess(
+        let broker = try await BrokerHarness(
             bus: TestBus(),
             manifests: [
                 "evil.json": """
@@ -183,11 +183,10 @@ import Testing
         let bash = try await runShare(["--completions", "bash"], environment: environment)
         #expect(bash.status == 0)
         #expect(bash.output.contains("complete -F _share share"))
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "share-completion-\(getpid()).bash"
-        ).path
+        let temporary = try TemporaryDirectory(prefix: "share-completion")
+        defer { temporary.remove() }
+        let script = temporary.file("share.bash")
         try bash.output.write(toFile: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: script) }
         let syntax = try await ChildProcess.run("/bin/bash", ["-n", script])
         #expect(syntax.termination == .exited(0), "bash -n: \(syntax.standardError)")
 
@@ -346,14 +345,6 @@ import Testing
             Glibc.kill(pid, 0) != 0 && errno == ESRCH
         }
     }
-}
-
-/// The state letter of `pid` in /proc (`R`, `S`, `T` stopped, `Z` zombie), nil when gone.
-func processState(_ pid: pid_t) -> Character? {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-        let close = stat.lastIndex(of: ")")
-    else { return nil }
-    return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
 }
 
 /// Terminal columns of `text`: East Asian wide characters take two.

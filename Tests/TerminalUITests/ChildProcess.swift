@@ -2,6 +2,7 @@
 
 import Foundation
 import Glibc
+import SystemSupport
 import Testing
 
 /// How a child ended or stopped, from waitpid's status.
@@ -17,9 +18,10 @@ struct ChildStatus {
 
 /// The test binary run again for one child-side test of `SignalRestoreTests`.
 ///
-/// Spawned with an empty signal mask and default dispositions (Swift Testing's workers block
-/// signals, and a child inherits that), in its own process group of this session so a stop
-/// signal really stops it, with standard output and error to a pipe read only after it ends.
+/// Spawned by `ProcessSpawner` (an empty signal mask and default dispositions: Swift Testing's
+/// workers block signals, and a child inherits that), in its own process group of this session
+/// so a stop signal really stops it, with standard output and error to a pipe read only after
+/// it ends.
 final class ChildProcess: @unchecked Sendable {
     let pid: pid_t
     private let outputFD: Int32
@@ -29,52 +31,34 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Runs `SignalRestoreTests/<test>` with the slave's path and `signal` in the environment.
     init(test: String = "childEntersRawModeAndSignalsItself", tty: String, signal: Int32) throws {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw TerminalErrorForTests.system("pipe") }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
+        let output: (read: Int32, write: Int32)
+        do {
+            output = try SystemCalls.makePipe()
+        } catch {
+            throw TerminalErrorForTests.system("pipe2: \(error)")
+        }
+        defer { close(output.write) }
         let executable = try Self.executablePath()
-        let arguments = [
-            executable, "--testing-library", "swift-testing",
-            "--filter", "SignalRestoreTests/\(test)",
-        ]
         var environment = ProcessInfo.processInfo.environment
         environment["TERMINALUI_CHILD_TTY"] = tty
         environment["TERMINALUI_CHILD_TEST"] = test
         environment["TERMINALUI_CHILD_SIGNAL"] = String(signal)
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        close(fds[1])
-        guard result == 0 else {
-            close(fds[0])
-            throw TerminalErrorForTests.system("posix_spawn: \(result)")
+        var request = SpawnRequest(
+            executable: executable,
+            arguments: [executable, "--testing-library", "swift-testing", "--filter", "SignalRestoreTests/\(test)"],
+            environment: environment)
+        request.standardOutput = .descriptor(output.write)
+        request.standardError = .descriptor(output.write)
+        request.processGroup = .own
+        let pid: pid_t
+        do {
+            pid = try ProcessSpawner.spawn(request)
+        } catch {
+            close(output.read)
+            throw TerminalErrorForTests.system("\(error)")
         }
         self.pid = pid
-        self.outputFD = fds[0]
+        self.outputFD = output.read
     }
 
     deinit {

@@ -20,12 +20,11 @@ final class LoopbackServer: Sendable {
 
     /// Starts the server and waits (at most 20 s) for its `ready PORT` line. Blocking.
     static func start() throws -> LoopbackServer {
-        let script = FileManager.default.temporaryDirectory
-            .appendingPathComponent("nav-server-\(getpid())-\(UUID().uuidString).py")
-        try serverScript.write(to: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let child = try ChildProcess(
-            executable: "python3", arguments: ["-u", script.path], standardInput: .pipe)
+        let temporary = try TemporaryDirectory(prefix: "nav-server")
+        defer { temporary.remove() }
+        let script = temporary.file("server.py")
+        try serverScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let child = try ChildProcess(executable: "python3", arguments: ["-u", script], standardInput: .pipe)
         do {
             let line = try child.waitForLine(deadline: .seconds(20)) { $0.hasPrefix("ready ") }
             guard let port = Int(line.dropFirst("ready ".count)) else { throw ServerError.notReady(line) }

@@ -90,9 +90,9 @@ struct NavigationSessionTests {
             try await session.start()
             #expect(await session.security == .notSecure)
 
-            let directory = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let file = directory.appendingPathComponent("local.html")
+            let temporary = try TemporaryDirectory()
+            defer { temporary.remove() }
+            let file = URL(fileURLWithPath: temporary.file("local.html"))
             try "<title>Local</title>".write(to: file, atomically: true, encoding: .utf8)
             try await session.navigate(to: file)
             #expect(await session.security == .local)

@@ -2,6 +2,7 @@
 
 import Foundation
 import Navigation
+import TestSupport
 import Testing
 import TextPages
 
@@ -150,8 +151,9 @@ struct PageLoaderTests {
     }
 
     @Test func fileURLsLoadFromDisk() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let directory = URL(fileURLWithPath: temporary.path, isDirectory: true)
         let file = directory.appendingPathComponent("page.html")
         try "<title>Local</title><a href=other.html>Other</a>".write(
             to: file, atomically: true, encoding: .utf8)
@@ -186,12 +188,4 @@ struct PageLoaderTests {
             await #expect(throws: PageLoadError.cancelled) { try await task.value }
         }
     }
-}
-
-/// A fresh empty directory under the temporary directory.
-func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "nav-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
 }

@@ -19,33 +19,13 @@ struct RealBrokerTests {
     }
 
     @Test func actionSheetAndPerformGoThroughTheBroker() async throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let root = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: root) }
-        let extensions = root.appendingPathComponent("extensions")
-        try FileManager.default.createDirectory(at: extensions, withIntermediateDirectories: true)
-        try Self.manifest(id: "org.example.navtest.send", name: "Send", category: "share")
-            .write(to: extensions.appendingPathComponent("send.json"), atomically: true, encoding: .utf8)
-        try Self.manifest(id: "org.example.navtest.keep", name: "Keep", category: "action")
-            .write(to: extensions.appendingPathComponent("keep.json"), atomically: true, encoding: .utf8)
-
-        // The broker must see only our manifests: empty XDG directories of its own.
-        var environment = bus.environment
-        environment["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
-        environment["XDG_DATA_DIRS"] = root.appendingPathComponent("system").path
-        environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
-        let daemon = try ChildProcess(
-            executable: BuiltProducts.executable("activity-broker"),
-            arguments: ["--bus", bus.address, "--extensions-dir", extensions.path], environment: environment)
-        defer {
-            daemon.terminate()
-            _ = try? daemon.waitForExit()
-        }
-        let proxy = try BrokerProxy.connect(bus: .address(bus.address))
-        try await waitUntil("the broker on the bus", deadline: .seconds(20)) {
-            (try? await proxy.version()) != nil
-        }
+        // The broker sees only our manifests: the harness gives it empty XDG directories of its own.
+        let broker = try await BrokerHarness(manifests: [
+            "send.json": Self.manifest(id: "org.example.navtest.send", name: "Send", category: "share"),
+            "keep.json": Self.manifest(id: "org.example.navtest.keep", name: "Keep", category: "action"),
+        ])
+        defer { broker.stop() }
+        let proxy = try BrokerProxy.connect(bus: .address(broker.bus.address))
 
         try await withLoopbackServer { server in
             let ranInApp = HandlerLog()

@@ -8,7 +8,7 @@ import Testing
     static let encoded = "https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc%26d%3De"
 
     @Test func theDefaultSheetOffersWhatADesktopUserExpects() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         _ = try session.recordingProgram("wl-copy")
         try await session.startBroker(environment: ["WAYLAND_DISPLAY": "wayland-test"])
         let offered = Set(try await session.offered("https://example.org"))
@@ -32,7 +32,7 @@ import Testing
         ("open-in-browser", url),
     ])
     func performsThroughTheOpener(name: String, expected: String) async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         try await session.startBroker()
         let (state, results) = try await session.perform("org.activitybroker." + name, url: Self.url)
         #expect(state == "completed", "\(results)")

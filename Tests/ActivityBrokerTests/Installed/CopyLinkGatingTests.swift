@@ -9,7 +9,7 @@ import Testing
     static let url = "https://example.org/page?a=1&b=2#top"
 
     @Test func waylandClipboardReceivesExactlyTheURL() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         _ = try session.recordingProgram("wl-copy")
         try await session.startBroker(environment: ["WAYLAND_DISPLAY": "wayland-test"])
         #expect(try await session.offered(Self.url).contains(Self.copyLink))
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func x11ClipboardIsUsedWhenOnlyDisplayIsSet() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         _ = try session.recordingProgram("wl-copy")
         _ = try session.recordingProgram("xclip")
         try await session.startBroker(environment: ["DISPLAY": ":99"])
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func withoutAClipboardToolItIsAbsentAndListRegisteredSaysWhy() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         try await session.startBroker(environment: ["WAYLAND_DISPLAY": "wayland-test", "DISPLAY": ":99"])
         #expect(try await !session.offered(Self.url).contains(Self.copyLink))
         let record = try #require(try await session.registered(Self.copyLink))
@@ -42,14 +42,14 @@ import Testing
     }
 
     @Test func aToolOnPathWithoutItsDisplayDoesNotCount() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         _ = try session.recordingProgram("wl-copy")
         try await session.startBroker()
         #expect(try await !session.offered(Self.url).contains(Self.copyLink))
     }
 
     @Test func installingAClipboardToolOffersItAndTellsSubscribers() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         try await session.startBroker(environment: ["WAYLAND_DISPLAY": "wayland-test"])
         let changed = Inbox<IncomingSignal>()
         _ = session.client.addMatch(DBus.MatchRule(interface: "org.activitybroker.Broker1", member: "ActivitiesChanged")) {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct DesktopApplicationTests {
     /// A session with a handful of desktop entries covering the specification's rules.
     static func session(mimeapps: String? = nil) async throws -> InstalledSession {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         let recorder = try session.recordingProgram("viewer")
         let applications = session.dataHome + "/applications"
         func entry(_ name: String, _ lines: String) throws {

@@ -1,51 +1,43 @@
-// A broker run against a made-up session: its own bus, home, PATH, desktop entries.
+// A broker run against a made-up session: the repository's extensions, programs on PATH, desktop entries.
+import ActivityBrokerInterface
 import DBus
 import Foundation
+import SystemSupport
 import TestSupport
 
-/// A temporary home with XDG directories, a private bus and the real broker started in it.
-///
-/// Used by the tests of what a desktop session contributes: programs on PATH (candidates),
-/// installed applications and mimeapps.list. Everything lives under `root` and goes away
-/// with the object; the broker and the bus are stopped on deinit.
+/// TestSupport's `BrokerHarness` with the repository's `extensions/` as its built-in
+/// manifests and a recording opener, for the tests of what a desktop session contributes:
+/// programs on PATH (candidates), installed applications and mimeapps.list. Everything lives
+/// under `root` and goes away with the object; the broker and the bus are stopped on deinit.
 final class InstalledSession: @unchecked Sendable {
-    let root: String
-    let bus: TestBus
+    let harness: BrokerHarness
     let client: Connection
-    private(set) var broker: ChildProcess?
 
-    var home: String { root + "/home" }
-    var dataHome: String { home + "/.local/share" }
-    var configHome: String { home + "/.config" }
-    var bin: String { root + "/bin" }
-    var records: String { root + "/records" }
+    var root: String { harness.root }
+    var bus: TestBus { harness.bus }
+    var home: String { harness.layout.home }
+    var dataHome: String { harness.layout.dataHome }
+    var configHome: String { harness.layout.configHome }
+    var bin: String { harness.layout.bin }
+    var records: String { harness.layout.out }
 
-    init() throws {
-        var template = Array("/tmp/installed.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TimeoutError("a temporary directory") }
-        root = String(cString: made)
-        bus = try TestBus()
-        client = try bus.connect()
-        for directory in [dataHome + "/applications", configHome, bin, records, root + "/system"] {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
+    init() async throws {
+        harness = try await BrokerHarness(
+            extensionDirectories: [repositoryRoot + "/extensions"], opener: { $0.bin + "/opener" }, start: false)
+        client = try harness.bus.connect()
+        try FileManager.default.createDirectory(atPath: dataHome + "/applications", withIntermediateDirectories: true)
+        _ = try recordingProgram("opener")
     }
 
     deinit {
-        broker?.terminate()
-        _ = try? broker?.waitForExit(deadline: .seconds(5))
-        if broker != nil { BrokerSlots.shared.release() }
         client.close()
-        bus.stop()
-        try? FileManager.default.removeItem(atPath: root)
+        harness.stop()
     }
 
-    /// Writes a file (creating directories), optionally executable.
+    /// Writes a file atomically (creating directories), optionally executable.
     func write(_ path: String, _ contents: String, executable: Bool = false) throws {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try contents.write(toFile: path, atomically: true, encoding: .utf8)
-        if executable { chmod(path, 0o755) }
+        try AtomicFile.write(
+            Data(contents.utf8), to: path, permissions: executable ? 0o755 : 0o644, directoryPermissions: 0o755)
     }
 
     /// A program in `bin` that records its arguments (one a line) and its standard input.
@@ -65,46 +57,23 @@ final class InstalledSession: @unchecked Sendable {
         try? String(contentsOfFile: "\(records)/\(name).\(kind)", encoding: .utf8)
     }
 
-    /// Starts the broker with the repository's extensions/ and `environment` on top of a clean one.
+    /// Starts the broker with `environment` on top of the harness's clean one.
     func startBroker(environment extra: [String: String] = [:]) async throws {
-        var environment = bus.environment
-        environment["HOME"] = home
-        environment["XDG_DATA_HOME"] = dataHome
-        environment["XDG_CONFIG_HOME"] = configHome
-        environment["XDG_STATE_HOME"] = home + "/.local/state"
-        environment["XDG_DATA_DIRS"] = root + "/system"
-        environment["XDG_CONFIG_DIRS"] = root + "/system-config"
-        environment["PATH"] = bin + ":/usr/bin:/bin"
-        environment.merge(extra) { _, new in new }
-        let extensions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("extensions").path
-        await BrokerSlots.shared.acquire()
-        let process: ChildProcess
-        do {
-            process = try ChildProcess(
-                executable: try BuiltProducts.executable("activity-broker"),
-                arguments: ["--extensions-dir", extensions, "--opener", try recordingProgram("opener")],
-                environment: environment)
-        } catch {
-            BrokerSlots.shared.release()
-            throw error
-        }
-        broker = process
-        _ = try await process.nextLine(in: .standardError) { $0.contains("owns org.activitybroker.Broker1") }
+        harness.extraEnvironment.value = extra
+        try await harness.start()
     }
 
     /// The broker's log so far.
-    var log: String { broker?.standardError ?? "" }
+    var log: String { harness.log }
 
     // MARK: - Calls
 
     func call(_ member: MemberName, _ body: [Value]) async throws -> [Value] {
         try await client.call(
             MethodCall(
-                destination: "org.activitybroker.Broker1", path: "/org/activitybroker/Broker1",
-                interface: "org.activitybroker.Broker1", member: member, body: body))
+                destination: Broker1.busName, path: Broker1.objectPath, interface: Broker1.interface,
+                member: member, body: body))
     }
-
     /// The ids `ListActivities` offers for `url`, in order.
     func offered(_ url: String, locale: String? = nil) async throws -> [String] {
         var options: [String: Value] = [:]
@@ -130,7 +99,7 @@ final class InstalledSession: @unchecked Sendable {
     /// Performs `id` on `url` and returns the `Finished` state and results.
     func perform(_ id: String, url: String) async throws -> (state: String, results: [String: Value]) {
         let finished = Inbox<IncomingSignal>()
-        let subscription = client.addMatch(DBus.MatchRule(interface: "org.activitybroker.Job1", member: "Finished")) {
+        let subscription = client.addMatch(DBus.MatchRule(interface: Job1.interface.rawValue, member: "Finished")) {
             finished.put($0)
         }
         defer { client.cancel(subscription) }

@@ -7,7 +7,7 @@ import Testing
     static let id = "org.activitybroker.show-qr-code"
 
     @Test func rendersTheURLAndOpensTheImageWithTheBrokersOpener() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         // A stand-in qrencode: records its arguments and writes the --output file.
         try session.write(
             session.bin + "/qrencode",
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func withoutQrencodeItIsUnavailable() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         try await session.startBroker(environment: ["PATH": session.bin + ":" + BuiltProducts.directory.path + ":/usr/bin:/bin"])
         #expect(try await !session.offered("https://example.org").contains(Self.id))
         let record = try #require(try await session.registered(Self.id))

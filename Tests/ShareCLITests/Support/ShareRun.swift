@@ -40,11 +40,11 @@ let shareTestManifests: [String: String] = [
 ]
 
 /// A broker with the share test manifests.
-func shareTestBroker() async throws -> BrokerProcess {
-    try await BrokerProcess(bus: TestBus(), manifests: shareTestManifests)
+func shareTestBroker() async throws -> BrokerHarness {
+    try await BrokerHarness(bus: TestBus(), manifests: shareTestManifests)
 }
 
-extension BrokerProcess {
+extension BrokerHarness {
     /// Where the Sleeper activity writes its pid.
     var sleeperPIDFile: String { root + "/sleeper.pid" }
 

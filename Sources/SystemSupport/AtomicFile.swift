@@ -1,5 +1,5 @@
 // Writes files atomically: temporary file in the same directory, fsync, rename, fsync the directory.
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Atomic replacement of small files (state such as usage.json).

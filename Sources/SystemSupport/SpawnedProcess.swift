@@ -1,5 +1,6 @@
 // A running child process: exit watched through a pidfd, stdin fed and output read without blocking.
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// One child started by `ChildProcessLauncher`.
@@ -101,11 +102,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     private func reap() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard exit == nil else { return }
-        var status: Int32 = 0
-        var result: pid_t
-        repeat { result = waitpid(pid, &status, WNOHANG) } while result == -1 && errno == EINTR
-        if result == 0 { return }  // spurious wake-up: still running
-        exited(result == pid ? ChildReaper.decode(status) : .unknown)
+        // nil: a spurious wake-up, still running.
+        if let status = ProcessExit.poll(pid) { exited(status) }
     }
 
     private func exited(_ status: ProcessExit) {

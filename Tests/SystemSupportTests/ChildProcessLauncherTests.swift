@@ -1,9 +1,10 @@
 // Real child processes through ChildProcessLauncher: argv, stdin, environment, exits, signals, groups.
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
-@testable import ActivityBroker
+@testable import SystemSupport
 
 @Suite struct ChildProcessLauncherTests {
     let queue = DispatchQueue(label: "ChildProcessLauncherTests")
@@ -113,38 +114,45 @@ import Testing
         #expect(done.wait()?.exit == .signaled(SIGTERM))
     }
 
-    @Test func terminateKillsAChildThatIgnoresSIGTERMAfterTheGrace() throws {
+    /// Spawns `sh -c script` with `$1` naming a file in a fresh temporary directory, runs
+    /// `body` with that file, the process and its completion, and kills the child afterwards
+    /// (never leave one behind, even on failure).
+    func withShell(
+        _ script: String, file name: String,
+        _ body: (_ file: String, _ process: SpawnedProcess, _ done: Awaited<ProcessTermination>) throws -> Void
+    ) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let ready = directory.file("ready")
+        let file = directory.file(name)
         let done = Awaited<ProcessTermination>()
-        let process = try ChildProcessLauncher(queue: queue).spawn(
-            ["/bin/sh", "-c", "trap '' TERM; echo ready > \"$1\"; exec sleep 1000", "sh", ready]
-        ) { done.set($0) }
+        let process = try ChildProcessLauncher(queue: queue).spawn(["/bin/sh", "-c", script, "sh", file]) {
+            done.set($0)
+        }
         defer { process.terminate(grace: 0) }
-        #expect(eventually { contents(of: ready) == "ready\n" })
-        process.terminate(grace: 0.2)
-        #expect(done.wait()?.exit == .signaled(SIGKILL))
+        try body(file, process, done)
+    }
+
+    @Test func terminateKillsAChildThatIgnoresSIGTERMAfterTheGrace() throws {
+        try withShell("trap '' TERM; echo ready > \"$1\"; exec sleep 1000", file: "ready") { ready, process, done in
+            #expect(eventually { contents(of: ready) == "ready\n" })
+            process.terminate(grace: 0.2)
+            #expect(done.wait()?.exit == .signaled(SIGKILL))
+        }
     }
 
     @Test func terminateKillsTheWholeProcessGroup() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let pidFile = directory.file("grandchild")
-        let done = Awaited<ProcessTermination>()
-        let process = try ChildProcessLauncher(queue: queue).spawn(
-            ["/bin/sh", "-c", "sleep 1000 & echo $! > \"$1\"; wait", "sh", pidFile]
-        ) { done.set($0) }
-        defer { process.terminate(grace: 0) }
-        var grandchild: pid_t = 0
-        #expect(eventually {
-            grandchild = contents(of: pidFile).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
-            return grandchild > 0
-        })
-        #expect(!processIsGone(grandchild))
-        process.terminate(grace: 30)
-        #expect(done.wait() != nil)
-        #expect(eventually { processIsGone(grandchild) })
+        try withShell("sleep 1000 & echo $! > \"$1\"; wait", file: "grandchild") { pidFile, process, done in
+            var grandchild: pid_t = 0
+            #expect(eventually {
+                grandchild =
+                    contents(of: pidFile).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+                return grandchild > 0
+            })
+            #expect(!processIsGone(grandchild))
+            process.terminate(grace: 30)
+            #expect(done.wait() != nil)
+            #expect(eventually { processIsGone(grandchild) })
+        }
     }
 
     @Test func signalReaperFallbackReportsTheExit() throws {

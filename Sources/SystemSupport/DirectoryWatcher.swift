@@ -1,5 +1,6 @@
 // Watches directories with inotify, including ones that do not exist yet, and reports changes debounced.
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// Reports "something changed in these directories" through inotify, debounced.

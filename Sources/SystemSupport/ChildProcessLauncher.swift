@@ -1,8 +1,9 @@
-// Spawns child processes with posix_spawn: clean signal state, own process group, no stray fds.
-import Foundation
+// Starts child processes watched on a queue: own process group, stdin fed, output captured, exit reported.
+import Dispatch
+import FoundationEssentials
 import Glibc
 
-/// Starts programs without a shell and watches them on a caller's queue.
+/// Starts programs without a shell (through `ProcessSpawner`) and watches them on a caller's queue.
 ///
 /// Each child gets an empty signal mask and default signal handlers (the broker, and the
 /// test runner's threads, may block or ignore signals), its own process group, stdin from
@@ -67,11 +68,14 @@ public struct ChildProcessLauncher: Sendable {
             throw .failed(program: program, operation: "pipe2", code: error.code)
         }
 
+        var request = SpawnRequest(executable: executable, arguments: arguments, environment: childEnvironment)
+        request.standardInput = pipes.input.map { .descriptor($0.read) } ?? .null
+        request.standardOutput = pipes.output.map { .descriptor($0.write) } ?? .null
+        request.standardError = pipes.error.map { .descriptor($0.write) } ?? .null
+        request.processGroup = options.newSession ? .newSession : .own
         let pid: pid_t
         do {
-            pid = try Self.posixSpawn(
-                executable, arguments: arguments, environment: childEnvironment,
-                pipes: pipes, newSession: options.newSession, program: program)
+            pid = try ProcessSpawner.spawn(request, program: program)
         } catch {
             pipes.closeAll()
             throw error
@@ -97,76 +101,6 @@ public struct ChildProcessLauncher: Sendable {
         var info = stat()
         if stat(program, &info) != 0 { throw .notFound(program: program) }
         throw .permissionDenied(program: program)
-    }
-
-    private static func posixSpawn(
-        _ executable: String, arguments: [String], environment: [String: String],
-        pipes: ChildPipes, newSession: Bool, program: String
-    ) throws(SpawnError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-
-        // dup2 clears FD_CLOEXEC on the target, so only 0–2 survive the exec.
-        func route(_ pipeEnd: Int32?, to target: Int32, nullMode: Int32) {
-            if let pipeEnd {
-                posix_spawn_file_actions_adddup2(&actions, pipeEnd, target)
-            } else {
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", nullMode, 0)
-            }
-        }
-        route(pipes.input?.read, to: 0, nullMode: O_RDONLY)
-        route(pipes.output?.write, to: 1, nullMode: O_WRONLY)
-        route(pipes.error?.write, to: 2, nullMode: O_WRONLY)
-        // Descriptors someone else opened without O_CLOEXEC must not leak into activities;
-        // without closefrom_np we rely on our own descriptors being O_CLOEXEC.
-        _ = SystemCalls.addCloseFrom(&actions, 3)
-
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-        if newSession {
-            flags |= SystemCalls.spawnSetSID
-        } else {
-            flags |= Int32(POSIX_SPAWN_SETPGROUP)
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        let argv = arguments.map { strdup($0) }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        var result: Int32 = 0
-        for attempt in 1...5 {
-            result = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-                (envp + [nil]).withUnsafeBufferPointer { envpBuffer in
-                    posix_spawn(
-                        &pid, executable, &actions, &attributes,
-                        argvBuffer.baseAddress!, envpBuffer.baseAddress!)
-                }
-            }
-            // ETXTBSY is transient: a program just written is still open for writing in a
-            // child some other thread forked before its descriptors were closed. Retry briefly.
-            guard result == ETXTBSY, attempt < 5 else { break }
-            usleep(UInt32(attempt) * 2_000)
-        }
-        switch result {
-        case 0: return pid
-        case ENOENT, ENOTDIR: throw .notFound(program: program)
-        case EACCES, EPERM: throw .permissionDenied(program: program)
-        default: throw .failed(program: program, operation: "posix_spawn", code: result)
-        }
     }
 }
 

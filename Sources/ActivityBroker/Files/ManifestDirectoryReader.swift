@@ -1,6 +1,7 @@
 // Reads the *.json files of one manifest directory, each file's failure kept to itself.
 import Foundation
 import Glibc
+import SystemSupport
 
 /// Why one manifest file was not read.
 public enum ManifestFileError: Error, Hashable, Sendable, CustomStringConvertible {

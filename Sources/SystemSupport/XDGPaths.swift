@@ -1,8 +1,9 @@
-// The XDG Base Directory locations the broker reads and writes, from an injectable environment.
-import Foundation
+// The XDG Base Directory locations, from an injectable environment.
+import FoundationEssentials
 import Glibc
 
-/// XDG base directories (Base Directory Specification 0.8) and the broker's paths under them.
+/// XDG base directories (Base Directory Specification 0.8) and the desktop files found through
+/// them (the broker's own paths are an extension in ActivityBroker).
 ///
 /// Built from an environment dictionary so tests need not touch the process environment.
 /// Per the specification, relative paths in these variables are invalid and ignored: a
@@ -38,19 +39,7 @@ public struct XDGPaths: Hashable, Sendable {
             .split(separator: ":", omittingEmptySubsequences: true).map(String.init)
     }
 
-    // MARK: The broker's paths
-
-    /// `$XDG_DATA_HOME/activity-broker/extensions` (manifests of origin `user`).
-    public var userManifestDirectory: String { dataHome + "/activity-broker/extensions" }
-
-    /// Each `$XDG_DATA_DIRS` entry + `/activity-broker/extensions` (origin `system`), in order.
-    public var systemManifestDirectories: [String] {
-        dataDirectories.map { $0 + "/activity-broker/extensions" }
-    }
-
-    /// All manifest directories in precedence order: user first, then each system directory.
-    /// (`--extensions-dir` directories come after these; the broker appends them.)
-    public var manifestDirectories: [String] { [userManifestDirectory] + systemManifestDirectories }
+    // MARK: Derived paths
 
     /// Desktop entry directories in precedence order: `$XDG_DATA_HOME/applications`, then
     /// each `$XDG_DATA_DIRS/applications`.
@@ -66,15 +55,6 @@ public struct XDGPaths: Hashable, Sendable {
         let directories = [configHome] + configDirectories + applicationDirectories
         return directories.flatMap { directory in names.map { directory + "/" + $0 } }
     }
-
-    /// `$XDG_STATE_HOME/activity-broker` (created 0700 when the usage file is first written).
-    public var stateDirectory: String { stateHome + "/activity-broker" }
-
-    /// `$XDG_STATE_HOME/activity-broker/usage.json`.
-    public var usageFile: String { stateDirectory + "/usage.json" }
-
-    /// `$XDG_DATA_HOME/activity-broker/reading-list.json`.
-    public var readingListFile: String { dataHome + "/activity-broker/reading-list.json" }
 
     // MARK: Parsing
 

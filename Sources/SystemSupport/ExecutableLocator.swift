@@ -1,16 +1,15 @@
 // Finds programs on a PATH string, with a cache the broker invalidates when PATH directories change.
-import Foundation
+import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// Looks up executables the way `execvp` would, but only in absolute PATH directories.
 ///
 /// Thread-safe (the cache is behind a lock), so the same locator can serve the loop and the
 /// launcher. Results are cached per PATH string; call `invalidate()` when a directory of
 /// `directories(in:)` changes (the broker watches them with `DirectoryWatcher`).
-public final class ExecutableLocator: @unchecked Sendable {
-    // Invariant: `cache` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var cache: [String: [String: String?]] = [:]
+public final class ExecutableLocator: Sendable {
+    private let cache = Mutex<[String: [String: String?]]>([:])
 
     /// The search path used when the environment has no PATH (as glibc's `execvp` minus ".").
     public static let defaultPath = "/usr/local/bin:/usr/bin:/bin"
@@ -45,16 +44,9 @@ public final class ExecutableLocator: @unchecked Sendable {
     /// file itself. An empty name is never found.
     public func find(_ name: String, path: String) -> String? {
         guard !name.isEmpty, !name.contains("/") else { return Self.search(name, path: path) }
-        lock.lock()
-        if let cached = cache[path]?[name] {
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
+        if let cached = cache.withLock({ $0[path]?[name] }) { return cached }
         let found = Self.search(name, path: path)
-        lock.lock()
-        cache[path, default: [:]][name] = .some(found)
-        lock.unlock()
+        cache.withLock { $0[path, default: [:]][name] = .some(found) }
         return found
     }
 
@@ -76,8 +68,6 @@ public final class ExecutableLocator: @unchecked Sendable {
 
     /// Forgets every cached answer, found or not.
     public func invalidate() {
-        lock.lock()
-        cache.removeAll()
-        lock.unlock()
+        cache.withLock { $0.removeAll() }
     }
 }

@@ -1,6 +1,7 @@
 // The usage ranking's file on disk: load once, debounced atomic writes, flush on shutdown.
 import Foundation
 import Glibc
+import SystemSupport
 
 /// Reads and writes the usage file as opaque `Data` (the domain encodes and decodes it).
 ///

@@ -1,9 +1,10 @@
 // ExecutableLocator: PATH search, what counts as executable, and the cache with its invalidation.
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
-@testable import ActivityBroker
+@testable import SystemSupport
 
 @Suite struct ExecutableLocatorTests {
     func makeProgram(_ path: String, mode: mode_t = 0o755) throws {
@@ -12,12 +13,10 @@ import Testing
     }
 
     @Test func findsTheFirstExecutableOnPath() throws {
-        let first = try TemporaryDirectory()
-        let second = try TemporaryDirectory()
-        defer {
-            first.remove()
-            second.remove()
-        }
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let first = try root.directory("first")
+        let second = try root.directory("second")
         try makeProgram(second.file("tool"))
         try makeProgram(first.file("plain"), mode: 0o644)
         try makeProgram(second.file("plain"))

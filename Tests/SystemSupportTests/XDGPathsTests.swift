@@ -1,8 +1,8 @@
-// XDGPaths: defaults, overrides, the relative-path rule and the broker's derived paths.
+// XDGPaths: defaults, overrides, the relative-path rule and the desktop paths derived from them.
 import Foundation
 import Testing
 
-@testable import ActivityBroker
+@testable import SystemSupport
 
 @Suite struct XDGPathsTests {
     @Test func defaultsFollowHome() {
@@ -14,11 +14,9 @@ import Testing
         #expect(paths.dataDirectories == ["/usr/local/share", "/usr/share"])
         #expect(paths.configDirectories == ["/etc/xdg"])
         #expect(paths.currentDesktops == [])
-        #expect(paths.usageFile == "/home/ada/.local/state/activity-broker/usage.json")
-        #expect(paths.readingListFile == "/home/ada/.local/share/activity-broker/reading-list.json")
     }
 
-    @Test func variablesOverrideAndDeriveTheBrokerPaths() {
+    @Test func variablesOverrideAndDeriveTheDesktopPaths() {
         let paths = XDGPaths(environment: [
             "HOME": "/home/ada", "XDG_DATA_HOME": "/data", "XDG_STATE_HOME": "/state",
             "XDG_CONFIG_HOME": "/config", "XDG_DATA_DIRS": "/opt/share:/usr/share/:/opt/share",
@@ -26,13 +24,7 @@ import Testing
         ])
         #expect(paths.dataDirectories == ["/opt/share", "/usr/share"])
         #expect(paths.currentDesktops == ["ubuntu", "GNOME"])
-        #expect(paths.manifestDirectories == [
-            "/data/activity-broker/extensions", "/opt/share/activity-broker/extensions",
-            "/usr/share/activity-broker/extensions",
-        ])
-        #expect(paths.userManifestDirectory == "/data/activity-broker/extensions")
         #expect(paths.applicationDirectories == ["/data/applications", "/opt/share/applications", "/usr/share/applications"])
-        #expect(paths.usageFile == "/state/activity-broker/usage.json")
         #expect(paths.mimeAppsListFiles.prefix(3) == [
             "/config/ubuntu-mimeapps.list", "/config/gnome-mimeapps.list", "/config/mimeapps.list",
         ])

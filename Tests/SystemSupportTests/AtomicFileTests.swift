@@ -1,9 +1,10 @@
 // AtomicFile on a real file system: private directories, replacement, no leftovers.
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
-@testable import ActivityBroker
+@testable import SystemSupport
 
 @Suite struct AtomicFileTests {
     func entries(_ directory: String) -> [String] {

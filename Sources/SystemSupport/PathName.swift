@@ -2,28 +2,28 @@
 import Glibc
 
 /// String path helpers (paths stay `String`s: every consumer is a system call).
-enum PathName {
+package enum PathName {
     /// Whether `path` is a directory (symlinks followed).
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The directory part: "/a/b" → "/a", "/a" → "/", "b" → ".".
-    static func parent(_ path: String) -> String {
+    package static func parent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
     }
 
     /// The last component: "/a/b" → "b".
-    static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
 
     /// `directory` + "/" + `name`, without doubling the root's slash.
-    static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         directory == "/" ? "/" + name : directory + "/" + name
     }
 }

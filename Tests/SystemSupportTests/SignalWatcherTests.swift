@@ -1,9 +1,10 @@
 // SignalWatcher: a real signal delivered on the queue, and SIGPIPE ignored.
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
-@testable import ActivityBroker
+@testable import SystemSupport
 
 @Suite struct SignalWatcherTests {
     @Test func aSignalIsDeliveredOnTheQueue() throws {

@@ -1,6 +1,7 @@
 // ManifestDirectoryReader: which files are read, and one bad file never stops the others.
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import ActivityBroker

@@ -1,12 +1,12 @@
 // Thin wrappers over Linux calls: GNU extensions reached through dlsym, and small I/O helpers.
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Thin wrappers over GNU/Linux functions reached through `dlsym`, because Swift's Glibc
 /// module is built without `_GNU_SOURCE` and so does not declare them.
-enum SystemCalls {
+package enum SystemCalls {
     /// `POSIX_SPAWN_SETSID` from `<spawn.h>` (glibc ≥ 2.26), a GNU extension.
-    static let spawnSetSID: Int32 = 0x80
+    package static let spawnSetSID: Int32 = 0x80
 
     private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
@@ -22,10 +22,12 @@ enum SystemCalls {
     private static let pidfdOpenFunction = symbol("pidfd_open", as: PidfdOpen.self)
     private static let addCloseFromFunction = symbol(
         "posix_spawn_file_actions_addclosefrom_np", as: AddCloseFrom.self)
+    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    private static let addChdirFunction = symbol("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
 
     /// `pipe2(fds, O_CLOEXEC)`: a pipe whose ends no child inherits unless dup'ed onto 0–2.
     /// Falls back to `pipe` + `FD_CLOEXEC` (racy against other threads' forks) without `pipe2`.
-    static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
+    package static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         let result = fds.withUnsafeMutableBufferPointer { buffer -> Int32 in
             if let pipe2Function { return pipe2Function(buffer.baseAddress!, O_CLOEXEC) }
@@ -42,7 +44,7 @@ enum SystemCalls {
 
     /// `pidfd_open(pid, 0)` (Linux ≥ 5.3): a descriptor that becomes readable when `pid` exits.
     /// Returns nil when the kernel or libc lacks it; the caller then falls back to SIGCHLD.
-    static func pidfdOpen(_ pid: pid_t) -> Int32? {
+    package static func pidfdOpen(_ pid: pid_t) -> Int32? {
         guard let pidfdOpenFunction else { return nil }
         let fd = pidfdOpenFunction(pid, 0)
         return fd >= 0 ? fd : nil
@@ -50,13 +52,20 @@ enum SystemCalls {
 
     /// `posix_spawn_file_actions_addclosefrom_np(actions, from)` (glibc ≥ 2.34): the child closes
     /// every descriptor ≥ `from`. Returns false when unavailable.
-    static func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Bool {
+    package static func addCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Bool {
         guard let addCloseFromFunction else { return false }
         return addCloseFromFunction(actions, from) == 0
     }
 
+    /// `posix_spawn_file_actions_addchdir_np(actions, path)` (glibc ≥ 2.29): the child changes
+    /// to `path` before the exec. Returns false when unavailable.
+    package static func addChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: String) -> Bool {
+        guard let addChdirFunction else { return false }
+        return addChdirFunction(actions, path) == 0
+    }
+
     /// Sets `O_NONBLOCK` on a descriptor's open file description (only this end of a pipe).
-    static func setNonBlocking(_ fd: Int32) {
+    package static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     }
@@ -64,7 +73,7 @@ enum SystemCalls {
     /// Reads a whole regular file, at most `limit` bytes.
     /// - Throws: `SystemError` from `open`/`read`; `EFBIG` ("read") when the file is larger than
     ///   `limit`; `EINVAL` ("open") when it is not a regular file (a FIFO would block the loop).
-    static func readFile(_ path: String, limit: Int) throws(SystemError) -> Data {
+    package static func readFile(_ path: String, limit: Int) throws(SystemError) -> Data {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; no effect on regular files.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw SystemError("open", path: path) }
@@ -90,7 +99,7 @@ enum SystemCalls {
     }
 
     /// `close` that retries nothing: on Linux the descriptor is gone even after EINTR.
-    static func closeQuietly(_ fd: Int32) {
+    package static func closeQuietly(_ fd: Int32) {
         if fd >= 0 { _ = Glibc.close(fd) }
     }
 }

@@ -1,6 +1,8 @@
 // UsageStoreFile on a real file system: load, debounced writes counted, flush, write errors.
 import Foundation
 import Glibc
+import SystemSupport
+import TestSupport
 import Testing
 
 @testable import ActivityBroker

@@ -1,0 +1,30 @@
+// Ctrl-C while share waits for a job: the first cancels the job, the second quits at once.
+import Dispatch
+import Glibc
+import SystemSupport
+
+/// Turns SIGINT and SIGTERM into a call of `handler` (cancelling the job) while it lives.
+///
+/// The first signal asks the broker to cancel and waits for the job's end; a second one
+/// exits at once with 130, so that a broker that does not answer cannot hold the terminal.
+/// `stop()` gives both signals their default action back.
+final class InterruptHandler: Sendable {
+    private let queue = DispatchQueue(label: "share.interrupt")
+    private let watcher: SignalWatcher
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        // Only touched on `queue`, by the watcher's handler.
+        final class Count: @unchecked Sendable { var value = 0 }
+        let count = Count()
+        watcher = SignalWatcher(signals: [SIGINT, SIGTERM], queue: queue, scope: .temporary) { _ in
+            count.value += 1
+            guard count.value == 1 else { exit(ShareExit.cancelled.rawValue) }
+            Output.error("share: cancelling (interrupt again to quit without waiting)")
+            handler()
+        }
+    }
+
+    func stop() {
+        queue.sync { watcher.cancel() }
+    }
+}
