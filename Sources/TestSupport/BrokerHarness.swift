@@ -14,7 +14,7 @@ import Glibc
 ///
 /// At most `BrokerSlots.shared` harnesses live at once (inotify instances are scarce); `init`
 /// waits for a slot.
-public final class BrokerHarness: @unchecked Sendable {
+public final class BrokerHarness: Sendable {
     public let bus: TestBus
     public let layout: BrokerLayout
     /// Variables added to (or replacing) the layout's environment; set before starting a broker.

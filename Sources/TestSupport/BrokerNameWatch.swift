@@ -8,7 +8,7 @@ import Foundation
 /// ready when the bus says it owns its name, never from its log.
 ///
 /// Create it before starting the broker: changes are kept in order from then on. Thread-safe.
-public final class BrokerNameWatch: @unchecked Sendable {
+public final class BrokerNameWatch: Sendable {
     /// The broker's well-known name.
     public static let name = Broker1.busName
 
