@@ -9,9 +9,14 @@ import SystemSupport
 /// error reply to `Perform` rather than a failed job.
 enum DispatchPlan: Sendable {
     /// Run a program without a shell; `stdin` is written to it, or it reads /dev/null.
-    case spawn(program: String, arguments: [String], stdin: String?, environment: [String: String])
+    case spawn(
+        program: String, arguments: [String], stdin: String?, environment: [String: String],
+        workingDirectory: String? = nil)
     /// Call `Provider1.Perform` on `destination` at `path`.
     case provider(destination: BusName, path: ObjectPath, autoStart: Bool, body: [Value])
+    /// Call `org.freedesktop.Application.Open(as, a{sv})` on an installed application
+    /// (`DBusActivatable=true`), starting it by D-Bus activation when needed.
+    case applicationOpen(destination: BusName, path: ObjectPath, body: [Value])
 }
 
 /// Starts dispatch plans on the broker's loop and reports each one's outcome once.
@@ -45,7 +50,7 @@ final class Dispatcher: @unchecked Sendable {
             let argv = spec.arguments(for: items)
             return .spawn(
                 program: argv[0], arguments: Array(argv.dropFirst()), stdin: spec.input(for: items),
-                environment: environment)
+                environment: environment, workingDirectory: spec.workingDirectory)
         case .open(let spec):
             let url = try spec.url(for: items)
             return .spawn(
@@ -59,6 +64,10 @@ final class Dispatcher: @unchecked Sendable {
             return try providerPlan(
                 destination: owner, path: objectPath, autoStart: false, activity: activity, items: items,
                 activationToken: activationToken)
+        case .application(let busName, let objectPath):
+            return try applicationPlan(
+                destination: busName, path: objectPath, activity: activity, items: items,
+                activationToken: activationToken)
         case .candidates:
             preconditionFailure("availability resolves candidates before dispatch")
         }
@@ -69,12 +78,16 @@ final class Dispatcher: @unchecked Sendable {
         -> any RunningDispatch
     {
         switch plan {
-        case .spawn(let program, let arguments, let stdin, let environment):
-            return spawn(program: program, arguments: arguments, stdin: stdin, environment: environment, completion: completion)
+        case .spawn(let program, let arguments, let stdin, let environment, let workingDirectory):
+            return spawn(
+                program: program, arguments: arguments, stdin: stdin, environment: environment,
+                workingDirectory: workingDirectory, completion: completion)
         case .provider(let destination, let path, let autoStart, let body):
             return callProvider(
                 destination: destination, path: path, autoStart: autoStart, body: body, timeout: timeout,
                 completion: completion)
+        case .applicationOpen(let destination, let path, let body):
+            return callApplication(destination: destination, path: path, body: body, timeout: timeout, completion: completion)
         }
     }
 
@@ -82,12 +95,13 @@ final class Dispatcher: @unchecked Sendable {
 
     private func spawn(
         program: String, arguments: [String], stdin: String?, environment: [String: String],
-        completion: @escaping @Sendable (JobOutcome) -> Void
+        workingDirectory: String?, completion: @escaping @Sendable (JobOutcome) -> Void
     ) -> any RunningDispatch {
         let name = (program as NSString).lastPathComponent
         do {
             let process = try launcher.spawn(
-                [program] + arguments, options: SpawnOptions(standardInput: stdin, environment: environment)
+                [program] + arguments,
+                options: SpawnOptions(standardInput: stdin, environment: environment, workingDirectory: workingDirectory)
             ) { termination in
                 switch termination.exit {
                 case .exited(0):
@@ -138,6 +152,53 @@ final class Dispatcher: @unchecked Sendable {
         let pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: autoStart) { result in
             let timedOut = ContinuousClock.now >= deadline
             completion(Self.outcome(of: result, provider: destination.rawValue, timedOut: timedOut))
+        }
+        return ProviderDispatch(pending: pending)
+    }
+
+    // MARK: - Installed applications over D-Bus
+
+    static let applicationInterface: InterfaceName = "org.freedesktop.Application"
+
+    /// `Open([url], platform_data)`: the Desktop Entry Specification's D-Bus activation. The
+    /// activation token goes in as both `activation-token` (Wayland) and `desktop-startup-id` (X11).
+    private func applicationPlan(
+        destination: String, path: String, activity: Activity, items: Items, activationToken: String?
+    ) throws(ActivityError) -> DispatchPlan {
+        let busName: BusName
+        let objectPath: ObjectPath
+        do {
+            busName = try BusName(destination)
+            objectPath = try ObjectPath(path)
+        } catch {
+            throw .unavailable("\(activity.id) names an invalid application: \(error.message)")
+        }
+        var platformData: [String: Value] = [:]
+        if let activationToken {
+            platformData["activation-token"] = .string(activationToken)
+            platformData["desktop-startup-id"] = .string(activationToken)
+        }
+        return .applicationOpen(
+            destination: busName, path: objectPath,
+            body: [.array(element: "s", [.string(items.url.string)]), .vardict(platformData)])
+    }
+
+    /// Calls `Open` through the same pending-call path as providers; an empty reply completes the job.
+    private func callApplication(
+        destination: BusName, path: ObjectPath, body: [Value], timeout: UInt32,
+        completion: @escaping @Sendable (JobOutcome) -> Void
+    ) -> any RunningDispatch {
+        let call = MethodCall(
+            destination: destination, path: path, interface: Self.applicationInterface, member: "Open", body: body)
+        let deadline = ContinuousClock.now + .seconds(Int(timeout))
+        let pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: true) { result in
+            switch result {
+            case .success:
+                completion(.completed)
+            case .failure(let error):
+                let timedOut = ContinuousClock.now >= deadline && error.name == DBusError.noReplyName
+                completion(Self.outcome(of: .failure(error), provider: destination.rawValue, timedOut: timedOut))
+            }
         }
         return ProviderDispatch(pending: pending)
     }

@@ -24,12 +24,17 @@ public struct Activity: Hashable, Sendable {
     public var priority: Int
     /// The unique bus name of the registering connection, for `.dbus` activities; `nil` otherwise.
     public var owner: String?
+    /// Manifest `default_handler_alias`: for a URL it takes the name of the default
+    /// application of the URL's scheme and stands in for that application's own entry
+    /// (`DefaultHandlerAliasing`).
+    public var defaultHandlerAlias: Bool
 
     /// Builds an activity.
     public init(
         id: ActivityID, name: String, names: [String: String] = [:], icon: String = "",
         category: ActivityCategory, origin: ActivityOrigin, match: MatchRule = .httpAny,
-        requires: Requirements = .none, perform: PerformSpec, priority: Int = 0, owner: String? = nil
+        requires: Requirements = .none, perform: PerformSpec, priority: Int = 0, owner: String? = nil,
+        defaultHandlerAlias: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -42,6 +47,7 @@ public struct Activity: Hashable, Sendable {
         self.perform = perform
         self.priority = priority
         self.owner = owner
+        self.defaultHandlerAlias = defaultHandlerAlias
     }
 
     /// The name for a POSIX or BCP 47 locale, tried like gettext: `sr_RS.UTF-8@latin` tries `sr_RS@latin`,

@@ -33,7 +33,7 @@ public enum Availability: Hashable, Sendable {
             return .available(resolved: perform)
         case .open, .provider:
             return .available(resolved: perform)
-        case .dbus(let name, _):
+        case .dbus(let name, _), .application(let name, _):
             if !env.hasBusName(name) {
                 return .unavailable(reason: "its D-Bus service '\(name)' has no owner and is not activatable")
             }

@@ -6,11 +6,13 @@ public struct ExecSpec: Hashable, Sendable {
     public let argv: [Template]
     /// What to write to the child's standard input (otherwise it gets `/dev/null`).
     public let stdin: Template?
+    /// The child's working directory (a desktop entry's `Path=`); `nil`: the broker's.
+    public let workingDirectory: String?
 
     /// Builds a spec.
     /// - Throws: `.invalidArgument` when argv is empty, argv[0] is empty or holds a placeholder
     ///   (the shared URL must never choose the program).
-    public init(argv: [Template], stdin: Template? = nil) throws(ActivityError) {
+    public init(argv: [Template], stdin: Template? = nil, workingDirectory: String? = nil) throws(ActivityError) {
         guard let program = argv.first else { throw .invalidArgument("exec: must name a program") }
         if program.source.isEmpty { throw .invalidArgument("exec[0]: the program name is empty") }
         if program.hasPlaceholders {
@@ -23,6 +25,7 @@ public struct ExecSpec: Hashable, Sendable {
         }
         self.argv = argv
         self.stdin = stdin
+        self.workingDirectory = workingDirectory
     }
 
     /// The program: `argv[0]`, a name looked up on PATH or an absolute path.

@@ -96,9 +96,16 @@ public enum Manifest {
             }
             priority = v
         }
+        var alias = false
+        if let a = top["default_handler_alias"] {
+            guard case .bool(let v) = a else {
+                throw d.fail("default_handler_alias", "expected true or false, found \(a.kindDescription)")
+            }
+            alias = v
+        }
         return Activity(
             id: id, name: name, names: names, icon: icon, category: category, origin: origin,
-            match: match, requires: requires, perform: perform, priority: priority)
+            match: match, requires: requires, perform: perform, priority: priority, defaultHandlerAlias: alias)
     }
 }
 

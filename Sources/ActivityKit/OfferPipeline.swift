@@ -1,18 +1,19 @@
-// The offer pipeline's pure steps: match → availability → ranking, then per call exclusions, own activities and the default-browser alias.
+// The offer pipeline's pure steps: match → availability → default handler → ranking, then per call exclusions, own activities and the alias fold.
 import Foundation
 
 /// What `ListActivities` offers, step by step, without the wire or any cache.
 ///
 /// The first steps depend only on the URL, the machine, the usage scores and the locale, so the
 /// service computes them once per URL and keeps the result (`ranked`); the per-call steps
-/// (`OfferFilter`, then `DefaultBrowserAlias`) keep the order and run on every call.
+/// (`OfferFilter`, then `DefaultHandlerAliasing.fold`) keep the order and run on every call.
 public enum OfferPipeline {
-    /// Match (through the registry's index), availability, ranking.
+    /// Match (through the registry's index), availability, the default application of the
+    /// URL's scheme (`DefaultHandlerAliasing.prepare`), ranking.
     public static func ranked(
-        in registry: Registry, for url: SharedURL, isAvailable: (Activity) -> Bool, usage: UsageScores, now: Date,
-        locale: String?
+        in registry: Registry, for url: SharedURL, isAvailable: (Activity) -> Bool, schemeDefault: SchemeDefault? = nil,
+        usage: UsageScores, now: Date, locale: String?
     ) -> [Activity] {
-        let available = registry.matching(url).filter(isAvailable)
+        let available = DefaultHandlerAliasing.prepare(registry.matching(url).filter(isAvailable), schemeDefault: schemeDefault)
         return Ranking.order(available, usage: usage, now: now, locale: locale)
     }
 }

@@ -8,6 +8,9 @@ public enum PerformSpec: Hashable, Sendable {
     case open(OpenSpec)
     /// Call `Provider1.Perform` on a well-known name, starting it by D-Bus activation if needed.
     case dbus(busName: String, objectPath: String)
+    /// Call `org.freedesktop.Application.Open` on a `DBusActivatable=true` application's name
+    /// (API.md §4.1), starting it by D-Bus activation if needed.
+    case application(busName: String, objectPath: String)
     /// Alternatives; `Availability` resolves them to the first that can run.
     case candidates([Candidate])
     /// Call `Provider1.Perform` on the registering connection (unique name `owner`).

@@ -73,6 +73,7 @@ public struct ChildProcessLauncher: Sendable {
         request.standardOutput = pipes.output.map { .descriptor($0.write) } ?? .null
         request.standardError = pipes.error.map { .descriptor($0.write) } ?? .null
         request.processGroup = options.newSession ? .newSession : .own
+        request.workingDirectory = options.workingDirectory
         let pid: pid_t
         do {
             pid = try ProcessSpawner.spawn(request, program: program)

@@ -17,11 +17,13 @@ public struct SpawnOptions: Sendable {
     /// Start a new session (`setsid`) instead of only a new process group. Either way the
     /// child leads its own group, so `terminate` reaches its descendants.
     public var newSession: Bool
+    /// The child's working directory (a desktop entry's `Path=`); nil keeps the broker's.
+    public var workingDirectory: String?
 
     public init(
         standardInput: String? = nil, environment: [String: String] = [:],
         captureStandardOutput: Bool = false, captureStandardError: Bool = false,
-        captureLimit: Int = 1 << 20, newSession: Bool = false
+        captureLimit: Int = 1 << 20, newSession: Bool = false, workingDirectory: String? = nil
     ) {
         self.standardInput = standardInput
         self.environment = environment
@@ -29,5 +31,6 @@ public struct SpawnOptions: Sendable {
         self.captureStandardError = captureStandardError
         self.captureLimit = captureLimit
         self.newSession = newSession
+        self.workingDirectory = workingDirectory
     }
 }

@@ -76,17 +76,6 @@ import Testing
         let excluding = try OfferFilter(exclude: ["theirs"], caller: ":1.7", includeOwn: true)
         #expect(!excluding.keeps(id: id("theirs"), owner: ":1.8", category: .share))
     }
-
-    @Test func openInBrowserStandsForTheDefaultBrowsersOwnEntry() {
-        let browser = id("firefox")
-        let alias = DefaultBrowserAlias(defaultBrowser: browser)
-        let offered = [DefaultBrowserAlias.openInBrowserID, browser, id("chromium")]
-        #expect(alias.apply(offered, id: { $0 }) == [DefaultBrowserAlias.openInBrowserID, id("chromium")])
-        // Without "Open in Browser" (excluded, say) the browser's own entry stays.
-        #expect(alias.apply([browser, id("chromium")], id: { $0 }) == [browser, id("chromium")])
-        // Without a known default browser nothing is folded.
-        #expect(DefaultBrowserAlias(defaultBrowser: nil).apply(offered, id: { $0 }) == offered)
-    }
 }
 
 @Suite struct AvailabilityCacheTests {

@@ -1,7 +1,7 @@
 // An installed application found by DesktopApplicationScanner: what the broker needs to offer "Open in <Name>".
 
-/// An installed application (a valid `Type=Application` desktop entry), as the broker
-/// needs it for API.md §4.1.
+/// An installed application (a `Type=Application` desktop entry that GIO would load), as the
+/// broker needs it for API.md §4.1.
 public struct DesktopApplication: Hashable, Sendable {
     /// The desktop file id, e.g. `org.mozilla.firefox.desktop`.
     public var desktopID: String
@@ -14,14 +14,16 @@ public struct DesktopApplication: Hashable, Sendable {
     public var names: [String: String]
     /// The `Icon` value (an icon name or absolute path), if any.
     public var icon: String?
-    /// Lowercased schemes from `MimeType=x-scheme-handler/<scheme>`, in file order, without duplicates.
+    /// Lowercased schemes from `MimeType=x-scheme-handler/<scheme>`, in file order, without
+    /// duplicates. What the entry itself claims; mimeapps.list may add or remove schemes
+    /// (`DesktopHandlers` has the result).
     public var schemes: [String]
-    /// The whole `MimeType=` list, for the mimeapps.list association algorithm.
+    /// The whole `MimeType=` list.
     public var mimeTypes: [String]
     /// The argv template for the broker's exec dispatcher (`{url}` where the URL goes,
-    /// literal braces doubled), or `nil` when the Exec line takes only local files
-    /// (`%f`/`%F`) and so cannot be given a URL. Without any file code there is no `{url}`:
-    /// the program is started without the URL, as the specification says.
+    /// literal braces doubled), or `nil` when there is no Exec line or it takes only local
+    /// files (`%f`/`%F`) and so cannot be given a URL. Without any file code there is no
+    /// `{url}`: the program is started without the URL, as the specification says.
     public var argvTemplate: [String]?
     /// The desktop file's full path (directory + relative path).
     public var path: String
@@ -29,14 +31,20 @@ public struct DesktopApplication: Hashable, Sendable {
     public var directory: String
     /// `NoDisplay=true`: hidden from menus but still a handler, so still offered.
     public var noDisplay: Bool
+    /// `Terminal=true`: the program runs inside a terminal emulator.
+    public var terminal: Bool
+    /// `Path=`: the working directory of the program (`nil` when absent or empty).
+    public var workingDirectory: String?
+    /// The D-Bus name to call `org.freedesktop.Application.Open` on, when the entry says
+    /// `DBusActivatable=true` and its file name (without `.desktop`) is a valid well-known
+    /// bus name, as GIO requires; `nil` otherwise (launched through `Exec`).
+    public var busName: String?
+    /// `StartupNotify=true`.
+    public var startupNotify: Bool
 
-    /// Whether the broker can offer it for URLs: it handles some scheme and its Exec line can take a URL.
-    public var canOpenURLs: Bool {
-        !schemes.isEmpty && (argvTemplate?.contains { $0.contains("{url}") } ?? false)
-    }
+    /// Whether the broker can open URLs with it: through D-Bus, or an Exec line that takes a URL.
+    public var canOpenURLs: Bool { launch != nil }
 
-    /// This entry as the mime-apps algorithms see it.
-    public var mimeAppsEntry: MimeAppsInstalledEntry {
-        MimeAppsInstalledEntry(desktopID: desktopID, directory: directory, mimeTypes: mimeTypes)
-    }
+    /// How the broker launches it with a URL, or `nil` when it cannot take one.
+    public var launch: DesktopLaunch? { DesktopLaunch(self) }
 }

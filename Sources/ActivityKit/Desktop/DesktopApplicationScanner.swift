@@ -1,7 +1,14 @@
-// Turns the contents of the applications directories into installed DesktopApplications (Desktop Entry Spec 1.5).
+// Turns the contents of the applications directories into installed DesktopApplications, as GIO loads them.
 
 /// Finds the installed applications in the applications directories, pure: the caller reads
 /// the files and passes their contents in.
+///
+/// GLib's GIO is the reference (API.md §4.1). For each desktop id the directories are tried
+/// in precedence order and the first file that *loads* is the application (GIO's
+/// `g_desktop_app_info_new`): a file loads when it parses, says `Type=Application`, its
+/// `TryExec` and its Exec program are on `PATH`. A file with `Hidden=true` means the id is
+/// deleted. `NoDisplay`, `OnlyShowIn` and `NotShowIn` concern menus, not handlers,
+/// and hide nothing here (GIO lists such entries too).
 public enum DesktopApplicationScanner {
     /// One applications directory and its `.desktop` files.
     public struct Directory: Sendable {
@@ -29,48 +36,79 @@ public enum DesktopApplicationScanner {
         public var applications: [DesktopApplication] = []
         /// One error per broken file, naming file and line; the other files still load.
         public var errors: [DesktopEntryError] = []
-        /// Entries left out on purpose: Hidden, not Type=Application, no Exec, TryExec
-        /// missing, OnlyShowIn/NotShowIn.
+        /// Files left out on purpose: Hidden, not Type=Application, no Exec, TryExec or the
+        /// Exec program missing.
         public var skipped: [Skipped] = []
+        /// Per directory, what the mime-apps algorithms need (ids present, `MimeType=` lines).
+        public var directories: [MimeAppsDirectoryContents] = []
     }
 
     /// Scans `directories`, highest precedence first.
     ///
-    /// The first directory holding a desktop id wins it; the winner then decides alone, so a
-    /// `Hidden=true`, skipped or broken file hides an entry of the same id lower down (a
-    /// user's broken override is reported, not silently replaced by the system file).
-    /// `currentDesktops` are the `XDG_CURRENT_DESKTOP` names (case-sensitive, as in the spec);
-    /// `locale` picks the Name for `%c`; `hasExecutable` answers TryExec (a name looked up on
-    /// `PATH`, or an absolute path).
+    /// `locale` picks the Name for `%c`; `hasExecutable` answers for `TryExec` and the Exec
+    /// program (a name looked up on `PATH`, or an absolute path).
     public static func scan(
-        _ directories: [Directory], currentDesktops: [String], locale: String?,
-        hasExecutable: (String) -> Bool
+        _ directories: [Directory], locale: String?, hasExecutable: (String) -> Bool
     ) -> Result {
         var result = Result()
-        var claimed: Set<String> = []
-        for directory in directories {
-            var found: [(id: String, relative: String)] = []
+        // id → (directory index, relative path) for every file, in precedence order.
+        var files: [String: [(directory: Int, relative: String)]] = [:]
+        var order: [String] = []
+        for (index, directory) in directories.enumerated() {
+            var contents = MimeAppsDirectoryContents(path: directory.path)
+            var seenHere: Set<String> = []
             // Sorted so that two paths naming the same id in one directory
             // (`a-b.desktop`, `a/b.desktop`) resolve the same way every time.
             for relative in directory.files.keys.sorted() {
-                guard let id = desktopID(forRelativePath: relative), claimed.insert(id).inserted else { continue }
-                found.append((id, relative))
-            }
-            for (id, relative) in found.sorted(by: { $0.id < $1.id }) {
-                let path = MimeAppsList.join(directory.path, normalizedRelative(relative))
-                do {
-                    let outcome = try load(
-                        id: id, path: path, directory: directory.path, contents: directory.files[relative]!,
-                        currentDesktops: currentDesktops, locale: locale, hasExecutable: hasExecutable)
-                    switch outcome {
-                    case .application(let app): result.applications.append(app)
-                    case .skipped(let reason): result.skipped.append(Skipped(desktopID: id, path: path, reason: reason))
+                guard let id = desktopID(forRelativePath: relative), seenHere.insert(id).inserted else {
+                    continue
+                }
+                contents.desktopIDs.insert(id)
+                if files[id] == nil { order.append(id) }
+                files[id, default: []].append((index, relative))
+                // The mimeinfo.cache update-desktop-database would write: every file that
+                // parses and is not deleted, with its MimeType= list.
+                if let entry = try? DesktopEntry(parsing: directory.files[relative]!, fileName: relative),
+                    (try? entry.boolean("Hidden")) != true
+                {
+                    for mime in entry.strings("MimeType") ?? [] {
+                        contents.mimeCache[mime.lowercased(), default: []].append(id)
                     }
-                } catch {
-                    result.errors.append(error)
                 }
             }
+            for key in contents.mimeCache.keys { contents.mimeCache[key]!.sort() }
+            result.directories.append(contents)
         }
+        var found: [(directory: Int, application: DesktopApplication)] = []
+        for id in order {
+            for (index, relative) in files[id]! {
+                let directory = directories[index]
+                let path = MimeAppsList.join(directory.path, normalizedRelative(relative))
+                let outcome: Outcome
+                do {
+                    outcome = try load(
+                        id: id, path: path, directory: directory.path, contents: directory.files[relative]!,
+                        locale: locale, hasExecutable: hasExecutable)
+                } catch {
+                    result.errors.append(error)
+                    continue
+                }
+                switch outcome {
+                case .application(let app):
+                    found.append((index, app))
+                case .deleted(let reason), .loadedButUnusable(let reason):
+                    result.skipped.append(Skipped(desktopID: id, path: path, reason: reason))
+                case .notLoaded(let reason):
+                    result.skipped.append(Skipped(desktopID: id, path: path, reason: reason))
+                    continue
+                }
+                break
+            }
+        }
+        result.applications = found.sorted {
+            ($0.directory, $0.application.desktopID) < ($1.directory, $1.application.desktopID)
+        }
+        .map(\.application)
         return result
     }
 
@@ -100,14 +138,14 @@ public enum DesktopApplicationScanner {
         return ([xdg.dataHome] + xdg.dataDirs).map { MimeAppsList.join($0, "applications") }
     }
 
-    /// The `XDG_CURRENT_DESKTOP` names as written (`"GNOME:ubuntu"` → `["GNOME", "ubuntu"]`).
-    public static func currentDesktops(from value: String?) -> [String] {
-        (value ?? "").split(separator: ":").map(String.init)
-    }
-
     private enum Outcome {
         case application(DesktopApplication)
-        case skipped(String)
+        /// Loaded (so it decides for its id) but Hidden: the id is deleted.
+        case deleted(String)
+        /// Loaded, so it decides for its id, but the broker cannot launch it.
+        case loadedButUnusable(String)
+        /// Did not load: the next directory's file of the same id is tried, as GIO does.
+        case notLoaded(String)
     }
 
     private static func normalizedRelative(_ relative: String) -> String {
@@ -115,62 +153,70 @@ public enum DesktopApplicationScanner {
     }
 
     private static func load(
-        id: String, path: String, directory: String, contents: String, currentDesktops: [String],
-        locale: String?, hasExecutable: (String) -> Bool
+        id: String, path: String, directory: String, contents: String, locale: String?,
+        hasExecutable: (String) -> Bool
     ) throws(DesktopEntryError) -> Outcome {
         let entry = try DesktopEntry(parsing: contents, fileName: path)
         func fail(_ key: String?, _ message: String) -> DesktopEntryError {
             DesktopEntryError(fileName: path, line: key.flatMap { entry.line(ofKey: $0) }, message: message)
         }
-        if try entry.boolean("Hidden") == true { return .skipped("Hidden=true (deleted)") }
+        // Checked first so that the usual `[Desktop Entry]` + `Hidden=true` file, without a
+        // Type, deletes the id (GIO would fail to load it and fall back to a lower copy for a
+        // direct lookup, while its menus and MIME lookups already treat the id as gone).
+        if try entry.boolean("Hidden") == true { return .deleted("Hidden=true (deleted)") }
         guard let type = entry.string("Type") else { throw fail(nil, "missing required key Type") }
-        guard type == "Application" else { return .skipped("Type=\(type), not Application") }
-        guard let name = entry.string("Name"), !name.isEmpty else { throw fail("Name", "missing required key Name") }
-        let noDisplay = try entry.boolean("NoDisplay") ?? false
-        guard let exec = entry.string("Exec"), !exec.isEmpty else { return .skipped("no Exec key") }
+        guard type == "Application" else { return .notLoaded("Type=\(type), not Application") }
         if let tryExec = entry.string("TryExec"), !tryExec.isEmpty, !hasExecutable(tryExec) {
-            return .skipped("TryExec '\(tryExec)' not found")
+            return .notLoaded("TryExec '\(tryExec)' not found")
         }
-        if let reason = showInReason(entry, currentDesktops: currentDesktops) { return .skipped(reason) }
+        let exec = entry.string("Exec").flatMap { $0.isEmpty ? nil : $0 }
+        var command: DesktopExec?
+        if let exec {
+            do { command = try DesktopExec(parsing: exec) } catch { throw fail("Exec", error.description) }
+            if case .literal(let program) = command!.arguments[0].first, command!.arguments[0].count == 1,
+                !hasExecutable(program)
+            {
+                return .notLoaded("the Exec program '\(program)' is not on PATH")
+            }
+        }
+        guard let name = entry.string("Name"), !name.isEmpty else {
+            throw fail("Name", "missing required key Name")
+        }
+        let noDisplay = try entry.boolean("NoDisplay") ?? false
+        let terminal = try entry.boolean("Terminal") ?? false
+        let startupNotify = try entry.boolean("StartupNotify") ?? false
+        let busName =
+            try entry.boolean("DBusActivatable") == true
+            ? DesktopLaunch.busName(forDesktopFilePath: path) : nil
+        guard command != nil || busName != nil else { return .loadedButUnusable("no Exec key") }
         guard let activityID = activityID(forDesktopID: id) else {
-            throw fail(nil, "desktop file id '\(id)' does not form a valid activity id ([A-Za-z0-9_.-], at most 255)")
+            throw fail(
+                nil, "desktop file id '\(id)' does not form a valid activity id ([A-Za-z0-9_.-], at most 255)"
+            )
         }
         let icon = entry.string("Icon").flatMap { $0.isEmpty ? nil : $0 }
-        let command: DesktopExec
-        do { command = try DesktopExec(parsing: exec) } catch { throw fail("Exec", error.description) }
-        let context = DesktopExec.Context(
-            icon: icon, name: entry.localizedString("Name", locale: locale) ?? name, desktopFilePath: path)
-        let template: [String]?
-        do { template = try command.argvTemplate(context: context) } catch {
-            if case .invalid = error { throw fail("Exec", error.description) }
-            template = nil
+        var template: [String]?
+        if let command {
+            let context = DesktopExec.Context(
+                icon: icon, name: entry.localizedString("Name", locale: locale) ?? name, desktopFilePath: path
+            )
+            do { template = try command.argvTemplate(context: context) } catch {
+                if case .invalid = error { throw fail("Exec", error.description) }
+            }
         }
         let mimeTypes = entry.strings("MimeType") ?? []
         var schemes: [String] = []
-        for mime in mimeTypes where mime.lowercased().hasPrefix("x-scheme-handler/") {
-            let scheme = mime.dropFirst("x-scheme-handler/".count).lowercased()
+        for mime in mimeTypes where mime.lowercased().hasPrefix(DesktopHandlers.schemeTypePrefix) {
+            let scheme = mime.dropFirst(DesktopHandlers.schemeTypePrefix.count).lowercased()
             if !scheme.isEmpty && !schemes.contains(scheme) { schemes.append(scheme) }
         }
+        let workingDirectory = entry.string("Path").flatMap { $0.isEmpty ? nil : $0 }
         return .application(
             DesktopApplication(
                 desktopID: id, activityID: activityID, name: name, names: entry.localizedValues("Name"),
                 icon: icon, schemes: schemes, mimeTypes: mimeTypes, argvTemplate: template, path: path,
-                directory: directory, noDisplay: noDisplay))
-    }
-
-    /// The spec's rule: each current desktop in order; the first found in OnlyShowIn shows the
-    /// entry, the first found in NotShowIn hides it; with no match, an OnlyShowIn hides it.
-    private static func showInReason(_ entry: DesktopEntry, currentDesktops: [String]) -> String? {
-        let only = entry.strings("OnlyShowIn")
-        let not = entry.strings("NotShowIn") ?? []
-        for desktop in currentDesktops {
-            if only?.contains(desktop) == true { return nil }
-            if not.contains(desktop) { return "NotShowIn includes \(desktop)" }
-        }
-        if let only {
-            return "OnlyShowIn=\(only.joined(separator: ";")) excludes the current desktop"
-                + (currentDesktops.isEmpty ? " (XDG_CURRENT_DESKTOP unset)" : "")
-        }
-        return nil
+                directory: directory, noDisplay: noDisplay, terminal: terminal,
+                workingDirectory: workingDirectory,
+                busName: busName, startupNotify: startupNotify))
     }
 }

@@ -84,9 +84,9 @@ public struct DesktopEntry: Hashable, Sendable {
         }
     }
 
-    /// A `localestring` value for `locale` (a POSIX locale such as `de_DE.UTF-8@euro`), in the
-    /// specification's order: lang_COUNTRY@MODIFIER, lang_COUNTRY, lang@MODIFIER, lang, then
-    /// the unlocalized key. The encoding part of the locale is ignored.
+    /// A `localestring` value for `locale` (a POSIX locale such as `de_DE.UTF-8@euro`), in
+    /// GLib's order (`localeFallbacks`), then the unlocalized key. The encoding part of the
+    /// locale is ignored.
     public func localizedString(_ key: String, locale: String?, group: String = mainGroup) -> String? {
         for candidate in locale.map(Self.localeFallbacks) ?? [] {
             if let value = string("\(key)[\(candidate)]", group: group) { return value }
@@ -106,8 +106,10 @@ public struct DesktopEntry: Hashable, Sendable {
         return result
     }
 
-    /// The locale keys to try for `locale`, most specific first, per the specification's
-    /// matching rules; e.g. `sr_YU.UTF-8@Latn` → `sr_YU@Latn`, `sr_YU`, `sr@Latn`, `sr`.
+    /// The locale keys to try for `locale`, most specific first, in the order GLib's key files
+    /// use (`g_get_locale_variants`), which GIO's names follow: the modifier before the
+    /// country, e.g. `sr_YU.UTF-8@Latn` → `sr_YU@Latn`, `sr@Latn`, `sr_YU`, `sr`. (The Desktop
+    /// Entry Specification lists `sr_YU` before `sr@Latn`; an entry with both differs.)
     public static func localeFallbacks(_ locale: String) -> [String] {
         var rest = Substring(locale)
         var modifier: Substring?
@@ -124,9 +126,11 @@ public struct DesktopEntry: Hashable, Sendable {
         let lang = rest
         guard !lang.isEmpty else { return [] }
         var result: [String] = []
-        if let country, !country.isEmpty, let modifier, !modifier.isEmpty { result.append("\(lang)_\(country)@\(modifier)") }
-        if let country, !country.isEmpty { result.append("\(lang)_\(country)") }
+        if let country, !country.isEmpty, let modifier, !modifier.isEmpty {
+            result.append("\(lang)_\(country)@\(modifier)")
+        }
         if let modifier, !modifier.isEmpty { result.append("\(lang)@\(modifier)") }
+        if let country, !country.isEmpty { result.append("\(lang)_\(country)") }
         result.append(String(lang))
         return result
     }

@@ -51,7 +51,9 @@ struct DesktopEntryKeyFile: Hashable, Sendable {
                 guard header.last == "]" else { throw fail("group header must end with ']'") }
                 let name = String(header.dropFirst().dropLast())
                 guard !name.isEmpty,
-                    !name.contains(where: { $0 == "[" || $0 == "]" || $0.isASCII && ($0.asciiValue! < 32 || $0.asciiValue! == 127) })
+                    !name.contains(where: {
+                        $0 == "[" || $0 == "]" || $0.isASCII && ($0.asciiValue! < 32 || $0.asciiValue! == 127)
+                    })
                 else { throw fail("invalid group name '\(name)'") }
                 if let existing = index[name] {
                     if dialect == .desktopEntry { throw fail("duplicate group [\(name)]") }
@@ -69,11 +71,15 @@ struct DesktopEntryKeyFile: Hashable, Sendable {
             var key = trimmed[..<equals]
             while let last = key.last, last == " " || last == "\t" { key = key.dropLast() }
             let value = trimmed[trimmed.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
-            guard dialect == .desktopEntry ? Self.isValidKey(key) : !key.isEmpty else { throw fail("invalid key name '\(key)'") }
+            guard dialect == .desktopEntry ? Self.isValidKey(key) : !key.isEmpty else {
+                throw fail("invalid key name '\(key)'")
+            }
             guard let group = current else { throw fail("key '\(key)' before the first group header") }
             let name = String(key)
             if groups[group].values[name] != nil {
-                if dialect == .desktopEntry { throw fail("duplicate key '\(name)' in group [\(groups[group].name)]") }
+                if dialect == .desktopEntry {
+                    throw fail("duplicate key '\(name)' in group [\(groups[group].name)]")
+                }
                 continue
             }
             groups[group].keys.append(name)

@@ -45,7 +45,9 @@ public struct DesktopExec: Hashable, Sendable {
     /// program without such a code takes no files; nothing is appended).
     public let urlFieldCode: Character?
 
-    static let reserved: Set<Character> = ["'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`"]
+    static let reserved: Set<Character> = [
+        "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`",
+    ]
     static let known: Set<Character> = ["f", "F", "u", "U", "i", "c", "k", "d", "D", "n", "N", "v", "m"]
     static let deprecated: Set<Character> = ["d", "D", "n", "N", "v", "m"]
 
@@ -73,8 +75,14 @@ public struct DesktopExec: Hashable, Sendable {
                 switch c {
                 case "\"": inQuotes = false
                 case "\\":
-                    guard let next = iterator.next() else { throw .invalid("Exec ends inside a quoted argument") }
-                    if "\"`$\\".contains(next) { literal.append(next) } else { literal.append("\\"); literal.append(next) }
+                    guard let next = iterator.next() else {
+                        throw .invalid("Exec ends inside a quoted argument")
+                    }
+                    if "\"`$\\".contains(next) {
+                        literal.append(next)
+                    } else {
+                        literal.append("\\"); literal.append(next)
+                    }
                 case "`", "$": throw .invalid("'\(c)' must be escaped inside a quoted Exec argument")
                 case "%":
                     guard let next = iterator.next() else { throw .invalid("Exec ends with a lone '%'") }
@@ -118,7 +126,9 @@ public struct DesktopExec: Hashable, Sendable {
         var urlCode: Character?
         for arg in args {
             for case .fieldCode(let code) in arg where "fFuU".contains(code) {
-                if let urlCode { throw .invalid("Exec has more than one file or URL field code (%\(urlCode), %\(code))") }
+                if let urlCode {
+                    throw .invalid("Exec has more than one file or URL field code (%\(urlCode), %\(code))")
+                }
                 urlCode = code
                 if (code == "F" || code == "U") && arg.count != 1 {
                     throw .invalid("%\(code) must be an argument on its own")
@@ -128,7 +138,9 @@ public struct DesktopExec: Hashable, Sendable {
                 throw .invalid("%i must be an argument on its own")
             }
         }
-        if case .fieldCode = args[0].first { throw .invalid("Exec must start with a program, not a field code") }
+        if case .fieldCode = args[0].first {
+            throw .invalid("Exec must start with a program, not a field code")
+        }
         arguments = args
         urlFieldCode = urlCode
     }
@@ -158,7 +170,8 @@ public struct DesktopExec: Hashable, Sendable {
         try expand(context: context, escape: { $0 }) { code throws(DesktopExecError) in
             if code == "u" || code == "U" { return url }
             guard let path = Self.localPath(ofFileURL: url) else {
-                throw .notApplicable("Exec takes local files only (%\(code)), not '\(Self.scheme(of: url))' URLs")
+                throw .notApplicable(
+                    "Exec takes local files only (%\(code)), not '\(Self.scheme(of: url))' URLs")
             }
             return path
         }
@@ -209,7 +222,8 @@ public struct DesktopExec: Hashable, Sendable {
                     case "u", "U", "f", "F": out += try url(code)
                     case "c": out += escape(context.name)
                     case "k": out += escape(context.desktopFilePath ?? "")
-                    default: precondition(Self.deprecated.contains(code), "parser admitted unknown code %\(code)")
+                    default:
+                        precondition(Self.deprecated.contains(code), "parser admitted unknown code %\(code)")
                     }
                 }
             }

@@ -9,6 +9,12 @@ public struct MimeAppsList: Hashable, Sendable {
     public let path: String
     /// `true` for a `$desktop-mimeapps.list`: per the spec only its default applications count.
     public let isDesktopSpecific: Bool
+    /// `true` for GLib's old `defaults.list` (data directories only): GIO still reads its
+    /// `[Default Applications]`, and nothing else.
+    public let isLegacyDefaults: Bool
+    /// Whether only `[Default Applications]` counts in this file (GIO warns about and
+    /// ignores added or removed associations there).
+    public var isDefaultsOnly: Bool { isDesktopSpecific || isLegacyDefaults }
     /// `[Default Applications]`: MIME type (lowercased) → desktop ids, most preferred first.
     public let defaults: [String: [String]]
     /// `[Added Associations]`: MIME type (lowercased) → desktop ids.
@@ -22,6 +28,7 @@ public struct MimeAppsList: Hashable, Sendable {
         self.path = path
         let baseName = path.split(separator: "/").last.map(String.init) ?? path
         isDesktopSpecific = baseName != "mimeapps.list" && baseName.hasSuffix("-mimeapps.list")
+        isLegacyDefaults = baseName == "defaults.list"
         let file = try DesktopEntryKeyFile(parsing: contents, fileName: path, dialect: .mimeApps)
         func table(_ group: String) -> [String: [String]] {
             guard let g = file.group(group) else { return [:] }
@@ -45,19 +52,20 @@ public struct MimeAppsList: Hashable, Sendable {
     /// Every place a mimeapps.list may be, highest precedence first, per the spec's table:
     /// config home, config dirs, data home `applications/`, data dirs `applications/`; in each
     /// directory the `$desktop-mimeapps.list` files (in `currentDesktops` order) come before
-    /// `mimeapps.list`. `currentDesktops` are lowercased here.
+    /// `mimeapps.list`, and in the data directories GLib's old `defaults.list` comes last, as
+    /// GIO reads it. `currentDesktops` are lowercased here.
     public static func candidatePaths(
         configHome: String, configDirs: [String], dataHome: String, dataDirs: [String],
         currentDesktops: [String]
     ) -> [String] {
         let desktops = currentDesktops.map { $0.lowercased() }.filter { !$0.isEmpty }
-        var directories = [configHome] + configDirs
-        directories.append(join(dataHome, "applications"))
-        directories += dataDirs.map { join($0, "applications") }
+        let configs = [configHome] + configDirs
+        let data = [join(dataHome, "applications")] + dataDirs.map { join($0, "applications") }
         var paths: [String] = []
-        for dir in directories {
+        for (dir, isData) in configs.map({ ($0, false) }) + data.map({ ($0, true) }) {
             for desktop in desktops { paths.append(join(dir, "\(desktop)-mimeapps.list")) }
             paths.append(join(dir, "mimeapps.list"))
+            if isData { paths.append(join(dir, "defaults.list")) }
         }
         return paths
     }
@@ -91,7 +99,9 @@ struct XDGDirectories {
             return fallback
         }
         func list(_ name: String, _ fallback: [String]) -> [String] {
-            let items = (environment[name] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+            let items = (environment[name] ?? "").split(separator: ":").map(String.init).filter {
+                $0.hasPrefix("/")
+            }
             return items.isEmpty ? fallback : items
         }
         configHome = single("XDG_CONFIG_HOME", MimeAppsList.join(home, ".config"))

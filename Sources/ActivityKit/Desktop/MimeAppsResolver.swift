@@ -1,97 +1,149 @@
-// The mime-apps spec's algorithms: applications associated with a MIME type, and its default application.
+// The mime-apps algorithms as GIO runs them: applications associated with a MIME type, and its default.
 
-/// An installed desktop entry as the mime-apps algorithms see it.
-public struct MimeAppsInstalledEntry: Hashable, Sendable {
-    /// The desktop file id, e.g. `org.mozilla.firefox.desktop`.
-    public var desktopID: String
-    /// The applications directory the effective file of this id lives in.
-    public var directory: String
-    /// Its `MimeType=` list.
-    public var mimeTypes: [String]
+/// What one applications directory holds, as the mime-apps algorithms see it.
+public struct MimeAppsDirectoryContents: Hashable, Sendable {
+    /// The directory, e.g. `/usr/share/applications`.
+    public var path: String
+    /// Every desktop id with a file here, loadable or not: such an id masks the same id in
+    /// directories of lower precedence.
+    public var desktopIDs: Set<String> = []
+    /// MIME type (lowercased) → the ids whose `MimeType=` lists it, sorted: what
+    /// `update-desktop-database` writes to `mimeinfo.cache`, which is how GIO learns them.
+    public var mimeCache: [String: [String]] = [:]
 
-    public init(desktopID: String, directory: String, mimeTypes: [String]) {
-        self.desktopID = desktopID
-        self.directory = directory
-        self.mimeTypes = mimeTypes
+    public init(path: String, desktopIDs: Set<String> = [], mimeCache: [String: [String]] = [:]) {
+        self.path = path
+        self.desktopIDs = desktopIDs
+        self.mimeCache = mimeCache
     }
 }
 
-/// All mimeapps.list files in precedence order, and the spec's lookups over them.
+/// All mimeapps.list files in precedence order, the applications directories, and the
+/// spec's lookups over them, computed as GLib's GIO computes them (`gdesktopappinfo.c`).
 ///
-/// Pass every candidate path (`MimeAppsList.candidatePaths`), a missing file as empty
-/// contents: the association algorithm interleaves each applications directory's desktop
-/// files right after that directory's mimeapps.list, so the directories must be known even
-/// where no file exists. Installed entries whose directory appears in no path are
-/// considered last, in the order given.
+/// Each directory (config home, config dirs, data home's and data dirs' `applications/`)
+/// contributes, in this order: its `$desktop-mimeapps.list` files (defaults only), its
+/// `mimeapps.list` (added, removed, defaults), its `defaults.list` (defaults only), then the
+/// `MimeType=` lines of its desktop files. An id added or removed in a directory is ignored
+/// there when a directory of higher precedence has a file of that id (it is masked).
 public struct MimeAppsResolver: Sendable {
     /// The files that parsed, in precedence order.
     public let lists: [MimeAppsList]
     /// One error per file that did not parse (that file is then treated as empty).
     public let errors: [DesktopEntryError]
+    private let directories: [Directory]
 
-    /// Parses `files` (path, contents), highest precedence first.
-    public init(files: [(path: String, contents: String)]) {
+    private struct Tweaks: Sendable {
+        var additions: [String] = []
+        var removals: [String] = []
+        var defaults: [String] = []
+    }
+
+    private struct Directory: Sendable {
+        var path: String
+        var desktopIDs: Set<String>
+        var tweaks: [String: Tweaks] = [:]
+    }
+
+    /// Parses `files` (path, contents; a missing file as empty contents), highest precedence
+    /// first, and joins them with the applications directories' `contents`. A directory that
+    /// appears in no file path comes after all those that do, in the order given.
+    public init(
+        files: [(path: String, contents: String)], directories contents: [MimeAppsDirectoryContents] = []
+    ) {
         var lists: [MimeAppsList] = []
         var errors: [DesktopEntryError] = []
-        for (path, contents) in files {
-            do { lists.append(try MimeAppsList(parsing: contents, path: path)) } catch { errors.append(error) }
+        for (path, text) in files {
+            do { lists.append(try MimeAppsList(parsing: text, path: path)) } catch { errors.append(error) }
+        }
+        var order: [String] = []
+        for path in files.map({ Self.directory(of: $0.path) }) + contents.map({ Self.normalize($0.path) })
+        where !order.contains(path) {
+            order.append(path)
+        }
+        var directories = order.map { Directory(path: $0, desktopIDs: []) }
+        func index(_ path: String) -> Int { order.firstIndex(of: path)! }
+        for list in lists {
+            let i = index(Self.directory(of: list.path))
+            var allMimeTypes = Set(list.defaults.keys)
+            if !list.isDefaultsOnly {
+                allMimeTypes.formUnion(list.added.keys); allMimeTypes.formUnion(list.removed.keys)
+            }
+            for mime in allMimeTypes {
+                var t = directories[i].tweaks[mime] ?? Tweaks()
+                if !list.isDefaultsOnly {
+                    Self.expand(&t.additions, with: list.added[mime] ?? [], excluding: t.removals)
+                    Self.expand(&t.removals, with: list.removed[mime] ?? [], excluding: t.additions)
+                }
+                Self.expand(&t.defaults, with: list.defaults[mime] ?? [], excluding: [])
+                directories[i].tweaks[mime] = t
+            }
+        }
+        for content in contents {
+            let i = index(Self.normalize(content.path))
+            directories[i].desktopIDs.formUnion(content.desktopIDs)
+            for (mime, ids) in content.mimeCache {
+                var t = directories[i].tweaks[mime] ?? Tweaks()
+                Self.expand(&t.additions, with: ids, excluding: t.removals)
+                directories[i].tweaks[mime] = t
+            }
         }
         self.lists = lists
         self.errors = errors
+        self.directories = directories
     }
 
-    /// The desktop ids associated with `mimeType`, most preferred first (the spec's
-    /// suggested algorithm): walking the files in order, add the file's added associations
-    /// not yet removed, then remember its removed associations, then add the desktop files
-    /// of the same directory that list the type, then treat all of that directory's ids as
-    /// seen. Desktop-specific files are skipped here (they may only set defaults).
-    /// Only ids in `installed` are returned.
-    public func associatedApplications(for mimeType: String, installed: [MimeAppsInstalledEntry]) -> [String] {
+    /// Every MIME type (lowercased) that some file or desktop entry mentions.
+    public var mimeTypes: Set<String> {
+        Set(directories.flatMap { $0.tweaks.keys })
+    }
+
+    /// The desktop ids associated with `mimeType`, most preferred first, installed or not
+    /// (GIO's `g_desktop_app_info_get_desktop_ids_for_content_type`): directory by directory,
+    /// the additions not masked and not removed before, then the removals remembered.
+    public func associatedApplications(for mimeType: String) -> [String] {
         let mimeType = mimeType.lowercased()
-        let installedIDs = Set(installed.map(\.desktopID))
-        var results: [String] = []
-        var blacklist: Set<String> = []
-        var visited: Set<String> = []
-
-        func visitDirectory(_ dir: String) {
-            guard visited.insert(dir).inserted else { return }
-            let here = installed.filter { Self.normalize($0.directory) == dir }
-            for entry in here.sorted(by: { $0.desktopID < $1.desktopID })
-            where entry.mimeTypes.contains(where: { $0.lowercased() == mimeType }) && !blacklist.contains(entry.desktopID)
-                && !results.contains(entry.desktopID)
-            {
-                results.append(entry.desktopID)
+        var hits: [String] = []
+        var blocklist: Set<String> = []
+        for (i, directory) in directories.enumerated() {
+            guard let tweaks = directory.tweaks[mimeType] else { continue }
+            for id in tweaks.additions
+            where !isMasked(id, below: i) && !blocklist.contains(id) && !hits.contains(id) {
+                hits.append(id)
             }
-            blacklist.formUnion(here.map(\.desktopID))
-        }
-
-        for (offset, list) in lists.enumerated() {
-            let dir = Self.directory(of: list.path)
-            if !list.isDesktopSpecific {
-                for id in list.added[mimeType] ?? []
-                where installedIDs.contains(id) && !blacklist.contains(id) && !results.contains(id) {
-                    results.append(id)
-                }
-                blacklist.formUnion(list.removed[mimeType] ?? [])
+            for id in tweaks.removals where !isMasked(id, below: i) && !hits.contains(id) {
+                blocklist.insert(id)
             }
-            // Desktop files of a directory come after all of its mimeapps.list files.
-            let nextDir = offset + 1 < lists.count ? Self.directory(of: lists[offset + 1].path) : nil
-            if nextDir != dir { visitDirectory(dir) }
         }
-        for entry in installed { visitDirectory(Self.normalize(entry.directory)) }
-        return results
+        return hits
     }
 
-    /// The default application for `mimeType` (e.g. `x-scheme-handler/https`): the first id
-    /// in the first file's `[Default Applications]` entry that is installed and associated
-    /// with the type (not removed), trying later ids and then later files; failing that, the
-    /// most preferred associated application; `nil` when none.
-    public func defaultApplication(for mimeType: String, installed: [MimeAppsInstalledEntry]) -> String? {
-        let associated = associatedApplications(for: mimeType, installed: installed)
-        for list in lists {
-            for id in list.defaults[mimeType.lowercased()] ?? [] where associated.contains(id) { return id }
+    /// The ids `[Default Applications]` names for `mimeType`, file by file in precedence order.
+    public func namedDefaults(for mimeType: String) -> [String] {
+        var result: [String] = []
+        for directory in directories {
+            Self.expand(&result, with: directory.tweaks[mimeType.lowercased()]?.defaults ?? [], excluding: [])
         }
+        return result
+    }
+
+    /// The default application for `mimeType` (e.g. `x-scheme-handler/https`) among
+    /// `installed` ids: the first named default that is installed and associated with the
+    /// type (API.md §4.1, the mime-apps spec), else the most preferred associated installed
+    /// application; `nil` when none.
+    public func defaultApplication(for mimeType: String, installed: Set<String>) -> String? {
+        let associated = associatedApplications(for: mimeType).filter(installed.contains)
+        if let named = namedDefaults(for: mimeType).first(where: associated.contains) { return named }
         return associated.first
+    }
+
+    private func isMasked(_ id: String, below index: Int) -> Bool {
+        directories[..<index].contains { $0.desktopIDs.contains(id) }
+    }
+
+    /// GIO's `expand_strv`: appends each id not yet present and not in `excluded`.
+    private static func expand(_ list: inout [String], with ids: [String], excluding excluded: [String]) {
+        for id in ids where !list.contains(id) && !excluded.contains(id) { list.append(id) }
     }
 
     static func directory(of path: String) -> String {

@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("sr_YU.UTF-8@Latn", ["sr_YU@Latn", "sr_YU", "sr@Latn", "sr"]),
+        ("sr_YU.UTF-8@Latn", ["sr_YU@Latn", "sr@Latn", "sr_YU", "sr"]),  // GLib's order, as GIO uses
         ("de_DE", ["de_DE", "de"]),
         ("sr@Latn", ["sr@Latn", "sr"]),
         ("ja", ["ja"]),
@@ -87,28 +87,32 @@ import Testing
         #expect(entry.line(ofKey: "Type") == 4)
     }
 
-    @Test(arguments: [
-        ("[Desktop Entry]\nName=A\nName=B\n", 3, "duplicate key"),
-        ("[Desktop Entry]\nName=A\n[Other]\nX=1\n[Other]\n", 5, "duplicate group"),
-        ("# c\n[Other]\nName=A\n[Desktop Entry]\nName=B\n", 2, "first group"),
-        ("Name=A\n[Desktop Entry]\n", 1, "before the first group"),
-        ("[Desktop Entry]\nName=A\nthis line is junk\n", 3, "expected 'Key=Value'"),
-        ("[Desktop Entry]\nName=A\n[Broken\n", 3, "must end with ']'"),
-        ("[Desktop Entry]\nName=A\nBad_Key=1\n", 3, "invalid key name"),
-        ("[Desktop Entry]\nName[]=A\n", 2, "invalid key name"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            ("[Desktop Entry]\nName=A\nName=B\n", 3, "duplicate key"),
+            ("[Desktop Entry]\nName=A\n[Other]\nX=1\n[Other]\n", 5, "duplicate group"),
+            ("# c\n[Other]\nName=A\n[Desktop Entry]\nName=B\n", 2, "first group"),
+            ("Name=A\n[Desktop Entry]\n", 1, "before the first group"),
+            ("[Desktop Entry]\nName=A\nthis line is junk\n", 3, "expected 'Key=Value'"),
+            ("[Desktop Entry]\nName=A\n[Broken\n", 3, "must end with ']'"),
+            ("[Desktop Entry]\nName=A\nBad_Key=1\n", 3, "invalid key name"),
+            ("[Desktop Entry]\nName[]=A\n", 2, "invalid key name"),
+        ] as [(String, Int, String)])
     func brokenFilesNameFileAndLine(text: String, line: Int, fragment: String) {
         #expect {
             try DesktopEntry(parsing: text, fileName: "broken.desktop")
         } throws: { error in
             guard let error = error as? DesktopEntryError else { return false }
-            return error.line == line && error.fileName == "broken.desktop" && error.message.contains(fragment)
+            return error.line == line && error.fileName == "broken.desktop"
+                && error.message.contains(fragment)
                 && error.description.hasPrefix("broken.desktop:\(line): ")
         }
     }
 
     @Test func emptyFileHasNoMainGroup() {
-        #expect(throws: DesktopEntryError(fileName: "e.desktop", line: nil, message: "no [Desktop Entry] group")) {
+        #expect(
+            throws: DesktopEntryError(fileName: "e.desktop", line: nil, message: "no [Desktop Entry] group")
+        ) {
             try DesktopEntry(parsing: "# only a comment\n", fileName: "e.desktop")
         }
     }
@@ -120,7 +124,8 @@ import Testing
     }
 
     @Test func booleanOtherThanTrueOrFalseNamesTheLine() throws {
-        let entry = try DesktopEntry(parsing: "[Desktop Entry]\nName=A\nNoDisplay=yes\n", fileName: "b.desktop")
+        let entry = try DesktopEntry(
+            parsing: "[Desktop Entry]\nName=A\nNoDisplay=yes\n", fileName: "b.desktop")
         #expect(throws: DesktopEntryError.self) { try entry.boolean("NoDisplay") }
         do {
             _ = try entry.boolean("NoDisplay")

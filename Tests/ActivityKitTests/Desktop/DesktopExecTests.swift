@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct DesktopExecTests {
     static let context = DesktopExec.Context(
-        icon: "firefox", name: "Firefox Web-Browser", desktopFilePath: "/usr/share/applications/firefox.desktop")
+        icon: "firefox", name: "Firefox Web-Browser",
+        desktopFilePath: "/usr/share/applications/firefox.desktop")
     static let url = "https://example.org/a b?x={y}"
 
     /// (Exec as unescaped by DesktopEntry.string, argv for `url`, argv template)
@@ -14,13 +15,21 @@ import Testing
         ("firefox %U", ["firefox", url], ["firefox", "{url}"]),
         ("firefox --new-window %u", ["firefox", "--new-window", url], ["firefox", "--new-window", "{url}"]),
         ("app --url=%u", ["app", "--url=" + url], ["app", "--url={url}"]),
-        (#""/opt/my app/bin/app" --name "a \"b\"" %u"#, ["/opt/my app/bin/app", "--name", #"a "b""#, url],
-         ["/opt/my app/bin/app", "--name", #"a "b""#, "{url}"]),
+        (
+            #""/opt/my app/bin/app" --name "a \"b\"" %u"#, ["/opt/my app/bin/app", "--name", #"a "b""#, url],
+            ["/opt/my app/bin/app", "--name", #"a "b""#, "{url}"]
+        ),
         (#"app "\`\$\\" x"#, ["app", #"`$\"#, "x"], ["app", #"`$\"#, "x"]),
         (#"app "a\qb""#, ["app", #"a\qb"#], ["app", #"a\qb"#]),
         ("app %i %u", ["app", "--icon", "firefox", url], ["app", "--icon", "firefox", "{url}"]),
-        ("app --title %c %u", ["app", "--title", "Firefox Web-Browser", url], ["app", "--title", "Firefox Web-Browser", "{url}"]),
-        ("app %k %u", ["app", "/usr/share/applications/firefox.desktop", url], ["app", "/usr/share/applications/firefox.desktop", "{url}"]),
+        (
+            "app --title %c %u", ["app", "--title", "Firefox Web-Browser", url],
+            ["app", "--title", "Firefox Web-Browser", "{url}"]
+        ),
+        (
+            "app %k %u", ["app", "/usr/share/applications/firefox.desktop", url],
+            ["app", "/usr/share/applications/firefox.desktop", "{url}"]
+        ),
         ("app 100%% %u", ["app", "100%", url], ["app", "100%", "{url}"]),
         (#"app "50%%" %u"#, ["app", "50%", url], ["app", "50%", "{url}"]),
         ("app %d %D %n %N %v %m %u", ["app", url], ["app", "{url}"]),
@@ -41,12 +50,16 @@ import Testing
     @Test func iconCodeVanishesWithoutIcon() throws {
         let parsed = try DesktopExec(parsing: "app %i %k %u")
         let bare = DesktopExec.Context(icon: nil, name: "App", desktopFilePath: nil)
-        #expect(try parsed.arguments(forURL: "https://a.example/", context: bare) == ["app", "https://a.example/"])
+        #expect(
+            try parsed.arguments(forURL: "https://a.example/", context: bare) == [
+                "app", "https://a.example/",
+            ])
     }
 
     @Test func bracesInContextValuesAreEscapedInTheTemplate() throws {
         let parsed = try DesktopExec(parsing: "app %c %k %i %u")
-        let braces = DesktopExec.Context(icon: "/icons/{x}.png", name: "A {b}", desktopFilePath: "/apps/{c}.desktop")
+        let braces = DesktopExec.Context(
+            icon: "/icons/{x}.png", name: "A {b}", desktopFilePath: "/apps/{c}.desktop")
         #expect(
             try parsed.argvTemplate(context: braces) == [
                 "app", "A {{b}}", "/apps/{{c}}.desktop", "--icon", "/icons/{{x}}.png", "{url}",
@@ -128,6 +141,9 @@ import Testing
         let entry = try DesktopEntry(
             parsing: "[Desktop Entry]\nExec=app \"a\\\\\\\\b\" \"c\\\\$d\" %u\n", fileName: "q.desktop")
         let exec = try #require(entry.string("Exec"))
-        #expect(try DesktopExec(parsing: exec).argvTemplate(context: Self.context) == ["app", #"a\b"#, "c$d", "{url}"])
+        #expect(
+            try DesktopExec(parsing: exec).argvTemplate(context: Self.context) == [
+                "app", #"a\b"#, "c$d", "{url}",
+            ])
     }
 }
