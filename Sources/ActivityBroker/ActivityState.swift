@@ -3,7 +3,7 @@ import ActivityKit
 import Foundation
 
 /// The registry (static layers and registrations) with the availability of each activity on
-/// this machine, and the default browser the static catalog found.
+/// this machine, and the default application of each URL scheme the static catalog found.
 ///
 /// Loop-confined (`queue`): every feature runs on the broker's loop, so no locks. It tells
 /// `onChange` what changed; it sends nothing on the bus itself.
@@ -17,8 +17,8 @@ final class ActivityState: @unchecked Sendable {
     }
 
     private(set) var registry = Registry()
-    /// The desktop activity of the default web browser (see `DefaultBrowserAlias`).
-    private(set) var defaultBrowser: ActivityID?
+    /// Each URL scheme's default application (see `DefaultHandlerAliasing`).
+    private(set) var schemeDefaults: [String: SchemeDefault] = [:]
     private var availabilityCache = AvailabilityCache()
     private let machine: any Environment
     private let queue: DispatchQueue
@@ -54,9 +54,9 @@ final class ActivityState: @unchecked Sendable {
     // MARK: Changes
 
     /// The static catalog was (re)loaded.
-    func setStatic(_ layers: [StaticLayer], defaultBrowser: ActivityID?) {
+    func setStatic(_ layers: [StaticLayer], schemeDefaults: [String: SchemeDefault]) {
         dispatchPrecondition(condition: .onQueue(queue))
-        self.defaultBrowser = defaultBrowser
+        self.schemeDefaults = schemeDefaults
         registry.setStaticLayers(layers)
         log.debug("static activities reloaded: \(registry.count) activities in all")
         changed()

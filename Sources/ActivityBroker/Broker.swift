@@ -94,8 +94,8 @@ public final class Broker: @unchecked Sendable {
                     offers.invalidate(records: false)
                 }
             }
-            catalog.onChange = { [unowned self] layers, browser in
-                activities.setStatic(layers, defaultBrowser: browser)
+            catalog.onChange = { [unowned self] layers, schemeDefaults in
+                activities.setStatic(layers, schemeDefaults: schemeDefaults)
             }
             catalog.start()
             machine.onChange = { [unowned self] in activities.machineChanged() }

@@ -4,8 +4,9 @@ import Foundation
 
 /// Reads desktop entries and mimeapps.list files and turns URL handlers into activities.
 ///
-/// The parsing and the specification's rules live in ActivityKit (`DesktopApplicationScanner`,
-/// `MimeAppsResolver`); this type only reads the files and builds `Activity` values.
+/// The parsing and the specifications' rules, as GIO applies them, live in ActivityKit
+/// (`DesktopApplicationScanner`, `MimeAppsResolver`, `DesktopHandlers`, `DesktopLaunch`,
+/// `OpenInPhrase`); this type only reads the files and builds `Activity` values.
 struct DesktopApplicationsSource {
     private let environment: [String: String]
     private let home: String
@@ -13,8 +14,6 @@ struct DesktopApplicationsSource {
     let applicationDirectories: [String]
     private let mimeAppsPaths: [String]
     static let maximumFileSize = 1 << 20
-    /// Applications named default handler of a URL's scheme rank above the others.
-    static let defaultHandlerPriority = 10
 
     init(environment: [String: String], machine: MachineEnvironment) {
         self.environment = environment
@@ -32,11 +31,11 @@ struct DesktopApplicationsSource {
             .filter { seen.insert($0).inserted }
     }
 
-    /// What a scan found: the activities, the default web browser, and each broken file.
+    /// What a scan found: the activities, each scheme's default application, and each broken file.
     struct Loaded {
         var activities: [Activity]
-        /// The default handler of `x-scheme-handler/https` per mimeapps.list, when installed.
-        var defaultBrowser: DesktopApplication?
+        /// Scheme → its default application's "Open in" names and own activity.
+        var schemeDefaults: [String: SchemeDefault]
         var problems: [(file: String, message: String)]
     }
 
@@ -46,67 +45,79 @@ struct DesktopApplicationsSource {
             DesktopApplicationScanner.Directory(path: path, files: Self.desktopFiles(under: path))
         }
         let result = DesktopApplicationScanner.scan(
-            directories, currentDesktops: DesktopApplicationScanner.currentDesktops(from: environment["XDG_CURRENT_DESKTOP"]),
-            locale: BrokerConfiguration.locale(from: environment), hasExecutable: machine.hasExecutable)
+            directories, locale: BrokerConfiguration.locale(from: environment), hasExecutable: machine.hasExecutable)
         let resolver = MimeAppsResolver(
-            files: mimeAppsPaths.map { path in (path, Self.read(path) ?? "") })
+            files: mimeAppsPaths.map { path in (path, Self.read(path) ?? "") },
+            directories: result.directories)
         var problems = result.errors.map { (file: $0.fileName, message: $0.description) }
         problems += resolver.errors.map { (file: $0.fileName, message: $0.description) }
+        let handlers = DesktopHandlers(applications: result.applications, resolver: resolver)
 
-        let installed = result.applications.map(\.mimeAppsEntry)
-        let browserID = resolver.defaultApplication(for: "x-scheme-handler/https", installed: installed)
-        // One priority serves every scheme of an application, so the spec's fallback default
-        // (the first associated application) for one scheme must not tie with the handler the
-        // user named in mimeapps.list for another: named defaults win when there are any.
-        var named: Set<String> = []
-        var fallbacks: Set<String> = []
-        for scheme in Set(result.applications.flatMap(\.schemes)) {
-            let mimeType = "x-scheme-handler/\(scheme)"
-            guard let id = resolver.defaultApplication(for: mimeType, installed: installed) else { continue }
-            if resolver.lists.contains(where: { $0.defaults[mimeType]?.contains(id) == true }) {
-                named.insert(id)
-            } else {
-                fallbacks.insert(id)
-            }
-        }
-        let defaults = named.isEmpty ? fallbacks : named
         var activities: [Activity] = []
-        for application in result.applications where application.canOpenURLs {
+        var offered: Set<String> = []
+        for application in result.applications {
+            let schemes = handlers.schemes(handledBy: application.desktopID)
+            guard !schemes.isEmpty, let launch = application.launch else { continue }
             do {
-                activities.append(try activity(for: application, isDefault: defaults.contains(application.desktopID)))
+                activities.append(try activity(for: application, schemes: schemes, launch: launch))
+                offered.insert(application.desktopID)
             } catch {
                 problems.append((application.path, error.message))
             }
         }
-        return Loaded(
-            activities: activities, defaultBrowser: result.applications.first { $0.desktopID == browserID },
-            problems: problems)
+        var schemeDefaults: [String: SchemeDefault] = [:]
+        for scheme in handlers.defaults.keys {
+            guard let application = handlers.defaultApplication(for: scheme) else { continue }
+            let names = OpenInPhrase.names(name: application.name, localized: application.names)
+            schemeDefaults[scheme] = SchemeDefault(
+                activityID: offered.contains(application.desktopID)
+                    ? try? ActivityID(application.activityID) : nil,
+                name: names.name, names: names.names)
+        }
+        return Loaded(activities: activities, schemeDefaults: schemeDefaults, problems: problems)
     }
 
-    private func activity(for application: DesktopApplication, isDefault: Bool) throws(ActivityError) -> Activity {
-        let argv = try (application.argvTemplate ?? []).map { argument throws(ActivityError) in try Template(argument) }
-        var names: [String: String] = [:]
-        for (locale, phrase) in OpenInPhrase.translations {
-            let language = String(locale.prefix(while: { $0 != "_" }))
-            let appName = application.names[locale] ?? application.names[language] ?? application.name
-            names[locale] = phrase.replacingOccurrences(of: "%@", with: appName)
-        }
-        for (locale, appName) in application.names where names[locale] == nil {
-            names[locale] = "Open in \(appName)"
-        }
+    private func activity(for application: DesktopApplication, schemes: [String], launch: DesktopLaunch)
+        throws(ActivityError) -> Activity
+    {
+        let names = OpenInPhrase.names(name: application.name, localized: application.names)
         return Activity(
-            id: try ActivityID(application.activityID), name: "Open in \(application.name)", names: names,
+            id: try ActivityID(application.activityID), name: names.name, names: names.names,
             icon: application.icon ?? "application-x-executable", category: .action, origin: .desktop,
-            match: try ActivityKit.MatchRule(schemes: application.schemes), requires: Requirements(executables: [], dbusNames: []),
-            perform: .exec(try ExecSpec(argv: argv, stdin: nil)),
-            priority: isDefault ? Self.defaultHandlerPriority : 0, owner: nil)
+            match: try ActivityKit.MatchRule(schemes: schemes),
+            requires: Requirements(executables: [], dbusNames: []),
+            perform: try perform(launch), owner: nil)
+    }
+
+    /// The perform spec of a launch: the Exec argv, inside each terminal in turn when
+    /// `Terminal=true` (the first on PATH is used; none means unavailable).
+    private func perform(_ launch: DesktopLaunch) throws(ActivityError) -> PerformSpec {
+        switch launch {
+        case .exec(let argv, let directory, let terminal):
+            let templates = try argv.map { argument throws(ActivityError) in try Template(argument) }
+            guard terminal else { return .exec(try ExecSpec(argv: templates, workingDirectory: directory)) }
+            var candidates: [Candidate] = []
+            for prefix in TerminalEmulator.prefixes(environment: environment) {
+                let full = try prefix.map { argument throws(ActivityError) in
+                    try Template(DesktopExec.escapeBraces(argument))
+                }
+                candidates.append(
+                    Candidate(
+                        action: .exec(try ExecSpec(argv: full + templates, workingDirectory: directory))))
+            }
+            return .candidates(candidates)
+        case .dbus(let busName, let objectPath):
+            return .application(busName: busName, objectPath: objectPath)
+        }
     }
 
     private static func desktopFiles(under directory: String) -> [String: String] {
         guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [:] }
         var files: [String: String] = [:]
         while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".desktop"), let contents = read(directory + "/" + relative) else { continue }
+            guard relative.hasSuffix(".desktop"), let contents = read(directory + "/" + relative) else {
+                continue
+            }
             files[relative] = contents
         }
         return files
@@ -114,16 +125,9 @@ struct DesktopApplicationsSource {
 
     private static func read(_ path: String) -> String? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              (attributes[.size] as? Int ?? 0) <= maximumFileSize,
-              let data = FileManager.default.contents(atPath: path)
+            (attributes[.size] as? Int ?? 0) <= maximumFileSize,
+            let data = FileManager.default.contents(atPath: path)
         else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
-}
-
-/// "Open in <App>" in the languages the built-in manifests are translated to.
-enum OpenInPhrase {
-    static let translations: [String: String] = [
-        "de": "In %@ öffnen", "fr": "Ouvrir dans %@", "es": "Abrir en %@", "ja": "%@で開く",
-    ]
 }

@@ -53,7 +53,8 @@ final class Offers: @unchecked Sendable {
             includeOwn: options[OptionKey.includeOwn]?.bool ?? false)
         let list = offeredList(for: items.url, locale: locale)
         let kept = list.entries.filter { filter.keeps(id: $0.id, owner: $0.owner, category: $0.category) }
-        let entries = DefaultBrowserAlias(defaultBrowser: activities.defaultBrowser).apply(kept, id: { $0.id })
+        let entries = DefaultHandlerAliasing.fold(
+            kept, id: { $0.id }, aliases: list.aliases, schemeDefault: activities.schemeDefaults[items.url.scheme])
         if entries.count == list.entries.count, let encoded = list.encoded { return encoded }
         return try Self.encodedList(entries.map(\.record))
     }
@@ -97,13 +98,15 @@ final class Offers: @unchecked Sendable {
         if let cached = offeredLists[key], cached.scores == scores { return cached }
         let ranked = OfferPipeline.ranked(
             in: activities.registry, for: url, isAvailable: { activities.availability(of: $0).isAvailable },
-            usage: scores, now: clock(), locale: locale)
+            schemeDefault: activities.schemeDefaults[url.scheme], usage: scores, now: clock(), locale: locale)
         let entries = ranked.map { activity in
             OfferedList.Entry(
                 id: activity.id, owner: activity.owner, category: activity.category,
                 record: offeredRecord(activity, locale: locale))
         }
-        let list = OfferedList(scores: scores, entries: entries, encoded: try? Self.encodedList(entries.map(\.record)))
+        let list = OfferedList(
+            scores: scores, entries: entries, aliases: Set(ranked.filter(\.defaultHandlerAlias).map(\.id)),
+            encoded: try? Self.encodedList(entries.map(\.record)))
         // Keys come from callers' URLs: keep a bounded number.
         if offeredLists.count >= 512 { offeredLists.removeAll(keepingCapacity: true) }
         offeredLists[key] = list
@@ -114,6 +117,8 @@ final class Offers: @unchecked Sendable {
     /// changes (`invalidate(records: true)`).
     private func offeredRecord(_ activity: Activity, locale: String?) -> Value {
         let key = locale ?? ""
+        // An alias is named after its URL's scheme's default, so its record is not one per id.
+        if activity.defaultHandlerAlias { return .vardict(ActivityRecord.offered(activity, locale: locale)) }
         if let record = offeredRecords[key]?[activity.id] { return record }
         // Locales come from callers: keep a few, not one table per string ever sent.
         if offeredRecords[key] == nil, offeredRecords.count >= 8 { offeredRecords.removeAll() }
@@ -143,6 +148,8 @@ struct OfferedList {
     /// The usage scores the ranking was computed with.
     let scores: UsageScores
     let entries: [Entry]
+    /// The entries that stand for the scheme's default application (`default_handler_alias`).
+    let aliases: Set<ActivityID>
     /// Every entry's record, marshalled: the reply when no filter removes anything (nil if it
     /// cannot be encoded; each call then fails with `Failed`, as it did when encoded per call).
     let encoded: EncodedReply?

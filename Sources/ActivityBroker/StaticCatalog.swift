@@ -18,8 +18,8 @@ final class StaticCatalog: @unchecked Sendable {
     private var reportedProblems: [String: String] = [:]
 
     /// Called on the loop with the new layers, highest precedence first.
-    /// The second argument is the default browser's desktop activity, when mimeapps.list names one.
-    var onChange: (([StaticLayer], ActivityID?) -> Void)?
+    /// The second argument is each URL scheme's default application.
+    var onChange: (([StaticLayer], [String: SchemeDefault]) -> Void)?
 
     init(
         paths: XDGPaths, environment: [String: String], builtinDirectories: [String], machine: MachineEnvironment,
@@ -56,32 +56,13 @@ final class StaticCatalog: @unchecked Sendable {
         }
         let loaded = applications.load()
         for problem in loaded.problems { report(problem.file, problem.message) }
-        if let browser = loaded.defaultBrowser {
-            layers = layers.map { Self.namingBrowser(browser, in: $0) }
-        }
         layers.append(
             StaticLayer(
                 origin: .desktop,
                 entries: Dictionary(loaded.activities.map { ($0.id.rawValue + ".desktop", StaticEntry.activity($0)) }) {
                     first, _ in first
                 }))
-        onChange?(layers, loaded.defaultBrowser.flatMap { try? ActivityID($0.activityID) })
-    }
-
-    /// Gives "Open in Browser" the default browser's own name ("Open in Firefox"), in every
-    /// language the browser's desktop entry and `OpenInPhrase` know.
-    private static func namingBrowser(_ browser: DesktopApplication, in layer: StaticLayer) -> StaticLayer {
-        var layer = layer
-        for (fileName, entry) in layer.entries {
-            guard case .activity(var activity) = entry, activity.id == DefaultBrowserAlias.openInBrowserID else { continue }
-            activity.name = "Open in \(browser.name)"
-            for (locale, phrase) in OpenInPhrase.translations {
-                let appName = browser.names[locale] ?? browser.name
-                activity.names[locale] = phrase.replacingOccurrences(of: "%@", with: appName)
-            }
-            layer.entries[fileName] = .activity(activity)
-        }
-        return layer
+        onChange?(layers, loaded.schemeDefaults)
     }
 
     private func loadManifests(in directory: String, origin: ActivityOrigin) -> [String: StaticEntry] {

@@ -67,7 +67,7 @@ import Testing
             parts.activities.setStatic(
                 Self.layer([Self.activity("b.share"), Self.activity("a.action", category: .action),
                             Self.activity("c.missing", program: "absent")]),
-                defaultBrowser: nil)
+                schemeDefaults: [:])
         }
         #expect(try parts.offered("https://example.org/") == ["b.share", "a.action"])
         try parts.onLoop {
@@ -85,11 +85,12 @@ import Testing
     @Test func excludedAndAliasedActivitiesAreLeftOut() throws {
         let parts = Parts()
         let browser = Self.activity("firefox", category: .action)
+        var alias = Self.activity("org.activitybroker.open-in-browser", category: .action)
+        alias.defaultHandlerAlias = true
         parts.onLoop {
             parts.activities.setStatic(
-                Self.layer([Self.activity(DefaultBrowserAlias.openInBrowserID.rawValue, category: .action), browser,
-                            Self.activity("mail")]),
-                defaultBrowser: browser.id)
+                Self.layer([alias, browser, Self.activity("mail")]),
+                schemeDefaults: ["https": SchemeDefault(activityID: browser.id, name: "Open in Firefox", names: [:])])
         }
         #expect(try parts.offered("https://example.org/") == ["mail", "org.activitybroker.open-in-browser"])
         #expect(
@@ -117,7 +118,7 @@ import Testing
         let records = try parts.onLoop {
             parts.activities.setStatic(
                 Self.layer([Self.activity("runs", program: "present"), Self.activity("stuck", program: "absent")]),
-                defaultBrowser: nil)
+                schemeDefaults: [:])
             return try parts.offers.listRegistered(options: [:])
         }
         #expect(records.map { $0[RecordKey.id]?.string } == ["runs", "stuck"])
