@@ -129,7 +129,7 @@ final class GIODifferentialRun: @unchecked Sendable {
         }
     }
 
-    /// Asks GIO, and has it launch every (desktop id, URL) pair.
+    /// Asks GIO, and has it launch every (desktop id, URL) pair; each call replaces the previous answer.
     func askGIO(launching pairs: [(id: String, url: String)]) async throws {
         let request: [String: Any] = [
             "schemes": Array(cases.urls.keys).sorted(), "locales": cases.locales, "token": cases.token,
@@ -148,6 +148,7 @@ final class GIODifferentialRun: @unchecked Sendable {
         let answer = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
         let gioLaunches = answer?["launches"] as? [[String: Any]] ?? []
         precondition(recorded().count >= before)
+        launches = []
         for (index, pair) in pairs.enumerated() {
             let gio = gioLaunches.count > index ? gioLaunches[index]["record"] as? [String: Any] ?? [:] : [:]
             launches.append((pair.id, pair.url, gio, [:]))

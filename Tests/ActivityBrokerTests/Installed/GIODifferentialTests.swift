@@ -39,13 +39,20 @@ import Testing
         ])
         try await run.session.startBroker(environment: run.environment)
         try await run.askBroker()
-        // Every entry the broker offers, and the default folded into "Open in Browser", is launched
-        // by both with every URL of its scheme.
+        try await run.askGIO(launching: [])
+        // Every entry the broker offers, and GIO's default where "Open in Browser" stands for it,
+        // is launched by both with every URL of its scheme.
         var pairs: [(id: String, url: String)] = []
         for (scheme, urls) in run.cases.urls.sorted(by: { $0.key < $1.key }) {
-            var ids = (run.offers[scheme]?[""] ?? []).map(\.id).filter { $0.hasPrefix("desktop.") }
-                .map { String($0.dropFirst("desktop.".count)) + ".desktop" }
-            if scheme == "https" || scheme == "http" { ids.append(Self.folded(scheme)) }
+            let offered = (run.offers[scheme]?[""] ?? []).map(\.id)
+            var ids = offered.filter { $0.hasPrefix("desktop.") }.map {
+                String($0.dropFirst("desktop.".count)) + ".desktop"
+            }
+            if offered.contains("org.activitybroker.open-in-browser"),
+                let folded = run.reference.schemes[scheme]?.default
+            {
+                ids.append(folded)
+            }
             for id in Set(ids).sorted() { for url in urls { pairs.append((id, url)) } }
         }
         try await run.askGIO(launching: pairs)
@@ -124,11 +131,6 @@ import Testing
         print(
             "GIO differential: \(compared.schemes) schemes, \(compared.entries.count) entries, \(compared.names) names, \(compared.launches) launches; \(unique.count) differences, \(undocumented.count) undocumented"
         )
-    }
-
-    /// The id of the default each web scheme folds in this corpus (config-home's files).
-    static func folded(_ scheme: String) -> String {
-        scheme == "https" ? "chromium.desktop" : "firefox-esr.desktop"
     }
 
     static func activityID(_ desktopID: String) -> String {
