@@ -118,7 +118,7 @@ import Testing
 
     /// Two browsers with different defaults for http and https, and `share` run against them.
     static func splitDefaults() async throws -> InstalledSession {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         let recorder = try session.recordingProgram("browser")
         for (file, name) in [("chromium.desktop", "Chromium"), ("firefox.desktop", "Firefox")] {
             try session.write(
@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func aDefaultForOneSchemeGivesNothingForAnother() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         let recorder = try session.recordingProgram("app")
         let applications = session.dataHome + "/applications/"
         try session.write(
@@ -188,7 +188,7 @@ import Testing
     }
 
     @Test func associationsOfMimeappsListAreApplied() async throws {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         let recorder = try session.recordingProgram("app")
         let applications = session.dataHome + "/applications/"
         try session.write(
@@ -211,7 +211,7 @@ import Testing
 
     /// A session with one `Terminal=true` mail client and only the session's own programs on PATH.
     static func terminalSession(terminal: Bool) async throws -> InstalledSession {
-        let session = try InstalledSession()
+        let session = try await InstalledSession()
         try FileManager.default.createSymbolicLink(
             atPath: session.bin + "/cat", withDestinationPath: "/bin/cat")
         let mutt = try session.recordingProgram("mutt")

@@ -53,8 +53,8 @@ final class GIODifferentialRun: @unchecked Sendable {
     /// Scheme → locale → the broker's offers for the scheme's first URL, in order.
     private(set) var offers: [String: [String: [Offer]]] = [:]
 
-    init() throws {
-        session = try InstalledSession()
+    init() async throws {
+        session = try await InstalledSession()
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/cases.json"))
         cases = try JSONDecoder().decode(Cases.self, from: data)
         let root = session.root + "/corpus"

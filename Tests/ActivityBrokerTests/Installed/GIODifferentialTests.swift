@@ -33,7 +33,7 @@ import Testing
     ]
 
     @Test func theBrokerSeesWhatGIOSees() async throws {
-        let run = try GIODifferentialRun()
+        let run = try await GIODifferentialRun()
         try await run.startApplicationServer(names: [
             "org.gnome.Epiphany", "org.gnome.Calendar", "org.example.Maps",
         ])
