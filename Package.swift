@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "share", targets: ["share"]),
         .executable(name: "activity-reading-list", targets: ["activity-reading-list"]),
         .executable(name: "activity-qr", targets: ["activity-qr"]),
+        .executable(name: "activity-sheet", targets: ["activity-sheet"]),
     ],
     targets: [
         .systemLibrary(
@@ -26,6 +27,13 @@ let package = Package(
         .target(name: "ActivityBroker", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport"]),
         .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface"]),
         .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker"]),
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
+        .target(name: "ShareSheet", dependencies: ["CGtk", "DBus", "ActivityBrokerInterface"]),
+        .executableTarget(name: "activity-sheet", dependencies: ["ShareSheet"]),
         .target(name: "TerminalUI"),
         .target(name: "Navigation", dependencies: ["ActivityBrokerClient"]),
         .target(name: "TextPages", dependencies: ["Navigation"]),
@@ -41,6 +49,12 @@ let package = Package(
         .executableTarget(name: "broker-bench", dependencies: ["DBus", "ActivityBrokerInterface", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
+        .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "DBus"]),
+        .testTarget(
+            name: "ActivitySheetUITests",
+            dependencies: ["ActivityBrokerInterface", "DBus", "TestSupport"],
+            exclude: ["Resources"]
+        ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "TestSupport"]),

@@ -1,0 +1,84 @@
+// The open sheets by handle, and the service's idle exit. Main thread.
+import ActivityBrokerInterface
+import DBus
+import Dispatch
+
+/// Every open sheet, keyed by the handle the broker chose. Main thread only.
+///
+/// When no sheet has been open for `idleExit`, `onIdle` runs (the executable exits: D-Bus
+/// activation starts it again for the next `Show`).
+@MainActor
+final class SheetRegistry {
+    private var sessions: [ObjectPath: SheetSession] = [:]
+    private let environment: [String: String]
+    private let displayError: String?
+    private let idleExit: Duration?
+    private let onIdle: () -> Void
+    private var idleGeneration = 0
+
+    /// `displayError` is why GTK could not open a display (nil when it could): every `Show`
+    /// then answers `failed` with it instead of a window.
+    init(environment: [String: String], displayError: String?, idleExit: Duration?, onIdle: @escaping () -> Void) {
+        self.environment = environment
+        self.displayError = displayError
+        self.idleExit = idleExit
+        self.onIdle = onIdle
+        scheduleIdleExit()
+    }
+
+    var count: Int { sessions.count }
+
+    func show(_ request: SheetRequest, responder: Responder) {
+        if let displayError {
+            responder.reply([
+                .uint32(Sheet1.Response.failed.rawValue), .vardict([Sheet1.ResultKey.message: .string(displayError)]),
+            ])
+            return
+        }
+        guard sessions[request.handle] == nil else {
+            responder.fail(DBusError.invalidArgs("handle \(request.handle) already has a sheet"))
+            return
+        }
+        idleGeneration += 1
+        let strings = SheetStrings.choose(option: request.locale, environment: environment)
+        sessions[request.handle] = SheetSession(request: request, strings: strings, responder: responder) {
+            [weak self] session in
+            self?.closed(session)
+        }
+    }
+
+    /// `Update` on a handle with no sheet is a no-op: the user may have closed it already.
+    func update(_ handle: ObjectPath, state: SheetJobState, message: String) {
+        sessions[handle]?.update(state, message: message)
+    }
+
+    /// `Close` on a handle with no sheet is a no-op, for the same reason.
+    func close(_ handle: ObjectPath) {
+        sessions[handle]?.close()
+    }
+
+    /// Closes every sheet (the broker left the bus).
+    func closeAll() {
+        for session in Array(sessions.values) { session.close() }
+    }
+
+    private func closed(_ session: SheetSession) {
+        guard sessions[session.handle] === session else { return }
+        sessions[session.handle] = nil
+        if sessions.isEmpty { scheduleIdleExit() }
+    }
+
+    private func scheduleIdleExit() {
+        guard let idleExit else { return }
+        idleGeneration += 1
+        let generation = idleGeneration
+        let parts = idleExit.components
+        let nanoseconds = Int(clamping: parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.idleGeneration == generation, self.sessions.isEmpty else { return }
+                self.onIdle()
+            }
+        }
+    }
+}
