@@ -1,0 +1,184 @@
+// activity-sheet end to end under Xvfb: activated on a private bus, driven by keys, read through AT-SPI.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+/// The offered list most tests show: two shares, then two actions.
+private let standardActivities = [
+    SheetFixture.activity("org.telegram.desktop", "Telegram", "share", icon: "telegram"),
+    SheetFixture.activity("builtin.mail", "Mail", "share", icon: "mail-send"),
+    SheetFixture.activity("builtin.copy-link", "Copy Link", "action", icon: "edit-copy"),
+    SheetFixture.activity("builtin.open-in-browser", "Open in Browser", "action", icon: "web-browser"),
+]
+
+private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Value]) {
+    (reply.first?.uint32, reply.count > 1 ? reply[1].vardict ?? [:] : [:])
+}
+
+/// One window per test, one test at a time: each starts its own X server and bus, and the
+/// machine's two cores are shared.
+@Suite(.serialized) struct SheetWindowTests {
+    @Test func showListsTheActivitiesInOrderAndEnterChoosesTheFirst() async throws {
+        let fixture = try await SheetFixture()
+        let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        #expect(try await fixture.title(window: window) == "Share – Today's News")
+
+        let tree = try await fixture.waitForTree(pid: pid, "the four activities") {
+            SheetFixture.buttons($0).contains("Open in Browser")
+        }
+        #expect(SheetFixture.buttons(tree) == ["Cancel", "Telegram", "Mail", "Copy Link", "Open in Browser"])
+        #expect(tree.contains("label\tToday's News"))
+
+        try await fixture.press("Return", window: window)
+        let (code, results) = response(try await reply.value)
+        #expect(code == Sheet1.Response.chosen.rawValue)
+        #expect(results[Sheet1.ResultKey.activityID] == .string("org.telegram.desktop"))
+        let token = results[Sheet1.ResultKey.activationToken]?.string ?? ""
+        #expect(token.contains("_TIME"), "an X11 startup id: \(token)")
+
+        // The sheet stays open with the progress line until the broker reports.
+        try await fixture.call(Sheet1.Member.update, [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("running"), .string("")])
+        _ = try await fixture.waitForTree(pid: pid, "the progress line") { $0.contains("label\tSending with Telegram…") }
+        try await fixture.call(Sheet1.Member.update, [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("completed"), .string("")])
+        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+            !(try await fixture.hasVisibleWindow(pid: pid))
+        }
+    }
+
+    @Test func arrowKeysMoveAndEnterChoosesWhatHasTheFocus() async throws {
+        let fixture = try await SheetFixture()
+        let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        _ = try await fixture.waitForTree(pid: pid, "the activities") { SheetFixture.buttons($0).contains("Mail") }
+        try await fixture.press("Right", "Down", "Down", "Return", window: window)
+        let (code, results) = response(try await reply.value)
+        #expect(code == Sheet1.Response.chosen.rawValue)
+        #expect(results[Sheet1.ResultKey.activityID] == .string("builtin.open-in-browser"))
+    }
+
+    @Test func escapeAnswersCancelledAndClosesTheWindow() async throws {
+        let fixture = try await SheetFixture()
+        let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        try await fixture.press("Escape", window: window)
+        #expect(response(try await reply.value).code == Sheet1.Response.cancelled.rawValue)
+        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+            !(try await fixture.hasVisibleWindow(pid: pid))
+        }
+    }
+
+    @Test func typingFiltersTheListAndEnterChoosesTheMatch() async throws {
+        let fixture = try await SheetFixture()
+        let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        _ = try await fixture.waitForTree(pid: pid, "the activities") { SheetFixture.buttons($0).contains("Mail") }
+        try await fixture.type("copy", window: window)
+        let tree = try await fixture.waitForTree(pid: pid, "only Copy Link") {
+            SheetFixture.buttons($0) == ["Cancel", "Copy Link"]
+        }
+        #expect(!tree.contains("push button\tTelegram"))
+        try await fixture.press("Return", window: window)
+        #expect(response(try await reply.value).results[Sheet1.ResultKey.activityID] == .string("builtin.copy-link"))
+    }
+
+    @Test func aFailureShowsItsMessageUntilTheUserClosesIt() async throws {
+        let fixture = try await SheetFixture()
+        let handle: Value = .objectPath("/org/activitybroker/Broker1/sheet/1")
+        let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        try await fixture.press("Return", window: window)
+        #expect(response(try await reply.value).code == Sheet1.Response.chosen.rawValue)
+        try await fixture.call(Sheet1.Member.update, [handle, .string("running"), .string("")])
+        try await fixture.call(
+            Sheet1.Member.update, [handle, .string("failed"), .string("Telegram is not installed on this computer.")])
+        let tree = try await fixture.waitForTree(pid: pid, "the failure message") {
+            $0.contains("label\tTelegram is not installed on this computer.")
+        }
+        #expect(tree.contains("label\tTelegram did not finish"))
+        #expect(SheetFixture.buttons(tree) == ["Close"])
+        #expect(try await fixture.hasVisibleWindow(pid: pid), "the message stays")
+        try await fixture.press("Return", window: window)
+        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+            !(try await fixture.hasVisibleWindow(pid: pid))
+        }
+    }
+
+    @Test func closeFromTheBrokerAnswersCancelledAndClosesTheWindow() async throws {
+        let fixture = try await SheetFixture()
+        let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
+        let pid = try await fixture.sheetPID()
+        _ = try await fixture.window(pid: pid)
+        try await fixture.call(Sheet1.Member.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
+        #expect(response(try await reply.value).code == Sheet1.Response.cancelled.rawValue)
+        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+            !(try await fixture.hasVisibleWindow(pid: pid))
+        }
+        // Closing again is harmless: the user may have closed it first.
+        try await fixture.call(Sheet1.Member.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
+    }
+
+    @Test func aCallerThatIsNotTheBrokerIsRefused() async throws {
+        let fixture = try await SheetFixture()
+        let stranger = try fixture.bus.connect()
+        defer { stranger.close() }
+        let body = SheetFixture.showBody(activities: standardActivities)
+        await #expect(throws: DBusError.self) { try await fixture.show(body, from: stranger).value }
+        do {
+            _ = try await fixture.show(body, from: stranger).value
+        } catch let error as DBusError {
+            #expect(error.name == Sheet1.accessDenied)
+        }
+        for (member, arguments) in [
+            (Sheet1.Member.update, [Value.objectPath("/h"), .string("failed"), .string("x")]),
+            (Sheet1.Member.close, [Value.objectPath("/h")]),
+        ] {
+            do {
+                try await fixture.call(member, arguments, from: stranger)
+                Issue.record("\(member) from a stranger succeeded")
+            } catch {
+                #expect(error.name == Sheet1.accessDenied)
+            }
+        }
+        let pid = try await fixture.sheetPID()
+        #expect(!(try await fixture.hasVisibleWindow(pid: pid)), "no window for a stranger")
+    }
+
+    @Test func badArgumentsAreInvalidArgs() async throws {
+        let fixture = try await SheetFixture()
+        do {
+            _ = try await fixture.show(SheetFixture.showBody(activities: [])).value
+            Issue.record("Show with no activities succeeded")
+        } catch let error as DBusError {
+            #expect(error.name == DBusError.invalidArgsName)
+        }
+        do {
+            try await fixture.call(Sheet1.Member.update, [.objectPath("/h"), .string("exploded"), .string("")])
+            Issue.record("Update with an unknown state succeeded")
+        } catch {
+            #expect(error.name == DBusError.invalidArgsName)
+        }
+    }
+
+    @Test func theSheetIsTransientForItsX11Parent() async throws {
+        let fixture = try await SheetFixture()
+        _ = fixture.show(SheetFixture.showBody(handle: "/s/1", title: "Parent", activities: standardActivities))
+        let pid = try await fixture.sheetPID()
+        let parent = try await fixture.window(pid: pid)
+        let parentHex = String(UInt(parent) ?? 0, radix: 16)
+        _ = fixture.show(
+            SheetFixture.showBody(handle: "/s/2", title: "Child", activities: standardActivities, parent: "x11:\(parentHex)"))
+        let child = try await fixture.tool(
+            "xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(pid)", "--name", "Child"]
+        ).split(separator: "\n").first.map(String.init) ?? ""
+        let hint = try await fixture.tool("xprop", ["-id", child, "WM_TRANSIENT_FOR"])
+        #expect(hint.contains("0x\(parentHex)"), "\(hint)")
+    }
+}

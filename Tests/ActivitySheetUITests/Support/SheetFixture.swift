@@ -1,0 +1,231 @@
+// One sheet test's world: an X server, a private bus that activates activity-sheet, and the broker's seat on it.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+/// What a test plays against: a private `dbus-daemon` whose service directory activates the
+/// built `activity-sheet` (and the AT-SPI bus, as a desktop session does), an Xvfb display
+/// handed to activated services with `UpdateActivationEnvironment`, and `broker`, a connection
+/// that owns `org.activitybroker.Broker1` and so may call the sheet.
+///
+/// The sheet exits when the bus goes away (and GTK exits when the display goes away), so
+/// nothing outlives the fixture.
+final class SheetFixture: @unchecked Sendable {
+    let xvfb: XvfbServer
+    let bus: TestBus
+    let broker: Connection
+    let directory: String
+    /// The environment for tools that look at the display and the accessibility bus.
+    let toolEnvironment: [String: String]
+
+    /// The sheet's look: light or dark (GTK's `gtk-application-prefer-dark-theme` setting).
+    enum Theme { case light, dark }
+
+    init(theme: Theme = .light, language: String = "en_US.UTF-8") async throws {
+        directory = try Self.makeDirectory()
+        let services = directory + "/services"
+        let config = directory + "/config/gtk-4.0"
+        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let sheet = try BuiltProducts.executable("activity-sheet")
+        try """
+            [D-BUS Service]
+            Name=\(Sheet1.busName)
+            Exec=\(sheet) --idle-exit 0
+
+            """.write(toFile: services + "/\(Sheet1.busName).service", atomically: true, encoding: .utf8)
+        // The accessibility bus, activated from this bus as in a desktop session.
+        let a11y = "/usr/share/dbus-1/services/org.a11y.Bus.service"
+        try FileManager.default.copyItem(atPath: a11y, toPath: services + "/org.a11y.Bus.service")
+        try "[Settings]\ngtk-application-prefer-dark-theme=\(theme == .dark ? 1 : 0)\n"
+            .write(toFile: config + "/settings.ini", atomically: true, encoding: .utf8)
+
+        xvfb = try XvfbServer()
+        bus = try TestBus(serviceDirectory: services)
+        broker = try bus.connect()
+        let reply = try await broker.requestName(Sheet1.brokerBusName, flags: .doNotQueue)
+        #expect(reply == .primaryOwner)
+        let environment: [String: String] = [
+            "DISPLAY": xvfb.display,
+            "GDK_BACKEND": "x11",
+            "GSK_RENDERER": "cairo",
+            "XDG_CONFIG_HOME": directory + "/config",
+            "XDG_DATA_HOME": directory + "/data",
+            "XDG_CACHE_HOME": directory + "/cache",
+            "LANG": language,
+            "LC_ALL": "",
+            "LC_MESSAGES": "",
+            "GTK_THEME": "",
+            "NO_AT_BRIDGE": "0",
+        ]
+        _ = try await broker.call(
+            MethodCall(
+                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
+                member: "UpdateActivationEnvironment", body: [.stringDict(environment)]))
+        var tools = ProcessInfo.processInfo.environment
+        tools["DISPLAY"] = xvfb.display
+        tools["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        toolEnvironment = tools
+    }
+
+    deinit {
+        broker.close()
+        bus.stop()
+        xvfb.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private static func makeDirectory() throws -> String {
+        var template = Array("/tmp/sheet-test.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw MissingFileError(what: "a temporary directory") }
+        return String(cString: made)
+    }
+
+    // MARK: Calling the sheet
+
+    /// An activity record as the broker sends it.
+    static func activity(_ id: String, _ name: String, _ category: String, icon: String = "") -> [String: Value] {
+        ["id": .string(id), "name": .string(name), "category": .string(category), "icon": .string(icon)]
+    }
+
+    /// The `Show` arguments.
+    static func showBody(
+        handle: String = "/org/activitybroker/Broker1/sheet/1", url: String = "https://www.example.org/news/today",
+        title: String = "Today's News", activities: [[String: Value]], parent: String = "",
+        options: [String: Value] = [:]
+    ) -> [Value] {
+        [
+            .objectPath(ObjectPath(stringLiteral: handle)), .string(""), .string(parent),
+            .vardict(["url": .string(url), "title": .string(title)]), .vardictArray(activities), .vardict(options),
+        ]
+    }
+
+    /// Calls `Show` from `connection` (the broker by default) and returns the pending reply.
+    func show(_ body: [Value], from connection: Connection? = nil) -> Task<[Value], any Error> {
+        let caller = connection ?? broker
+        return Task {
+            try await caller.call(
+                MethodCall(
+                    destination: Sheet1.busName, path: Sheet1.objectPath, interface: Sheet1.interfaceName,
+                    member: Sheet1.Member.show, body: body),
+                timeout: .seconds(120))
+        }
+    }
+
+    /// Calls `Update` or `Close` as the broker.
+    func call(_ member: MemberName, _ body: [Value], from connection: Connection? = nil) async throws(DBusError) {
+        _ = try await (connection ?? broker).call(
+            MethodCall(
+                destination: Sheet1.busName, path: Sheet1.objectPath, interface: Sheet1.interfaceName,
+                member: member, body: body))
+    }
+
+    /// The pid of the activated sheet service (waits for the name to be owned).
+    func sheetPID(deadline: Deadline = .seconds(30)) async throws -> UInt32 {
+        var pid: UInt32 = 0
+        try await waitUntil("activity-sheet to own its name", deadline: deadline, interval: .milliseconds(20)) {
+            pid = (try? await broker.unixProcessID(of: Sheet1.busName.rawValue)) ?? 0
+            return pid != 0
+        }
+        return pid
+    }
+
+    // MARK: The display
+
+    /// Runs a tool against the display and the accessibility bus; throws unless it exits 0.
+    @discardableResult
+    func tool(_ executable: String, _ arguments: [String], deadline: Deadline = .seconds(30)) async throws -> String {
+        let run = try await ChildProcess.run(executable, arguments, environment: toolEnvironment, deadline: deadline)
+        guard run.termination == .exited(0) else {
+            throw ToolError(description: "\(executable) \(arguments.joined(separator: " ")): \(run.termination) \(run.standardError)")
+        }
+        return run.standardOutput
+    }
+
+    struct ToolError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The X window of the sheet's process, once it is mapped (`xdotool search --sync`).
+    func window(pid: UInt32) async throws -> String {
+        let output = try await tool("xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(pid)"])
+        guard let id = output.split(separator: "\n").first else { throw ToolError(description: "no window for \(pid)") }
+        return String(id)
+    }
+
+    /// Whether the process has a visible window now.
+    func hasVisibleWindow(pid: UInt32) async throws -> Bool {
+        let run = try await ChildProcess.run(
+            "xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"], environment: toolEnvironment)
+        return run.termination == .exited(0) && !run.standardOutput.isEmpty
+    }
+
+    /// Focuses the window and types `keys` (xdotool key names).
+    func press(_ keys: String..., window: String) async throws {
+        try await tool("xdotool", ["windowfocus", "--sync", window, "key", "--delay", "20"] + keys)
+    }
+
+    /// Types text into the focused window.
+    func type(_ text: String, window: String) async throws {
+        try await tool("xdotool", ["windowfocus", "--sync", window, "type", "--delay", "20", text])
+    }
+
+    /// The window's title (`xdotool getwindowname`).
+    func title(window: String) async throws -> String {
+        try await tool("xdotool", ["getwindowname", window]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The sheet's accessibility tree, one `role<TAB>name` line per visible control, read
+    /// through AT-SPI as a screen reader reads it.
+    func accessibleTree(pid: UInt32) async throws -> [String] {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Resources/sheet-tree.py").path
+        let run = try await ChildProcess.run(
+            "/usr/bin/python3", [script, "\(pid)"], environment: toolEnvironment, deadline: .seconds(30))
+        guard run.termination == .exited(0) else { return [] }
+        return run.standardOutput.split(separator: "\n").map(String.init)
+    }
+
+    /// Waits until the accessibility tree satisfies `condition` and returns it.
+    func waitForTree(
+        pid: UInt32, _ what: String, deadline: Deadline = .seconds(30), _ condition: ([String]) -> Bool
+    ) async throws -> [String] {
+        var tree: [String] = []
+        do {
+            try await waitUntil(what, deadline: deadline, interval: .milliseconds(100)) {
+                tree = try await accessibleTree(pid: pid)
+                return condition(tree)
+            }
+        } catch {
+            Issue.record("last tree read: \(tree)")
+            throw error
+        }
+        return tree
+    }
+
+    /// The names of the visible buttons in tree order.
+    static func buttons(_ tree: [String]) -> [String] {
+        tree.compactMap { line in
+            line.hasPrefix("push button\t") ? String(line.dropFirst("push button\t".count)) : nil
+        }
+    }
+
+    /// Writes a PNG of the window to `.build/screenshots/<name>.png` and returns its path.
+    func screenshot(window: String, name: String) async throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let directory = root.appendingPathComponent(".build/screenshots")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("\(name).png").path
+        try await tool("import", ["-window", window, path])
+        return path
+    }
+
+    /// The mean brightness of an image, 0 (black) to 1 (white), as ImageMagick computes it.
+    func meanBrightness(_ path: String) async throws -> Double {
+        let output = try await tool("convert", [path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
+        return Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+}

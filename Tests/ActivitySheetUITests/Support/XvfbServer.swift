@@ -1,0 +1,83 @@
+// A private X server (Xvfb) for one test: picks a free display itself, dies with the test process.
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `Xvfb -displayfd 3 -nolisten tcp`, run under a `/bin/sh` guard reading a pipe from this
+/// process (as `TestBus` does): when the test process ends, however it ends, the pipe closes and
+/// the guard kills the server. Readiness is the display number Xvfb writes to fd 3 once it
+/// accepts connections: no polling, no sleeps.
+final class XvfbServer: @unchecked Sendable {
+    /// `:N`.
+    let display: String
+    private let guardProcess: ChildProcess
+
+    struct StartError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(width: Int = 1280, height: Int = 800, deadline: Deadline = .seconds(20)) throws {
+        let script = """
+            "$@" </dev/null &
+            server=$!
+            exec 3>&-
+            while read -r _; do :; done
+            kill -TERM "$server" 2>/dev/null
+            wait "$server"
+            """
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw StartError(description: "pipe failed") }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        defer { close(fds[0]) }
+        do {
+            guardProcess = try ChildProcess(
+                executable: "/bin/sh",
+                arguments: [
+                    "-c", script, "xvfb-guard", "Xvfb", "-displayfd", "3", "-nolisten", "tcp", "-screen", "0",
+                    "\(width)x\(height)x24",
+                ],
+                standardInput: .pipe, fileDescriptors: [3: fds[1]])
+        } catch {
+            close(fds[1])
+            throw error
+        }
+        close(fds[1])
+        guard let number = Self.readLine(fds[0], deadline: deadline), Int(number) != nil else {
+            guardProcess.closeStandardInput()
+            guardProcess.kill()
+            throw StartError(description: "Xvfb did not report a display: \(guardProcess.standardError)")
+        }
+        display = ":" + number
+    }
+
+    deinit { stop() }
+
+    /// Stops the server (closing the guard's pipe) and waits for the guard.
+    func stop() {
+        guardProcess.closeStandardInput()
+        if (try? guardProcess.waitForExit(deadline: .seconds(5))) == nil { guardProcess.kill() }
+    }
+
+    private static func readLine(_ fd: Int32, deadline: Deadline) -> String? {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while !deadline.hasPassed {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, deadline.remainingMilliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { return nil }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return nil }
+            bytes += buffer[..<count]
+            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                return String(decoding: bytes[..<newline], as: UTF8.self)
+            }
+        }
+        return nil
+    }
+}
