@@ -51,13 +51,15 @@ static inline void cgtk_set_accessible_hidden(GtkWidget *widget) {
 
 /// Makes `widget` transient for the X11 window `parent` (a foreign window: GTK 4 has no
 /// foreign surfaces, so the hint is set on our own X window, as xdg-desktop-portal-gnome does).
-/// Call after the window is realized. Returns FALSE when the window is not on X11.
+/// Call once the window is mapped: GTK rewrites the hint (to none) while presenting it. Returns FALSE when the window is not on X11.
 static inline gboolean cgtk_set_x11_transient_for(GtkWidget *widget, unsigned long parent) {
 #ifdef GDK_WINDOWING_X11
     GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(widget));
     if (surface == NULL || !GDK_IS_X11_SURFACE(surface)) return FALSE;
     GdkDisplay *display = gdk_surface_get_display(surface);
-    XSetTransientForHint(gdk_x11_display_get_xdisplay(display), gdk_x11_surface_get_xid(surface), (Window)parent);
+    Display *xdisplay = gdk_x11_display_get_xdisplay(display);
+    XSetTransientForHint(xdisplay, gdk_x11_surface_get_xid(surface), (Window)parent);
+    XFlush(xdisplay);
     return TRUE;
 #else
     (void)widget;

@@ -30,7 +30,8 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         let tree = try await fixture.waitForTree(pid: pid, "the four activities") {
             SheetFixture.buttons($0).contains("Open in Browser")
         }
-        #expect(SheetFixture.buttons(tree) == ["Cancel", "Telegram", "Mail", "Copy Link", "Open in Browser"])
+        // The header bar (Cancel) comes last in GTK's tree.
+        #expect(SheetFixture.buttons(tree) == ["Telegram", "Mail", "Copy Link", "Open in Browser", "Cancel"])
         #expect(tree.contains("label\tToday's News"))
 
         try await fixture.press("Return", window: window)
@@ -81,7 +82,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         _ = try await fixture.waitForTree(pid: pid, "the activities") { SheetFixture.buttons($0).contains("Mail") }
         try await fixture.type("copy", window: window)
         let tree = try await fixture.waitForTree(pid: pid, "only Copy Link") {
-            SheetFixture.buttons($0) == ["Cancel", "Copy Link"]
+            SheetFixture.buttons($0) == ["Copy Link", "Cancel"]
         }
         #expect(!tree.contains("push button\tTelegram"))
         try await fixture.press("Return", window: window)
@@ -175,10 +176,20 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         let parentHex = String(UInt(parent) ?? 0, radix: 16)
         _ = fixture.show(
             SheetFixture.showBody(handle: "/s/2", title: "Child", activities: standardActivities, parent: "x11:\(parentHex)"))
-        let child = try await fixture.tool(
-            "xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(pid)", "--name", "Child"]
-        ).split(separator: "\n").first.map(String.init) ?? ""
-        let hint = try await fixture.tool("xprop", ["-id", child, "WM_TRANSIENT_FOR"])
-        #expect(hint.contains("0x\(parentHex)"), "\(hint)")
+        var child = ""
+        try await waitUntil("the child window", deadline: .seconds(20), interval: .milliseconds(50)) {
+            let run = try await ChildProcess.run(
+                "xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"], environment: fixture.toolEnvironment)
+            child = run.standardOutput.split(separator: "\n").map(String.init).first { $0 != parent } ?? ""
+            return !child.isEmpty
+        }
+        #expect(try await fixture.title(window: child) == "Share – Child")
+        var hint = ""
+        try await waitUntil("WM_TRANSIENT_FOR on the child", deadline: .seconds(10), interval: .milliseconds(50)) {
+            hint = try await fixture.tool("xprop", ["-id", child, "WM_TRANSIENT_FOR"])
+            return hint.contains("0x\(parentHex)")
+        }
+        #expect(hint.contains("window id # 0x\(parentHex)"), "\(hint)")
+        print(fixture.bus.daemonOutput)
     }
 }

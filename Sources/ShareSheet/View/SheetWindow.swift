@@ -222,8 +222,8 @@ final class SheetWindow {
     func present(startupID: String?, transientFor parent: SheetRequest.ParentWindow) {
         if let startupID, !startupID.isEmpty { gtk_window_set_startup_id(cgtk_window(window), startupID) }
         if case .x11(let xid) = parent {
-            gtk_widget_realize(window)
-            _ = cgtk_set_x11_transient_for(window, UInt(xid))
+            let window = window
+            GtkSignals.connect(window, "map") { _ = cgtk_set_x11_transient_for(window, UInt(xid)) }
         }
         gtk_window_set_focus_visible(cgtk_window(window), 1)
         gtk_window_present(cgtk_window(window))
