@@ -51,7 +51,7 @@ private func activities(_ count: Int) -> [[String: Value]] {
         let tree = try await fixture.waitForTree(pid: pid, "the activities") {
             SheetFixture.buttons($0).count == offered.count + 1
         }
-        let path = try await fixture.screenshot(window: window, name: shot.name)
+        let path = try await fixture.screenshot(window: window, pid: pid, name: shot.name)
         #expect(FileManager.default.fileExists(atPath: path))
 
         let brightness = try await fixture.meanBrightness(path)

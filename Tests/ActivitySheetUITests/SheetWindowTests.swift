@@ -33,6 +33,11 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         // The header bar (Cancel) comes last in GTK's tree.
         #expect(SheetFixture.buttons(tree) == ["Telegram", "Mail", "Copy Link", "Open in Browser", "Cancel"])
         #expect(tree.contains("label\tToday's News"))
+        #expect(tree.contains("label\tFrom Example Reader"), "the calling app, from its desktop entry")
+
+        try await fixture.tool("xdotool", ["windowfocus", "--sync", window])
+        let focusedTree = try await fixture.waitForTree(pid: pid, "the focus") { SheetFixture.focused($0) != nil }
+        #expect(SheetFixture.focused(focusedTree) == "Telegram", "focus starts on the first offered activity")
 
         try await fixture.press("Return", window: window)
         let (code, results) = response(try await reply.value)

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # Prints the accessibility tree of the process PID as the AT-SPI registry sees it:
-# one "role<TAB>name" line per visible push button, label, text or heading, in tree order.
+# one "role<TAB>name" line per visible push button, label, text or heading, in tree order,
+# with "<TAB>focused" appended for the control that has the keyboard focus.
 # Used by ActivitySheetUITests to read the sheet as a screen reader would.
 import sys
 
@@ -13,13 +14,15 @@ def walk(node, out):
     try:
         role = node.getRoleName()
         name = node.name or ""
-        visible = node.getState().contains(pyatspi.STATE_VISIBLE)
+        state = node.getState()
+        visible = state.contains(pyatspi.STATE_VISIBLE)
+        focused = state.contains(pyatspi.STATE_FOCUSED)
     except Exception:
         return
     if not visible:
         return
     if role in ROLES:
-        out.append(f"{role}\t{name}")
+        out.append(f"{role}\t{name}\tfocused" if focused else f"{role}\t{name}")
     for index in range(node.childCount):
         child = node.getChildAtIndex(index)
         if child is not None:

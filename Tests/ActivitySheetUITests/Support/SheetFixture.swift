@@ -39,6 +39,11 @@ final class SheetFixture: @unchecked Sendable {
         // The accessibility bus, activated from this bus as in a desktop session.
         let a11y = "/usr/share/dbus-1/services/org.a11y.Bus.service"
         try FileManager.default.copyItem(atPath: a11y, toPath: services + "/org.a11y.Bus.service")
+        // The calling app of `showBody`, as its desktop entry names it.
+        let applications = directory + "/data/applications"
+        try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
+        try "[Desktop Entry]\nType=Application\nName=Example Reader\nIcon=web-browser\nExec=true\n"
+            .write(toFile: applications + "/org.example.Reader.desktop", atomically: true, encoding: .utf8)
         try "[Settings]\ngtk-application-prefer-dark-theme=\(theme == .dark ? 1 : 0)\n"
             .write(toFile: config + "/settings.ini", atomically: true, encoding: .utf8)
 
@@ -94,10 +99,10 @@ final class SheetFixture: @unchecked Sendable {
     static func showBody(
         handle: String = "/org/activitybroker/Broker1/sheet/1", url: String = "https://www.example.org/news/today",
         title: String = "Today's News", activities: [[String: Value]], parent: String = "",
-        options: [String: Value] = [:]
+        appID: String = "org.example.Reader", options: [String: Value] = [:]
     ) -> [Value] {
         [
-            .objectPath(ObjectPath(stringLiteral: handle)), .string(""), .string(parent),
+            .objectPath(ObjectPath(stringLiteral: handle)), .string(appID), .string(parent),
             .vardict(["url": .string(url), "title": .string(title)]), .vardictArray(activities), .vardict(options),
         ]
     }
@@ -208,17 +213,30 @@ final class SheetFixture: @unchecked Sendable {
     /// The names of the visible buttons in tree order.
     static func buttons(_ tree: [String]) -> [String] {
         tree.compactMap { line in
-            line.hasPrefix("push button\t") ? String(line.dropFirst("push button\t".count)) : nil
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return fields.count >= 2 && fields[0] == "push button" ? String(fields[1]) : nil
         }
     }
 
-    /// Writes a PNG of the window to `.build/screenshots/<name>.png` and returns its path.
-    func screenshot(window: String, name: String) async throws -> String {
+    /// The name of the control with the keyboard focus, if any.
+    static func focused(_ tree: [String]) -> String? {
+        for line in tree {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if fields.count == 3, fields[2] == "focused" { return fields[1] }
+        }
+        return nil
+    }
+
+    /// Writes a PNG of the window (focused first, so the focus ring shows where keys go) to
+    /// `.build/screenshots/<name>.png` and returns its path.
+    func screenshot(window: String, pid: UInt32, name: String) async throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let directory = root.appendingPathComponent(".build/screenshots")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("\(name).png").path
+        try await tool("xdotool", ["windowfocus", "--sync", window])
+        _ = try await waitForTree(pid: pid, "a focused control") { Self.focused($0) != nil }
         try await tool("import", ["-window", window, path])
         return path
     }
