@@ -42,14 +42,14 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         try await fixture.press("Return", window: window)
         let (code, results) = response(try await reply.value)
         #expect(code == Sheet1.Response.chosen.rawValue)
-        #expect(results[Sheet1.ResultKey.activityID] == .string("org.telegram.desktop"))
-        let token = results[Sheet1.ResultKey.activationToken]?.string ?? ""
+        #expect(results[Sheet1.ShowResultKey.activityID] == .string("org.telegram.desktop"))
+        let token = results[Sheet1.ShowResultKey.activationToken]?.string ?? ""
         #expect(token.contains("_TIME"), "an X11 startup id: \(token)")
 
         // The sheet stays open with the progress line until the broker reports.
-        try await fixture.call(Sheet1.Member.update, [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("running"), .string("")])
+        try await fixture.call(Sheet1.update, [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("running"), .string("")])
         _ = try await fixture.waitForTree(pid: pid, "the progress line") { $0.contains("label\tSending with Telegram…") }
-        try await fixture.call(Sheet1.Member.update, [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("completed"), .string("")])
+        try await fixture.call(Sheet1.update, [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("completed"), .string("")])
         try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
@@ -64,7 +64,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         try await fixture.press("Right", "Down", "Down", "Return", window: window)
         let (code, results) = response(try await reply.value)
         #expect(code == Sheet1.Response.chosen.rawValue)
-        #expect(results[Sheet1.ResultKey.activityID] == .string("builtin.open-in-browser"))
+        #expect(results[Sheet1.ShowResultKey.activityID] == .string("builtin.open-in-browser"))
     }
 
     @Test func escapeAnswersCancelledAndClosesTheWindow() async throws {
@@ -91,7 +91,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         }
         #expect(!tree.contains("push button\tTelegram"))
         try await fixture.press("Return", window: window)
-        #expect(response(try await reply.value).results[Sheet1.ResultKey.activityID] == .string("builtin.copy-link"))
+        #expect(response(try await reply.value).results[Sheet1.ShowResultKey.activityID] == .string("builtin.copy-link"))
     }
 
     @Test func aFailureShowsItsMessageUntilTheUserClosesIt() async throws {
@@ -102,9 +102,9 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         let window = try await fixture.window(pid: pid)
         try await fixture.press("Return", window: window)
         #expect(response(try await reply.value).code == Sheet1.Response.chosen.rawValue)
-        try await fixture.call(Sheet1.Member.update, [handle, .string("running"), .string("")])
+        try await fixture.call(Sheet1.update, [handle, .string("running"), .string("")])
         try await fixture.call(
-            Sheet1.Member.update, [handle, .string("failed"), .string("Telegram is not installed on this computer.")])
+            Sheet1.update, [handle, .string("failed"), .string("Telegram is not installed on this computer.")])
         let tree = try await fixture.waitForTree(pid: pid, "the failure message") {
             $0.contains("label\tTelegram is not installed on this computer.")
         }
@@ -122,13 +122,13 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
         let pid = try await fixture.sheetPID()
         _ = try await fixture.window(pid: pid)
-        try await fixture.call(Sheet1.Member.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
+        try await fixture.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
         #expect(response(try await reply.value).code == Sheet1.Response.cancelled.rawValue)
         try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
         // Closing again is harmless: the user may have closed it first.
-        try await fixture.call(Sheet1.Member.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
+        try await fixture.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
     }
 
     @Test func aCallerThatIsNotTheBrokerIsRefused() async throws {
@@ -140,17 +140,17 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         do {
             _ = try await fixture.show(body, from: stranger).value
         } catch let error as DBusError {
-            #expect(error.name == Sheet1.accessDenied)
+            #expect(error.name == BrokerErrorName.accessDenied.rawValue)
         }
         for (member, arguments) in [
-            (Sheet1.Member.update, [Value.objectPath("/h"), .string("failed"), .string("x")]),
-            (Sheet1.Member.close, [Value.objectPath("/h")]),
+            (Sheet1.update, [Value.objectPath("/h"), .string("failed"), .string("x")]),
+            (Sheet1.close, [Value.objectPath("/h")]),
         ] {
             do {
                 try await fixture.call(member, arguments, from: stranger)
                 Issue.record("\(member) from a stranger succeeded")
             } catch {
-                #expect(error.name == Sheet1.accessDenied)
+                #expect(error.name == BrokerErrorName.accessDenied.rawValue)
             }
         }
         let pid = try await fixture.sheetPID()
@@ -166,7 +166,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
             #expect(error.name == DBusError.invalidArgsName)
         }
         do {
-            try await fixture.call(Sheet1.Member.update, [.objectPath("/h"), .string("exploded"), .string("")])
+            try await fixture.call(Sheet1.update, [.objectPath("/h"), .string("exploded"), .string("")])
             Issue.record("Update with an unknown state succeeded")
         } catch {
             #expect(error.name == DBusError.invalidArgsName)

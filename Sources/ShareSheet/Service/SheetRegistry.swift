@@ -31,7 +31,7 @@ final class SheetRegistry {
     func show(_ request: SheetRequest, responder: Responder) {
         if let displayError {
             responder.reply([
-                .uint32(Sheet1.Response.failed.rawValue), .vardict([Sheet1.ResultKey.message: .string(displayError)]),
+                .uint32(Sheet1.Response.failed.rawValue), .vardict([ResultKey.message: .string(displayError)]),
             ])
             return
         }

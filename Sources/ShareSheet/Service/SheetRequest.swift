@@ -33,11 +33,11 @@ struct SheetRequest: Sendable {
         self.appID = appID
         parentWindow = try Self.parentWindow(parent)
 
-        guard let url = items["url"]?.string, !url.isEmpty else {
-            throw .invalidArgs("items needs key 'url' (s)")
+        guard let url = items[ItemKey.url]?.string, !url.isEmpty else {
+            throw .invalidArgs("items needs key '\(ItemKey.url)' (s)")
         }
         self.url = url
-        title = try Self.optionalString(items, "title", in: "items") ?? ""
+        title = try Self.optionalString(items, ItemKey.title, in: "items") ?? ""
 
         guard !records.isEmpty else { throw .invalidArgs("activities is empty: there is nothing to offer") }
         var seen = Set<String>()
@@ -49,21 +49,21 @@ struct SheetRequest: Sendable {
             }
             return activity
         }
-        locale = try Self.optionalString(options, Sheet1.OptionKey.locale, in: "options")
-        activationToken = try Self.optionalString(options, Sheet1.OptionKey.activationToken, in: "options")
+        locale = try Self.optionalString(options, OptionKey.locale, in: "options")
+        activationToken = try Self.optionalString(options, OptionKey.activationToken, in: "options")
     }
 
     private static func activity(_ fields: [String: Value], index: Int) throws(DBusError) -> SheetActivity {
         let place = "activities[\(index)]"
-        guard let id = fields[Sheet1.ActivityKey.id]?.string, !id.isEmpty else {
+        guard let id = fields[RecordKey.id]?.string, !id.isEmpty else {
             throw .invalidArgs("\(place) needs key 'id' (s)")
         }
-        guard let name = fields[Sheet1.ActivityKey.name]?.string, !name.isEmpty else {
+        guard let name = fields[RecordKey.name]?.string, !name.isEmpty else {
             throw .invalidArgs("\(place) needs key 'name' (s)")
         }
-        let icon = try optionalString(fields, Sheet1.ActivityKey.icon, in: place) ?? ""
+        let icon = try optionalString(fields, RecordKey.icon, in: place) ?? ""
         let category: SheetActivity.Category
-        switch try optionalString(fields, Sheet1.ActivityKey.category, in: place) {
+        switch try optionalString(fields, RecordKey.category, in: place) {
         case "share": category = .share
         case "action", nil: category = .action
         case let other?: throw .invalidArgs("\(place): category '\(other)' is neither 'share' nor 'action'")

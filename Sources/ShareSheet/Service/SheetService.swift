@@ -17,16 +17,10 @@ struct SheetService: Sendable {
 
     func interface() -> Interface {
         Interface(
-            Sheet1.interfaceName,
+            Sheet1.interface,
             methods: [
-                Method(
-                    Sheet1.Member.show,
-                    in: [
-                        Argument("handle", "o"), Argument("app_id", "s"), Argument("parent_window", "s"),
-                        Argument("items", "a{sv}"), Argument("activities", "aa{sv}"), Argument("options", "a{sv}"),
-                    ],
-                    out: [Argument("response", "u"), Argument("results", "a{sv}")],
-                    handler: .deferred { call, responder in
+                Sheet1.show.method(
+                    .deferred { call, responder in
                         authorize(call, responder) {
                             let request: SheetRequest
                             do {
@@ -41,10 +35,8 @@ struct SheetService: Sendable {
                             }
                         }
                     }),
-                Method(
-                    Sheet1.Member.update,
-                    in: [Argument("handle", "o"), Argument("state", "s"), Argument("message", "s")],
-                    handler: .deferred { call, responder in
+                Sheet1.update.method(
+                    .deferred { call, responder in
                         authorize(call, responder) {
                             guard let handle = call.body[0].objectPath, let text = call.body[1].string,
                                 let state = SheetJobState(rawValue: text)
@@ -61,9 +53,8 @@ struct SheetService: Sendable {
                             }
                         }
                     }),
-                Method(
-                    Sheet1.Member.close, in: [Argument("handle", "o")],
-                    handler: .deferred { call, responder in
+                Sheet1.close.method(
+                    .deferred { call, responder in
                         authorize(call, responder) {
                             guard let handle = call.body[0].objectPath else { return responder.fail(DBusError.invalidArgs("handle")) }
                             let registry = registry
@@ -81,13 +72,13 @@ struct SheetService: Sendable {
         let sender = call.sender
         let query = MethodCall(
             destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetNameOwner",
-            body: [.string(Sheet1.brokerBusName.rawValue)])
+            body: [.string(Broker1.busName.rawValue)])
         connection.call(query) { result in
             guard case .success(let values) = result, let owner = values.first?.string, owner == sender else {
                 return responder.fail(
                     DBusError(
-                        name: Sheet1.accessDenied,
-                        message: "only the owner of \(Sheet1.brokerBusName) may call \(Sheet1.interfaceName)"))
+                        name: BrokerErrorName.accessDenied.rawValue,
+                        message: "only the owner of \(Broker1.busName) may call \(Sheet1.interface)"))
             }
             body()
         }

@@ -72,15 +72,15 @@ final class SheetSession {
             responder.reply([
                 .uint32(Sheet1.Response.chosen.rawValue),
                 .vardict([
-                    Sheet1.ResultKey.activityID: .string(id),
-                    Sheet1.ResultKey.activationToken: .string(window.activationToken()),
+                    Sheet1.ShowResultKey.activityID: .string(id),
+                    Sheet1.ShowResultKey.activationToken: .string(window.activationToken()),
                 ]),
             ])
         case .cancelled:
             responder.reply([.uint32(Sheet1.Response.cancelled.rawValue), .vardict([:])])
         case .failed(let message):
             responder.reply([
-                .uint32(Sheet1.Response.failed.rawValue), .vardict([Sheet1.ResultKey.message: .string(message)]),
+                .uint32(Sheet1.Response.failed.rawValue), .vardict([ResultKey.message: .string(message)]),
             ])
         }
     }

@@ -50,7 +50,7 @@ final class SheetFixture: @unchecked Sendable {
         xvfb = try XvfbServer()
         bus = try TestBus(serviceDirectory: services)
         broker = try bus.connect()
-        let reply = try await broker.requestName(Sheet1.brokerBusName, flags: .doNotQueue)
+        let reply = try await broker.requestName(Broker1.busName, flags: .doNotQueue)
         #expect(reply == .primaryOwner)
         let environment: [String: String] = [
             "DISPLAY": xvfb.display,
@@ -111,20 +111,13 @@ final class SheetFixture: @unchecked Sendable {
     func show(_ body: [Value], from connection: Connection? = nil) -> Task<[Value], any Error> {
         let caller = connection ?? broker
         return Task {
-            try await caller.call(
-                MethodCall(
-                    destination: Sheet1.busName, path: Sheet1.objectPath, interface: Sheet1.interfaceName,
-                    member: Sheet1.Member.show, body: body),
-                timeout: .seconds(120))
+            try await caller.call(Sheet1.call(Sheet1.show, body), timeout: .seconds(120))
         }
     }
 
     /// Calls `Update` or `Close` as the broker.
-    func call(_ member: MemberName, _ body: [Value], from connection: Connection? = nil) async throws(DBusError) {
-        _ = try await (connection ?? broker).call(
-            MethodCall(
-                destination: Sheet1.busName, path: Sheet1.objectPath, interface: Sheet1.interfaceName,
-                member: member, body: body))
+    func call(_ method: MethodSignature, _ body: [Value], from connection: Connection? = nil) async throws(DBusError) {
+        _ = try await (connection ?? broker).call(Sheet1.call(method, body))
     }
 
     /// The pid of the activated sheet service (waits for the name to be owned).
