@@ -16,7 +16,8 @@ public enum SheetApplication {
         g_set_prgname("activity-sheet")
         let displayError: String? =
             gtk_init_check() != 0
-            ? nil : "the sheet cannot open the display '\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")'"
+            ? nil
+            : "the sheet cannot open the display '\(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")'"
         MainQueueBridge.install()
 
         let connection: Connection
@@ -48,11 +49,15 @@ public enum SheetApplication {
         }
         let request = MethodCall(
             destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "RequestName",
-            body: [.string(Sheet1.busName.rawValue), .uint32(Connection.NameRequestFlags.doNotQueue.rawValue)])
+            body: [
+                .string(Sheet1.busName.rawValue), .uint32(Connection.NameRequestFlags.doNotQueue.rawValue),
+            ])
         connection.call(request) { result in
             switch result {
             case .success(let values) where values.first?.uint32 == 1:
-                log("serving \(Sheet1.busName) as \(connection.uniqueName)\(displayError.map { " (\($0))" } ?? "")")
+                log(
+                    "serving \(Sheet1.busName) as \(connection.uniqueName)\(displayError.map { " (\($0))" } ?? "")"
+                )
             case .success:
                 log("\(Sheet1.busName) is already owned: exiting")
                 exit(0)

@@ -26,7 +26,9 @@ public struct SheetArguments: Sendable, Equatable {
         while let argument = rest.popFirst() {
             switch argument {
             case "--bus":
-                guard let value = rest.popFirst(), !value.isEmpty else { throw UsageError(description: "--bus needs a value") }
+                guard let value = rest.popFirst(), !value.isEmpty else {
+                    throw UsageError(description: "--bus needs a value")
+                }
                 bus = value
             case "--idle-exit":
                 guard let value = rest.popFirst(), let seconds = Int(value), seconds >= 0 else {

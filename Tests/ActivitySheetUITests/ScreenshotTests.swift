@@ -16,27 +16,39 @@ struct ScreenshotCase: Sendable, CustomTestStringConvertible {
 }
 
 private let cases = [
-    ScreenshotCase(name: "sheet-light", theme: .light, language: "en_US.UTF-8", title: "Today's News", count: 6),
-    ScreenshotCase(name: "sheet-dark", theme: .dark, language: "en_US.UTF-8", title: "Today's News", count: 6),
-    ScreenshotCase(name: "sheet-2-activities", theme: .light, language: "en_US.UTF-8", title: "A Short List", count: 2),
-    ScreenshotCase(name: "sheet-40-activities", theme: .light, language: "en_US.UTF-8", title: "A Long List", count: 40),
+    ScreenshotCase(
+        name: "sheet-light", theme: .light, language: "en_US.UTF-8", title: "Today's News", count: 6),
+    ScreenshotCase(
+        name: "sheet-dark", theme: .dark, language: "en_US.UTF-8", title: "Today's News", count: 6),
+    ScreenshotCase(
+        name: "sheet-2-activities", theme: .light, language: "en_US.UTF-8", title: "A Short List", count: 2),
+    ScreenshotCase(
+        name: "sheet-40-activities", theme: .light, language: "en_US.UTF-8", title: "A Long List", count: 40),
     ScreenshotCase(
         name: "sheet-long-title", theme: .light, language: "en_US.UTF-8",
         title: String(repeating: "A very long page title that goes on and on ", count: 8), count: 6),
-    ScreenshotCase(name: "sheet-german", theme: .light, language: "de_DE.UTF-8", title: "Heutige Nachrichten", count: 6),
+    ScreenshotCase(
+        name: "sheet-german", theme: .light, language: "de_DE.UTF-8", title: "Heutige Nachrichten", count: 6),
 ]
 
 /// `count` activities: the first half shares, the rest actions, with real and unknown icons.
 private func activities(_ count: Int) -> [[String: Value]] {
-    let shares = [("Telegram", "telegram"), ("Mail", "mail-send"), ("Signal", "signal-desktop"), ("Mastodon", "")]
-    let actions = [("Copy Link", "edit-copy"), ("Open in Browser", "web-browser"), ("Add to Reading List", "bookmark-new")]
+    let shares = [
+        ("Telegram", "telegram"), ("Mail", "mail-send"), ("Signal", "signal-desktop"), ("Mastodon", ""),
+    ]
+    let actions = [
+        ("Copy Link", "edit-copy"), ("Open in Browser", "web-browser"),
+        ("Add to Reading List", "bookmark-new"),
+    ]
     return (0..<count).map { index in
         if index < (count + 1) / 2 {
             let (name, icon) = shares[index % shares.count]
-            return SheetFixture.activity("share.\(index)", index < shares.count ? name : "\(name) \(index)", "share", icon: icon)
+            return SheetFixture.activity(
+                "share.\(index)", index < shares.count ? name : "\(name) \(index)", "share", icon: icon)
         }
         let (name, icon) = actions[index % actions.count]
-        return SheetFixture.activity("action.\(index)", index < 10 ? name : "\(name) \(index)", "action", icon: icon)
+        return SheetFixture.activity(
+            "action.\(index)", index < 10 ? name : "\(name) \(index)", "action", icon: icon)
     }
 }
 

@@ -36,7 +36,9 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         #expect(tree.contains("label\tFrom Example Reader"), "the calling app, from its desktop entry")
 
         try await fixture.tool("xdotool", ["windowfocus", "--sync", window])
-        let focusedTree = try await fixture.waitForTree(pid: pid, "the focus") { SheetFixture.focused($0) != nil }
+        let focusedTree = try await fixture.waitForTree(pid: pid, "the focus") {
+            SheetFixture.focused($0) != nil
+        }
         #expect(SheetFixture.focused(focusedTree) == "Telegram", "focus starts on the first offered activity")
 
         try await fixture.press("Return", window: window)
@@ -47,9 +49,15 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         #expect(token.contains("_TIME"), "an X11 startup id: \(token)")
 
         // The sheet stays open with the progress line until the broker reports.
-        try await fixture.call(Sheet1.update, [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("running"), .string("")])
-        _ = try await fixture.waitForTree(pid: pid, "the progress line") { $0.contains("label\tSending with Telegram…") }
-        try await fixture.call(Sheet1.update, [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("completed"), .string("")])
+        try await fixture.call(
+            Sheet1.update,
+            [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("running"), .string("")])
+        _ = try await fixture.waitForTree(pid: pid, "the progress line") {
+            $0.contains("label\tSending with Telegram…")
+        }
+        try await fixture.call(
+            Sheet1.update,
+            [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("completed"), .string("")])
         try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
@@ -60,7 +68,9 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
         let pid = try await fixture.sheetPID()
         let window = try await fixture.window(pid: pid)
-        _ = try await fixture.waitForTree(pid: pid, "the activities") { SheetFixture.buttons($0).contains("Mail") }
+        _ = try await fixture.waitForTree(pid: pid, "the activities") {
+            SheetFixture.buttons($0).contains("Mail")
+        }
         try await fixture.press("Right", "Down", "Down", "Return", window: window)
         let (code, results) = response(try await reply.value)
         #expect(code == Sheet1.Response.chosen.rawValue)
@@ -84,14 +94,18 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
         let pid = try await fixture.sheetPID()
         let window = try await fixture.window(pid: pid)
-        _ = try await fixture.waitForTree(pid: pid, "the activities") { SheetFixture.buttons($0).contains("Mail") }
+        _ = try await fixture.waitForTree(pid: pid, "the activities") {
+            SheetFixture.buttons($0).contains("Mail")
+        }
         try await fixture.type("copy", window: window)
         let tree = try await fixture.waitForTree(pid: pid, "only Copy Link") {
             SheetFixture.buttons($0) == ["Copy Link", "Cancel"]
         }
         #expect(!tree.contains("push button\tTelegram"))
         try await fixture.press("Return", window: window)
-        #expect(response(try await reply.value).results[Sheet1.ShowResultKey.activityID] == .string("builtin.copy-link"))
+        #expect(
+            response(try await reply.value).results[Sheet1.ShowResultKey.activityID]
+                == .string("builtin.copy-link"))
     }
 
     @Test func aFailureShowsItsMessageUntilTheUserClosesIt() async throws {
@@ -104,7 +118,8 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         #expect(response(try await reply.value).code == Sheet1.Response.chosen.rawValue)
         try await fixture.call(Sheet1.update, [handle, .string("running"), .string("")])
         try await fixture.call(
-            Sheet1.update, [handle, .string("failed"), .string("Telegram is not installed on this computer.")])
+            Sheet1.update,
+            [handle, .string("failed"), .string("Telegram is not installed on this computer.")])
         let tree = try await fixture.waitForTree(pid: pid, "the failure message") {
             $0.contains("label\tTelegram is not installed on this computer.")
         }
@@ -175,22 +190,27 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
 
     @Test func theSheetIsTransientForItsX11Parent() async throws {
         let fixture = try await SheetFixture()
-        _ = fixture.show(SheetFixture.showBody(handle: "/s/1", title: "Parent", activities: standardActivities))
+        _ = fixture.show(
+            SheetFixture.showBody(handle: "/s/1", title: "Parent", activities: standardActivities))
         let pid = try await fixture.sheetPID()
         let parent = try await fixture.window(pid: pid)
         let parentHex = String(UInt(parent) ?? 0, radix: 16)
         _ = fixture.show(
-            SheetFixture.showBody(handle: "/s/2", title: "Child", activities: standardActivities, parent: "x11:\(parentHex)"))
+            SheetFixture.showBody(
+                handle: "/s/2", title: "Child", activities: standardActivities, parent: "x11:\(parentHex)"))
         var child = ""
         try await waitUntil("the child window", deadline: .seconds(20), interval: .milliseconds(50)) {
             let run = try await ChildProcess.run(
-                "xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"], environment: fixture.toolEnvironment)
+                "xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"],
+                environment: fixture.toolEnvironment)
             child = run.standardOutput.split(separator: "\n").map(String.init).first { $0 != parent } ?? ""
             return !child.isEmpty
         }
         #expect(try await fixture.title(window: child) == "Share – Child")
         var hint = ""
-        try await waitUntil("WM_TRANSIENT_FOR on the child", deadline: .seconds(10), interval: .milliseconds(50)) {
+        try await waitUntil(
+            "WM_TRANSIENT_FOR on the child", deadline: .seconds(10), interval: .milliseconds(50)
+        ) {
             hint = try await fixture.tool("xprop", ["-id", child, "WM_TRANSIENT_FOR"])
             return hint.contains("0x\(parentHex)")
         }

@@ -113,7 +113,9 @@ private func press(_ model: inout SheetModel, _ keys: SheetKey...) -> [SheetEffe
 
     @Test func spaceIsPartOfASearch() {
         var sheet = model(standard)
-        press(&sheet, .character("r"), .character("e"), .character("a"), .character("d"), .space, .character("i"))
+        press(
+            &sheet, .character("r"), .character("e"), .character("a"), .character("d"), .space,
+            .character("i"))
         #expect(sheet.query == "read i")
         #expect(sheet.visible.isEmpty)
         #expect(sheet.showsNoMatches)

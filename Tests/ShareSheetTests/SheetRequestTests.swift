@@ -27,7 +27,9 @@ private func body(
                 parent: "x11:1c00003",
                 items: ["url": .string("https://example.org/"), "title": .string("T"), "future": .int32(1)],
                 activities: [activity("a", "A", "share"), activity("b", "B")],
-                options: ["locale": .string("de_DE"), "activation_token": .string("tok"), "other": .boolean(true)]))
+                options: [
+                    "locale": .string("de_DE"), "activation_token": .string("tok"), "other": .boolean(true),
+                ]))
         #expect(request.handle.rawValue == "/org/activitybroker/Broker1/sheet/1")
         #expect(request.appID == "org.example.App")
         #expect(request.parentWindow == .x11(0x1c00003))

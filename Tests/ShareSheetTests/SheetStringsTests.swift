@@ -11,9 +11,14 @@ import Testing
     }
 
     @Test func theEnvironmentIsReadAsGettextReadsIt() {
-        #expect(SheetStrings.choose(option: nil, environment: ["LC_ALL": "de_AT.UTF-8", "LANG": "en_US"]).language == "de")
-        #expect(SheetStrings.choose(option: "", environment: ["LC_MESSAGES": "de_DE@euro", "LANG": "en_US"]).language == "de")
-        #expect(SheetStrings.choose(option: nil, environment: ["LC_ALL": "", "LANG": "de_CH"]).language == "de")
+        #expect(
+            SheetStrings.choose(option: nil, environment: ["LC_ALL": "de_AT.UTF-8", "LANG": "en_US"]).language
+                == "de")
+        #expect(
+            SheetStrings.choose(option: "", environment: ["LC_MESSAGES": "de_DE@euro", "LANG": "en_US"])
+                .language == "de")
+        #expect(
+            SheetStrings.choose(option: nil, environment: ["LC_ALL": "", "LANG": "de_CH"]).language == "de")
         #expect(SheetStrings.choose(option: nil, environment: [:]).language == "en")
     }
 
@@ -41,7 +46,8 @@ import Testing
             let strings = SheetStrings(locale: language)
             let english = SheetStrings(locale: "en")
             for (text, base) in [
-                (strings.share, english.share), (strings.actions, english.actions), (strings.cancel, english.cancel),
+                (strings.share, english.share), (strings.actions, english.actions),
+                (strings.cancel, english.cancel),
                 (strings.close, english.close), (strings.noMatches, english.noMatches),
             ] {
                 #expect(!text.isEmpty)

@@ -16,9 +16,11 @@ public struct DisplayURL: Hashable, Sendable {
             return
         }
         let authorityStart = schemeEnd.upperBound
-        let authorityEnd = url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        let authorityEnd =
+            url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         let authority = url[authorityStart..<authorityEnd]
-        let hostStart = authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex
+        let hostStart =
+            authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex
         var hostEnd = authority.endIndex
         if let colon = authority[hostStart...].lastIndex(of: ":"),
             !authority[colon...].contains("]"),

@@ -28,7 +28,8 @@ public struct SheetModel: Hashable, Sendable {
     public init(header: SheetHeader, activities: [SheetActivity]) {
         self.header = header
         self.activities = activities
-        displayOrder = activities.filter { $0.category == .share } + activities.filter { $0.category == .action }
+        displayOrder =
+            activities.filter { $0.category == .share } + activities.filter { $0.category == .action }
         selectedID = activities.first?.id
         if activities.first?.category == .share { lastShareID = selectedID }
     }
@@ -38,7 +39,8 @@ public struct SheetModel: Hashable, Sendable {
     /// Whether `activity` matches the search: its name contains the query, ignoring case and
     /// accents ("tele" finds "Telegram", "e" finds "É").
     public func matches(_ activity: SheetActivity) -> Bool {
-        query.isEmpty || activity.name.range(of: query, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        query.isEmpty
+            || activity.name.range(of: query, options: [.caseInsensitive, .diacriticInsensitive]) != nil
     }
 
     /// The activities shown, in display order.

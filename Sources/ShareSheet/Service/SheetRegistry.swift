@@ -18,7 +18,10 @@ final class SheetRegistry {
 
     /// `displayError` is why GTK could not open a display (nil when it could): every `Show`
     /// then answers `failed` with it instead of a window.
-    init(environment: [String: String], displayError: String?, idleExit: Duration?, onIdle: @escaping () -> Void) {
+    init(
+        environment: [String: String], displayError: String?, idleExit: Duration?,
+        onIdle: @escaping () -> Void
+    ) {
         self.environment = environment
         self.displayError = displayError
         self.idleExit = idleExit
@@ -31,7 +34,8 @@ final class SheetRegistry {
     func show(_ request: SheetRequest, responder: Responder) {
         if let displayError {
             responder.reply([
-                .uint32(Sheet1.Response.failed.rawValue), .vardict([ResultKey.message: .string(displayError)]),
+                .uint32(Sheet1.Response.failed.rawValue),
+                .vardict([ResultKey.message: .string(displayError)]),
             ])
             return
         }

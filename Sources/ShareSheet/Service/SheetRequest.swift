@@ -71,7 +71,8 @@ struct SheetRequest: Sendable {
         return SheetActivity(id: id, name: name, icon: icon, category: category)
     }
 
-    private static func optionalString(_ fields: [String: Value], _ key: String, in place: String) throws(DBusError)
+    private static func optionalString(_ fields: [String: Value], _ key: String, in place: String)
+        throws(DBusError)
         -> String?
     {
         guard let value = fields[key] else { return nil }
@@ -91,7 +92,9 @@ struct SheetRequest: Sendable {
             }
             return .x11(xid)
         }
-        if text.hasPrefix("wayland:"), text.count > "wayland:".count { return .wayland(String(text.dropFirst(8))) }
+        if text.hasPrefix("wayland:"), text.count > "wayland:".count {
+            return .wayland(String(text.dropFirst(8)))
+        }
         throw .invalidArgs("parent_window '\(text)' is neither \"\", x11:<hex> nor wayland:<handle>")
     }
 }

@@ -43,12 +43,15 @@ struct SheetService: Sendable {
                             else {
                                 let known = SheetJobState.allCases.map(\.rawValue).joined(separator: ", ")
                                 return responder.fail(
-                                    DBusError.invalidArgs("state '\(call.body[1].string ?? "")' is not one of \(known)"))
+                                    DBusError.invalidArgs(
+                                        "state '\(call.body[1].string ?? "")' is not one of \(known)"))
                             }
                             let message = call.body[2].string ?? ""
                             let registry = registry
                             DispatchQueue.main.async {
-                                MainActor.assumeIsolated { registry.update(handle, state: state, message: message) }
+                                MainActor.assumeIsolated {
+                                    registry.update(handle, state: state, message: message)
+                                }
                                 responder.reply()
                             }
                         }
@@ -56,7 +59,9 @@ struct SheetService: Sendable {
                 Sheet1.close.method(
                     .deferred { call, responder in
                         authorize(call, responder) {
-                            guard let handle = call.body[0].objectPath else { return responder.fail(DBusError.invalidArgs("handle")) }
+                            guard let handle = call.body[0].objectPath else {
+                                return responder.fail(DBusError.invalidArgs("handle"))
+                            }
                             let registry = registry
                             DispatchQueue.main.async {
                                 MainActor.assumeIsolated { registry.close(handle) }

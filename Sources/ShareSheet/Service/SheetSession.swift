@@ -13,7 +13,10 @@ final class SheetSession {
     /// Called once, when the window has closed.
     private let onClosed: (SheetSession) -> Void
 
-    init(request: SheetRequest, strings: SheetStrings, responder: Responder, onClosed: @escaping (SheetSession) -> Void) {
+    init(
+        request: SheetRequest, strings: SheetStrings, responder: Responder,
+        onClosed: @escaping (SheetSession) -> Void
+    ) {
         handle = request.handle
         let app = DesktopApp(appID: request.appID)
         model = SheetModel(

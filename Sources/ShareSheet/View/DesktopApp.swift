@@ -10,7 +10,8 @@ struct DesktopApp {
 
     /// Nil when `appID` is empty or no desktop entry has that id.
     init?(appID: String) {
-        guard !appID.isEmpty, !appID.contains("/"), let entry = g_desktop_app_info_new(appID + ".desktop") else {
+        guard !appID.isEmpty, !appID.contains("/"), let entry = g_desktop_app_info_new(appID + ".desktop")
+        else {
             return nil
         }
         defer { g_object_unref(UnsafeMutableRawPointer(entry)) }

@@ -14,21 +14,26 @@ private final class SignalBox<Handler> {
 
 private typealias VoidThunk = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 private typealias BoolThunk = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean
-private typealias KeyThunk = @convention(c) (
-    UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?
-) -> gboolean
+private typealias KeyThunk =
+    @convention(c) (
+        UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?
+    ) -> gboolean
 
 /// Connects GObject signals to Swift closures. Main thread only, like every GTK call.
 @MainActor
 enum GtkSignals {
     /// A signal with no arguments and no return value (`clicked`, `realize`).
-    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor () -> Void) {
+    static func connect(
+        _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor () -> Void
+    ) {
         let thunk: VoidThunk = { _, data in
             guard let data else { return }
             let box = Unmanaged<SignalBox<@MainActor () -> Void>>.fromOpaque(data).takeUnretainedValue()
             MainActor.assumeIsolated { box.handler() }
         }
-        connectData(instance, signal, unsafeBitCast(thunk, to: GCallback.self), SignalBox(handler), release: releaseVoid)
+        connectData(
+            instance, signal, unsafeBitCast(thunk, to: GCallback.self), SignalBox(handler),
+            release: releaseVoid)
     }
 
     /// A signal with no arguments that returns whether it was handled (`close-request`).
@@ -40,13 +45,16 @@ enum GtkSignals {
             let box = Unmanaged<SignalBox<@MainActor () -> Bool>>.fromOpaque(data).takeUnretainedValue()
             return MainActor.assumeIsolated { box.handler() } ? 1 : 0
         }
-        connectData(instance, signal, unsafeBitCast(thunk, to: GCallback.self), SignalBox(handler), release: releaseBool)
+        connectData(
+            instance, signal, unsafeBitCast(thunk, to: GCallback.self), SignalBox(handler),
+            release: releaseBool)
     }
 
     /// `GtkEventControllerKey::key-pressed`: the handler gets the key value and modifiers and
     /// returns whether it consumed the key.
     static func connectKeyPressed(
-        _ controller: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (UInt32, GdkModifierType) -> Bool
+        _ controller: UnsafeMutableRawPointer,
+        _ handler: @escaping @MainActor (UInt32, GdkModifierType) -> Bool
     ) {
         let thunk: KeyThunk = { _, keyval, _, state, data in
             guard let data else { return 0 }
@@ -55,11 +63,13 @@ enum GtkSignals {
             return MainActor.assumeIsolated { box.handler(keyval, state) } ? 1 : 0
         }
         connectData(
-            controller, "key-pressed", unsafeBitCast(thunk, to: GCallback.self), SignalBox(handler), release: releaseKey)
+            controller, "key-pressed", unsafeBitCast(thunk, to: GCallback.self), SignalBox(handler),
+            release: releaseKey)
     }
 
     private static func connectData<Handler>(
-        _ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: GCallback, _ box: SignalBox<Handler>,
+        _ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: GCallback,
+        _ box: SignalBox<Handler>,
         release: GClosureNotify
     ) {
         let data = Unmanaged.passRetained(box).toOpaque()
@@ -73,6 +83,8 @@ enum GtkSignals {
         if let data { Unmanaged<SignalBox<@MainActor () -> Bool>>.fromOpaque(data).release() }
     }
     private static let releaseKey: GClosureNotify = { data, _ in
-        if let data { Unmanaged<SignalBox<@MainActor (UInt32, GdkModifierType) -> Bool>>.fromOpaque(data).release() }
+        if let data {
+            Unmanaged<SignalBox<@MainActor (UInt32, GdkModifierType) -> Bool>>.fromOpaque(data).release()
+        }
     }
 }

@@ -18,6 +18,8 @@ final class SheetWindow {
     private let lists: Widget
     private let shareHeading: Widget
     private let shareRow: Widget
+    /// The horizontal scroller around the Share row (hidden with it).
+    private let shareScroller: Widget
     private let actionsHeading: Widget
     private let actionsList: Widget
     private let noMatches: Widget
@@ -56,7 +58,9 @@ final class SheetWindow {
 
         let content = Widgets.box(vertical: true)
         gtk_window_set_child(cgtk_window(window), content)
-        Widgets.append(content, Self.pageHeader(model.header, strings: strings, app: app), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
+        Widgets.append(
+            content, Self.pageHeader(model.header, strings: strings, app: app),
+            gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
 
         searchEntry = gtk_search_entry_new()
         // Typing anywhere searches (the model keeps the text); the entry only shows it, so the
@@ -76,7 +80,7 @@ final class SheetWindow {
         noMatches = Widgets.label(strings.noMatches, xalign: 0.5)
         Widgets.addClass(noMatches, "dim-label")
         Widgets.margins(noMatches, 24, 0, 24, 0)
-        let shareScroller = Widgets.scrolled(shareRow, horizontal: true)
+        shareScroller = Widgets.scrolled(shareRow, horizontal: true)
         Widgets.append(listContent, shareHeading, shareScroller, actionsHeading, actionsList, noMatches)
         lists = Widgets.scrolled(listContent, horizontal: false)
         gtk_widget_set_vexpand(lists, 1)
@@ -107,7 +111,8 @@ final class SheetWindow {
         Widgets.append(content, failure)
 
         for activity in model.displayOrder {
-            let button = activity.category == .share ? Self.shareButton(activity) : Self.actionButton(activity)
+            let button =
+                activity.category == .share ? Self.shareButton(activity) : Self.actionButton(activity)
             buttons[activity.id] = button
             Widgets.append(activity.category == .share ? shareRow : actionsList, button)
             let id = activity.id
@@ -195,7 +200,8 @@ final class SheetWindow {
     /// Maps GDK's key values onto the model's keys; nil leaves the key to GTK.
     static func key(_ keyval: UInt32, _ state: GdkModifierType) -> SheetKey? {
         let modifiers = state.rawValue
-        let command = modifiers & (GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue) != 0
+        let command =
+            modifiers & (GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue | GDK_SUPER_MASK.rawValue) != 0
         switch Int32(keyval) {
         case GDK_KEY_Escape: return .escape
         case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter: return .enter
@@ -209,7 +215,8 @@ final class SheetWindow {
         case GDK_KEY_BackSpace: return .backspace
         default:
             let scalarValue = gdk_keyval_to_unicode(keyval)
-            guard !command, scalarValue >= 0x20, scalarValue != 0x7f, let scalar = Unicode.Scalar(scalarValue) else {
+            guard !command, scalarValue >= 0x20, scalarValue != 0x7f, let scalar = Unicode.Scalar(scalarValue)
+            else {
                 return nil
             }
             return .character(Character(scalar))
@@ -245,7 +252,7 @@ final class SheetWindow {
             if let button = buttons[activity.id] { Widgets.setVisible(button, model.matches(activity)) }
         }
         Widgets.setVisible(shareHeading, !model.visibleShares.isEmpty)
-        Widgets.setVisible(gtk_widget_get_parent(gtk_widget_get_parent(shareRow)), !model.visibleShares.isEmpty)
+        Widgets.setVisible(shareScroller, !model.visibleShares.isEmpty)
         Widgets.setVisible(actionsHeading, !model.visibleActions.isEmpty)
         Widgets.setVisible(actionsList, !model.visibleActions.isEmpty)
         Widgets.setVisible(noMatches, model.showsNoMatches)
@@ -282,13 +289,15 @@ final class SheetWindow {
     /// An activation token for the app the chosen activity launches, so that it may take the
     /// focus (an X11 startup-notification id, or an xdg-activation token on Wayland).
     func activationToken() -> String {
-        guard let display = gtk_widget_get_display(window), let context = gdk_display_get_app_launch_context(display)
+        guard let display = gtk_widget_get_display(window),
+            let context = gdk_display_get_app_launch_context(display)
         else { return "" }
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
         // The launch context describes the app being started; ours stands in for the activity's.
         let info = g_app_info_create_from_commandline("true", strings.share, G_APP_INFO_CREATE_NONE, nil)
         defer { if let info { g_object_unref(UnsafeMutableRawPointer(info)) } }
-        guard let token = g_app_launch_context_get_startup_notify_id(cgtk_launch_context(context), info, nil) else {
+        guard let token = g_app_launch_context_get_startup_notify_id(cgtk_launch_context(context), info, nil)
+        else {
             return ""
         }
         defer { g_free(token) }

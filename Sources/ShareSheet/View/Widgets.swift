@@ -79,7 +79,9 @@ enum Widgets {
     static let fallbackIcon = "application-x-executable"
 
     static func hasThemeIcon(_ name: String) -> Bool {
-        guard !name.isEmpty, !name.hasPrefix("/"), let display = gdk_display_get_default() else { return false }
+        guard !name.isEmpty, !name.hasPrefix("/"), let display = gdk_display_get_default() else {
+            return false
+        }
         return gtk_icon_theme_has_icon(gtk_icon_theme_get_for_display(display), name) != 0
     }
 

@@ -31,11 +31,11 @@ final class SheetFixture: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         let sheet = try BuiltProducts.executable("activity-sheet")
         try """
-            [D-BUS Service]
-            Name=\(Sheet1.busName)
-            Exec=\(sheet) --idle-exit 0
+        [D-BUS Service]
+        Name=\(Sheet1.busName)
+        Exec=\(sheet) --idle-exit 0
 
-            """.write(toFile: services + "/\(Sheet1.busName).service", atomically: true, encoding: .utf8)
+        """.write(toFile: services + "/\(Sheet1.busName).service", atomically: true, encoding: .utf8)
         // The accessibility bus, activated from this bus as in a desktop session.
         let a11y = "/usr/share/dbus-1/services/org.a11y.Bus.service"
         try FileManager.default.copyItem(atPath: a11y, toPath: services + "/org.a11y.Bus.service")
@@ -91,19 +91,23 @@ final class SheetFixture: @unchecked Sendable {
     // MARK: Calling the sheet
 
     /// An activity record as the broker sends it.
-    static func activity(_ id: String, _ name: String, _ category: String, icon: String = "") -> [String: Value] {
+    static func activity(_ id: String, _ name: String, _ category: String, icon: String = "") -> [String:
+        Value]
+    {
         ["id": .string(id), "name": .string(name), "category": .string(category), "icon": .string(icon)]
     }
 
     /// The `Show` arguments.
     static func showBody(
-        handle: String = "/org/activitybroker/Broker1/sheet/1", url: String = "https://www.example.org/news/today",
+        handle: String = "/org/activitybroker/Broker1/sheet/1",
+        url: String = "https://www.example.org/news/today",
         title: String = "Today's News", activities: [[String: Value]], parent: String = "",
         appID: String = "org.example.Reader", options: [String: Value] = [:]
     ) -> [Value] {
         [
             .objectPath(ObjectPath(stringLiteral: handle)), .string(appID), .string(parent),
-            .vardict(["url": .string(url), "title": .string(title)]), .vardictArray(activities), .vardict(options),
+            .vardict(["url": .string(url), "title": .string(title)]), .vardictArray(activities),
+            .vardict(options),
         ]
     }
 
@@ -116,14 +120,17 @@ final class SheetFixture: @unchecked Sendable {
     }
 
     /// Calls `Update` or `Close` as the broker.
-    func call(_ method: MethodSignature, _ body: [Value], from connection: Connection? = nil) async throws(DBusError) {
+    func call(_ method: MethodSignature, _ body: [Value], from connection: Connection? = nil)
+        async throws(DBusError)
+    {
         _ = try await (connection ?? broker).call(Sheet1.call(method, body))
     }
 
     /// The pid of the activated sheet service (waits for the name to be owned).
     func sheetPID(deadline: Deadline = .seconds(30)) async throws -> UInt32 {
         var pid: UInt32 = 0
-        try await waitUntil("activity-sheet to own its name", deadline: deadline, interval: .milliseconds(20)) {
+        try await waitUntil("activity-sheet to own its name", deadline: deadline, interval: .milliseconds(20))
+        {
             pid = (try? await broker.unixProcessID(of: Sheet1.busName.rawValue)) ?? 0
             return pid != 0
         }
@@ -134,10 +141,16 @@ final class SheetFixture: @unchecked Sendable {
 
     /// Runs a tool against the display and the accessibility bus; throws unless it exits 0.
     @discardableResult
-    func tool(_ executable: String, _ arguments: [String], deadline: Deadline = .seconds(30)) async throws -> String {
-        let run = try await ChildProcess.run(executable, arguments, environment: toolEnvironment, deadline: deadline)
+    func tool(_ executable: String, _ arguments: [String], deadline: Deadline = .seconds(30)) async throws
+        -> String
+    {
+        let run = try await ChildProcess.run(
+            executable, arguments, environment: toolEnvironment, deadline: deadline)
         guard run.termination == .exited(0) else {
-            throw ToolError(description: "\(executable) \(arguments.joined(separator: " ")): \(run.termination) \(run.standardError)")
+            throw ToolError(
+                description:
+                    "\(executable) \(arguments.joined(separator: " ")): \(run.termination) \(run.standardError)"
+            )
         }
         return run.standardOutput
     }
@@ -149,7 +162,9 @@ final class SheetFixture: @unchecked Sendable {
     /// The X window of the sheet's process, once it is mapped (`xdotool search --sync`).
     func window(pid: UInt32) async throws -> String {
         let output = try await tool("xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(pid)"])
-        guard let id = output.split(separator: "\n").first else { throw ToolError(description: "no window for \(pid)") }
+        guard let id = output.split(separator: "\n").first else {
+            throw ToolError(description: "no window for \(pid)")
+        }
         return String(id)
     }
 
@@ -236,7 +251,8 @@ final class SheetFixture: @unchecked Sendable {
 
     /// The mean brightness of an image, 0 (black) to 1 (white), as ImageMagick computes it.
     func meanBrightness(_ path: String) async throws -> Double {
-        let output = try await tool("convert", [path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
+        let output = try await tool(
+            "convert", [path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
         return Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 }
