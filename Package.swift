@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(name: "broker-bench", dependencies: ["DBus", "ActivityBrokerInterface", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
-        .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "DBus"]),
+        .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "CGtk", "DBus"]),
         .testTarget(
             name: "ActivitySheetUITests",
             dependencies: ["ActivityBrokerInterface", "DBus", "TestSupport"],
