@@ -184,18 +184,15 @@ private struct BrowseLoop {
         var chosen: String?
         drawPicker(model)
         pickerLoop: for await event in keys.events {
-            let now = Date().timeIntervalSinceReferenceDate
             switch event {
             case .key(let key):
-                switch model.handle(key, now: now) {
+                switch model.handle(key) {
                 case .chosen(let id)?: chosen = id; break pickerLoop
                 case .cancelled?: break pickerLoop
                 case nil: break
                 }
-            case .timeout:
-                if case .chosen(let id)? = model.tick(now: now) { chosen = id; break pickerLoop }
             case .endOfInput: break pickerLoop
-            case .redraw: break
+            case .redraw, .timeout: break
             }
             drawPicker(model)
         }

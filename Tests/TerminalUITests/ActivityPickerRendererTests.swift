@@ -55,7 +55,7 @@ import Testing
 
     @Test func tallListsScrollToKeepTheSelectionVisible() {
         var model = ActivityPickerModelTests.many(30)
-        for _ in 0..<25 { _ = model.handle(.down, now: 0) }
+        for _ in 0..<25 { _ = model.handle(.down) }
         let lines = ActivityPickerRenderer(size: TerminalSize(columns: 40, rows: 10), styled: false).lines(for: model)
         #expect(lines.count <= 9)
         #expect(lines.contains { $0.hasPrefix("› 26") })
@@ -63,7 +63,7 @@ import Testing
 
     @Test func shortWindowsKeepEntriesBeforeHintAndURL() {
         var model = ActivityPickerModelTests.mixed()
-        _ = model.handle(.end, now: 0)
+        _ = model.handle(.end)
         let lines = ActivityPickerRenderer(size: TerminalSize(columns: 40, rows: 5), styled: false).lines(for: model)
         #expect(lines.count <= 4)
         #expect(lines.first == "Example")

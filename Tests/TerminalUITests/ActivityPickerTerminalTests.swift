@@ -63,9 +63,9 @@ import Testing
         #expect(sameAttributes(pty.slaveAttributes(), before))
     }
 
-    @Test func digitChoosesDirectly() throws {
+    @Test func digitThenEnterChooses() throws {
         let pty = try PseudoTerminal()
-        #expect(try Self.run(typing: Array("3".utf8), on: pty) == .chosen("copy"))
+        #expect(try Self.run(typing: Array("3\r".utf8), on: pty) == .chosen("copy"))
     }
 
     @Test func ss3ArrowsWork() throws {
@@ -73,11 +73,27 @@ import Testing
         #expect(try Self.run(typing: Array("\u{1B}OB\u{1B}OB\u{1B}OA\r".utf8), on: pty) == .chosen("mail"))
     }
 
-    @Test func pendingDigitIsChosenWhenTheWindowEnds() throws {
+    /// Regression (issue 13): a digit alone chose (at once, or after a one-second window).
+    /// Digits typed with no Enter each redraw the picker (read, only selecting); Esc then
+    /// cancels: nothing was chosen.
+    @Test func digitsWithoutEnterChooseNothing() throws {
         let pty = try PseudoTerminal()
-        var model = ActivityPickerModelTests.many(12)
-        model.numberWindow = 0.05
-        #expect(try Self.run(ActivityPicker(model: model), typing: Array("1".utf8), on: pty) == .chosen("e1"))
+        let model = ActivityPickerModelTests.many(12)
+        let slave = pty.slave
+        let outcome = Outcome<Result<PickerResult, any Error>>()
+        Thread {
+            let terminal = Terminal(input: slave, output: slave, environment: ["TERM": "xterm-256color"])
+            outcome.set(Result { try ActivityPicker(model: model).run(on: terminal) })
+        }.start()
+        #expect(pty.readUntil { $0.contains("Esc cancel") })
+        pty.send(Array("2".utf8))
+        // The picker redraws with entry 2 highlighted: the digit was read and only selected.
+        // (Before the fix, 2 of 12 chose at once and erased the picker without a new frame.)
+        #expect(pty.readUntil { $0.components(separatedBy: "Esc cancel").count > 2 })
+        pty.send(Array("1".utf8))
+        #expect(pty.readUntil { $0.components(separatedBy: "Esc cancel").count > 3 })
+        pty.send([0x1B])
+        #expect(try outcome.wait(seconds: 10)?.get() == .cancelled)
     }
 
     @Test func hangUpCancels() throws {
@@ -230,7 +246,7 @@ import Testing
             })
         }.start()
         #expect(pty.readUntil { $0.contains("Esc cancel") })
-        pty.send("2")
+        pty.send("2\r")
         let result = try #require(outcome.wait(seconds: 10))
         #expect(try result.get() == .chosen("b"))
     }

@@ -56,7 +56,7 @@ final class LoopbackServer: Sendable {
 /// The server: routes for titles, canonical links, og tags, links, redirect chains, 404,
 /// a slow page, huge pages and an article.
 private let serverScript = #"""
-    import http.server, os, sys, threading, time
+    import http.server, os, sys, threading, time, zlib
 
     HUGE = 6 * 1024 * 1024
 
@@ -153,6 +153,22 @@ private let serverScript = #"""
                 self.end_headers()
                 self.close_connection = True
                 self.stream(HUGE)
+            elif path == "/gzip-bomb":
+                # About 1 MiB on the wire, 1 GiB once decompressed.
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+                zeros = b"a" * (1024 * 1024)
+                try:
+                    for _ in range(1024):
+                        self.wfile.write(packer.compress(zeros))
+                    self.wfile.write(packer.flush())
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
             elif path == "/article":
                 self.page(200, ARTICLE)
             elif path == "/plain":
