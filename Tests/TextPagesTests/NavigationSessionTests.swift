@@ -136,7 +136,7 @@ struct NavigationSessionTests {
             let session = NavigationSession(url: url, loader: PageLoader(), opener: RecordingOpener())
             try await session.start()
             let address = try #require(await session.address)
-            #expect(address.text == "127.0.0.1")
+            #expect(address.text == "127.0.0.1:\(server.port)")
             #expect(!address.text.contains("alice") && !address.text.contains("secret"))
             // Nor in what is shared.
             let shared = try await session.activityItems().url
