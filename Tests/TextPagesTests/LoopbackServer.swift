@@ -106,6 +106,13 @@ private let serverScript = #"""
             self.end_headers()
             self.wfile.write(data)
 
+        def raw(self, content_type, data):
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
         def redirect(self, status, location):
             self.send_response(status)
             self.send_header("Location", location)
@@ -154,21 +161,30 @@ private let serverScript = #"""
                 self.close_connection = True
                 self.stream(HUGE)
             elif path == "/gzip-bomb":
-                # About 1 MiB on the wire, 1 GiB once decompressed.
+                # A few MiB on the wire, 2 GiB once decompressed.
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html")
                 self.send_header("Content-Encoding", "gzip")
                 self.send_header("Connection", "close")
                 self.end_headers()
                 self.close_connection = True
-                packer = zlib.compressobj(9, zlib.DEFLATED, 31)
-                zeros = b"a" * (1024 * 1024)
+                packer = zlib.compressobj(6, zlib.DEFLATED, 31)
+                zeros = b"a" * (2 * 1024 * 1024)
                 try:
                     for _ in range(1024):
                         self.wfile.write(packer.compress(zeros))
                     self.wfile.write(packer.flush())
                 except (BrokenPipeError, ConnectionResetError):
                     pass
+            elif path == "/latin1":
+                self.raw("text/html; charset=ISO-8859-1", b"<title>Caf\xe9 cr\xe8me</title>")
+            elif path == "/meta-1252":
+                self.raw("text/html", b"<html><head><meta charset='windows-1252'><title>\x80 5 \x93quoted\x94</title>")
+            elif path == "/meta-sjis":
+                self.raw("text/html", b'<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'
+                         + b"<title>" + "日本語のページ".encode("shift_jis") + b"</title>")
+            elif path == "/utf8-header-wins":
+                self.raw("text/html; charset=utf-8", "<meta charset=iso-8859-1><title>Ünïcode</title>".encode("utf-8"))
             elif path == "/article":
                 self.page(200, ARTICLE)
             elif path == "/plain":
