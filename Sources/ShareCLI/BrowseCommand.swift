@@ -6,28 +6,43 @@ import Navigation
 import TerminalUI
 import TextPages
 
-/// Runs a `NavigationSession` full-screen: keys follow links, go back and forward, open the
-/// Action sheet (the same picker as `share URL`), open in the browser, show the reader text,
-/// and end the session. Without a terminal it prints the page once (title, address, links).
+/// Runs a `NavigationSession` full-screen (`BrowseLoop`): keys follow links, go back and
+/// forward, open the Action sheet (the same picker as `share URL`), open in the browser, show
+/// the reader text, and end the session. Without a terminal it prints the page once (title,
+/// address, links), sanitized like everything `share` prints.
 enum BrowseCommand {
+    /// Where the terminal's links go: the default policy, except that `file:` URLs are not
+    /// opened (`share browse` shows web pages, http and https, only). `share open` routes
+    /// with it too, so that what it reports is what `share browse` does.
+    static let router = URLRouter().consulting { url, _ in
+        url.scheme?.lowercased() == "file"
+            ? .discarded("share browse shows web pages only (http, https), not local files") : nil
+    }
+
     static func run(url string: String, bus: BusAddress) async throws -> ShareExit {
-        guard let url = URL(string: string), let scheme = url.scheme?.lowercased(),
-              ["http", "https", "file"].contains(scheme)
+        guard let parsed = URL(string: string), let scheme = parsed.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), parsed.host?.isEmpty == false
         else {
-            throw ShareFailure("share browse takes an http, https or file URL, not '\(string)'", exit: .usage)
+            throw ShareFailure("share browse takes an http or https URL, not '\(string)'", exit: .usage)
         }
+        let url = URLRouter.normalized(parsed)
         // Browsing works without a broker; only the Action sheet needs it.
-        let broker = try? BrokerProxy.connect(bus: bus)
-        let configuration = NavigationConfiguration(dismissButtonStyle: .done, entersReaderIfAvailable: true)
+        var brokerProblem: String?
+        var broker: BrokerProxy?
+        do { broker = try BrokerProxy.connect(bus: bus) } catch { brokerProblem = "\(error)" }
+        let configuration = NavigationConfiguration(
+            dismissButtonStyle: .done, entersReaderIfAvailable: true, router: router)
         let session = NavigationSession(
             url: url, configuration: configuration, loader: PageLoader(), offering: broker)
         let terminal = Terminal()
         guard terminal.isInteractive else { return try await printOnce(session) }
-        var loop = BrowseLoop(session: session, terminal: terminal, configuration: configuration)
+        var loop = BrowseLoop(
+            session: session, terminal: terminal, configuration: configuration, brokerProblem: brokerProblem)
         return try await loop.run()
     }
 
-    /// Plain output for pipes and dumb terminals: the state of the loaded page.
+    /// Plain output for pipes and dumb terminals: the state of the loaded page. `Output`
+    /// sanitizes each line: the page's title and links never reach the terminal raw.
     private static func printOnce(_ session: NavigationSession) async throws -> ShareExit {
         do { try await session.start() } catch { throw ShareFailure("\(error)", exit: .failed) }
         let state = await BrowseState(session: session)
@@ -44,21 +59,31 @@ enum BrowseCommand {
 }
 
 /// The interactive loop of `share browse`.
-private struct BrowseLoop {
+///
+/// Keys are read all the time, also while a page loads: q or Esc stops the load, Ctrl-C
+/// stops it and ends the session. Links are followed by number and Enter (a digit alone only
+/// types); a link that would leave the terminal for the system's handler (`ssh:`, `smb:`,
+/// `mailto:`, any scheme but http and https) is opened only after a `y`.
+struct BrowseLoop {
     let session: NavigationSession
     let terminal: Terminal
     let configuration: NavigationConfiguration
+    /// Why there is no broker connection, if there is none.
+    let brokerProblem: String?
 
     private var state = BrowseState()
     private var readerShown = false
     private var scroll = 0
     private var status: String?
     private var linkInput = ""
+    /// A link waiting for `y` before it goes to the system's handler.
+    private var pendingExternal: URL?
 
-    init(session: NavigationSession, terminal: Terminal, configuration: NavigationConfiguration) {
+    init(session: NavigationSession, terminal: Terminal, configuration: NavigationConfiguration, brokerProblem: String?) {
         self.session = session
         self.terminal = terminal
         self.configuration = configuration
+        self.brokerProblem = brokerProblem
     }
 
     mutating func run() async throws -> ShareExit {
@@ -66,72 +91,144 @@ private struct BrowseLoop {
         defer { terminal.restore() }
         let keys = KeyReader(terminal: terminal)
         defer { keys.stop() }
-        state.isLoading = true
-        draw()
-        try? await session.start()
-        await refresh()
-        draw()
-        for await event in keys.events {
+        let events = BrowseEvents(keys: keys)
+        defer { events.stop() }
+        let session = self.session
+        let start = await whileLoading(events) { () async -> String? in
+            do throws(NavigationError) {
+                try await session.start()
+            } catch {
+                return "\(error)"
+            }
+            return nil
+        }
+        if case .ended(let exit) = start { return exit }
+        for await event in events.stream {
+            guard case .terminal(let event) = event else { continue }
             switch event {
             case .key(let key):
-                if let exit = try await handle(key, keys: keys) { return exit }
+                if let exit = try await handle(key, events: events) { return exit }
             case .endOfInput:
                 await session.done()
                 return .completed
             case .redraw, .timeout:
                 break
             }
+            clampScroll()
             draw()
         }
         return .completed
     }
 
+    /// How a load ended: with the session going on (and why the load failed, if it did), or
+    /// with the session ended by a key.
+    enum LoadEnd {
+        case done(failure: String?)
+        case ended(ShareExit)
+    }
+
+    /// Runs `operation` (a load; it returns why it failed) while reading keys: q or Esc
+    /// cancels it, Ctrl-C or the end of input cancels it and ends the session. Draws
+    /// "Loading…" first and the result after.
+    private mutating func whileLoading(_ events: BrowseEvents, _ operation: @escaping @Sendable () async -> String?)
+        async -> LoadEnd
+    {
+        state.isLoading = true
+        draw()
+        let task = Task { () -> String? in
+            let failure = await operation()
+            events.loaded()
+            return failure
+        }
+        var exit: ShareExit?
+        waiting: for await event in events.stream {
+            guard case .terminal(let event) = event else { break waiting }  // loaded
+            switch event {
+            case .key(.character("q")), .key(.escape):
+                task.cancel()
+                status = "Stopped loading."
+            case .key(.ctrlC):
+                task.cancel()
+                exit = .cancelled
+            case .endOfInput, .key(.ctrlD):
+                task.cancel()
+                exit = .completed
+            default:
+                break
+            }
+        }
+        let failure = await task.value
+        if let exit {
+            await session.done()
+            return .ended(exit)
+        }
+        readerShown = false
+        scroll = 0
+        await refresh()
+        draw()
+        return .done(failure: failure)
+    }
+
     /// One key; returns an exit status when the session ends.
-    private mutating func handle(_ key: Key, keys: KeyReader) async throws -> ShareExit? {
+    private mutating func handle(_ key: Key, events: BrowseEvents) async throws -> ShareExit? {
+        if let external = pendingExternal {
+            pendingExternal = nil
+            if key == .character("y") || key == .character("Y") {
+                return await open(external, events: events, confirmed: true)
+            } else {
+                status = "Not opened."
+            }
+            return nil
+        }
         status = nil
         if let digit = key.digit {
-            linkInput += String(digit)
-            // With fewer than ten links a digit is a whole number; otherwise Enter confirms.
-            if state.links.count < 10 || linkInput.count == String(state.links.count).count {
-                await follow(linkInput)
-            }
+            // Digits only type the number; Enter follows (a stray digit must not navigate).
+            if linkInput.count < String(max(1, state.links.count)).count { linkInput += String(digit) }
             return nil
         }
         switch key {
         case .enter where !linkInput.isEmpty:
-            await follow(linkInput)
+            let number = linkInput
+            linkInput = ""
+            return await follow(number, events: events)
         case .backspace where !linkInput.isEmpty:
             linkInput.removeLast()
-        case .character("b"), .left:
+            return nil
+        case .character("q"), .escape:
+            if !linkInput.isEmpty {
+                linkInput = ""
+                return nil
+            }
+            await session.done()
+            return .completed
+        default:
             linkInput = ""
+        }
+        let page = view.bodyRoom
+        switch key {
+        case .character("b"), .left:
             if (try? await session.goBack()) != true { status = "Nothing to go back to." }
             await refresh()
         case .character("f"), .right:
-            linkInput = ""
             if (try? await session.goForward()) != true { status = "Nothing to go forward to." }
             await refresh()
         case .character("r"):
             if state.reader == nil { status = "This page has no reader view." } else { readerShown.toggle() }
             scroll = 0
         case .down, .character("j"): scroll += 1
-        case .up, .character("k"): scroll = max(0, scroll - 1)
-        case .pageDown, .character(" "): scroll += max(1, terminal.size.rows - 6)
-        case .pageUp: scroll = max(0, scroll - max(1, terminal.size.rows - 6))
+        case .up, .character("k"): scroll -= 1
+        case .pageDown, .character(" "): scroll += max(1, page - 1)
+        case .pageUp: scroll -= max(1, page - 1)
+        case .home, .character("g"): scroll = 0
+        case .end, .character("G"): scroll = Int.max / 2
         case .character("a"):
-            await actionSheet(keys: keys)
+            await actionSheet(events: events)
         case .character("o"):
             do {
                 try await session.openInBrowser()
                 return .completed
             } catch {
                 status = "Could not open the browser: \(error)"
-            }
-        case .character("q"), .escape:
-            if !linkInput.isEmpty {
-                linkInput = ""
-            } else {
-                await session.done()
-                return .completed
             }
         case .ctrlC:
             await session.done()
@@ -145,45 +242,74 @@ private struct BrowseLoop {
         return nil
     }
 
-    private mutating func follow(_ number: String) async {
-        linkInput = ""
-        guard let index = Int(number), (1...state.links.count).contains(index) else {
+    private mutating func follow(_ number: String, events: BrowseEvents) async -> ShareExit? {
+        guard let index = Int(number), index >= 1, index <= state.links.count else {
             status = "There is no link \(number)."
-            return
+            return nil
         }
-        state.isLoading = true
-        draw()
-        do {
-            switch try await session.open(state.links[index - 1].url).action {
-            case .handled: break
-            case .systemAction: status = "Handed to the system opener."
-            case .discarded(let reason): status = "Not opened: \(reason)"
+        return await open(state.links[index - 1].url, events: events, confirmed: false)
+    }
+
+    /// Opens a link of the page as the router decides; a system action waits for `y` first.
+    /// Returns an exit status when a key ended the session during the load.
+    private mutating func open(_ url: URL, events: BrowseEvents, confirmed: Bool) async -> ShareExit? {
+        let outcome = configuration.router.route(url, from: state.url)
+        switch outcome.action {
+        case .discarded(let reason):
+            status = "Not opened: \(reason)"
+        case .systemAction:
+            guard confirmed else {
+                pendingExternal = url
+                let target = outcome.systemURL(for: url)?.absoluteString ?? url.absoluteString
+                status = "Open \(target) outside the terminal, with the system's handler? y opens it, any other key does not."
+                return nil
             }
-        } catch {
-            status = "\(error)"
+            do {
+                try await session.open(url)
+                status = "Handed to the system opener."
+            } catch {
+                status = "\(error)"
+            }
+        case .handled:
+            let session = self.session
+            let end = await whileLoading(events) { () async -> String? in
+                do throws(NavigationError) {
+                    try await session.open(url)
+                } catch {
+                    if case .load(.cancelled) = error { return nil }
+                    return "\(error)"
+                }
+                return nil
+            }
+            switch end {
+            case .ended(let exit): return exit
+            case .done(let failure?) where status == nil && state.loadError == nil: status = failure
+            case .done: break
+            }
         }
-        readerShown = false
-        scroll = 0
-        await refresh()
+        return nil
     }
 
     /// The Action sheet: the broker's offer plus the app's own, in the picker; then perform.
-    private mutating func actionSheet(keys: KeyReader) async {
+    private mutating func actionSheet(events: BrowseEvents) async {
         let sheet: ActivitySheet
         do { sheet = try await session.actionActivities() } catch {
             status = "No Action sheet: \(error)"
             return
         }
-        if let brokerError = sheet.brokerError, sheet.all.isEmpty {
-            status = "The activity broker is not reachable: \(brokerError)"
+        let brokerTrouble = brokerProblem ?? sheet.brokerError
+        if let brokerTrouble, sheet.all.isEmpty {
+            status = "The activity broker is not reachable: \(brokerTrouble)"
             return
         }
         let entries = sheet.all.map(ActivityPickerEntry.init(offered:))
         var model = ActivityPickerModel(
-            header: ActivityPickerHeader(title: state.title ?? "", url: sheet.items.url), entries: entries)
+            header: ActivityPickerHeader(title: state.title ?? "", url: sheet.items.url), entries: entries,
+            status: brokerTrouble.map { _ in "The activity broker is not reachable: only this app's own activities." })
         var chosen: String?
         drawPicker(model)
-        pickerLoop: for await event in keys.events {
+        pickerLoop: for await event in events.stream {
+            guard case .terminal(let event) = event else { continue }
             switch event {
             case .key(let key):
                 switch model.handle(key) {
@@ -214,6 +340,13 @@ private struct BrowseLoop {
     private mutating func refresh() async {
         state = await BrowseState(session: session)
         if state.reader == nil { readerShown = false }
+        clampScroll()
+    }
+
+    /// Keeps the scroll position between the top and the last screenful: scrolling past
+    /// either end stops there, so the first key back moves at once.
+    private mutating func clampScroll() {
+        scroll = min(max(0, scroll), view.scrollLimit(state, readerShown: readerShown))
     }
 
     private var view: BrowseView {
@@ -243,5 +376,40 @@ private struct BrowseLoop {
             screen.appendRaw(line)
         }
         screen.flush(to: terminal)
+    }
+}
+
+/// What the browse loop waits on: terminal events, and the end of a load.
+///
+/// The key reader's events are forwarded into one stream together with `loaded`, so that a
+/// loop waiting for a load to end reads keys meanwhile (q, Esc, Ctrl-C) instead of being deaf
+/// until the page arrives.
+final class BrowseEvents: Sendable {
+    enum Event: Sendable {
+        case terminal(TerminalEvent)
+        case loaded
+    }
+
+    let stream: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
+    private let forwarding: Task<Void, Never>
+
+    init(keys: KeyReader) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+        self.stream = stream
+        self.continuation = continuation
+        forwarding = Task {
+            for await event in keys.events { continuation.yield(.terminal(event)) }
+            continuation.finish()
+        }
+    }
+
+    /// Reports that a load ended.
+    func loaded() { continuation.yield(.loaded) }
+
+    /// Stops forwarding and ends the stream.
+    func stop() {
+        forwarding.cancel()
+        continuation.finish()
     }
 }

@@ -123,7 +123,7 @@ final class LoopbackSite: @unchecked Sendable {
         #expect(home.contains("1. First page"))
         #expect(home.contains("[Done]"))
 
-        try await terminal.send("2")
+        try await terminal.send("2", "Enter")
         try await terminal.waitForScreen("the second page") { $0.contains("Second Page") }
         try await terminal.send("b")
         try await terminal.waitForScreen("back home") { $0.contains("Loopback Home") }
