@@ -50,18 +50,23 @@ public enum TextSanitizer {
         }
     }
 
-    /// JSON text with every unsafe scalar (`isUnsafe`) written as a `\uXXXX` escape.
+    /// JSON text with every unsafe scalar (`isUnsafe`) written as a `\uXXXX` escape, except
+    /// the whitespace between tokens (tab, newline, carriage return).
     ///
-    /// JSON encoders escape C0 controls but pass C1 controls, U+2028/2029 and the bidi
-    /// overrides (U+202E) through raw, which a terminal then acts on. Such scalars can only
-    /// occur inside JSON strings, where the escape means the same character: the data is
-    /// unchanged, only its spelling.
+    /// JSON encoders escape C0 controls in strings but pass C1 controls, U+2028/2029 and the
+    /// bidi overrides (U+202E) through raw, which a terminal then acts on. Outside strings
+    /// JSON has only ASCII tokens and whitespace, so every other unsafe scalar is inside a
+    /// string, where the escape means the same character: the data is unchanged, only its
+    /// spelling.
     public static func escapingJSON(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: isUnsafe) else { return json }
+        func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+            isUnsafe(scalar) && scalar != "\n" && scalar != "\t" && scalar != "\r"
+        }
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
         var out = ""
         out.unicodeScalars.reserveCapacity(json.unicodeScalars.count)
         for scalar in json.unicodeScalars {
-            if isUnsafe(scalar) {
+            if needsEscape(scalar) {
                 let hex = String(scalar.value, radix: 16, uppercase: false)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             } else {

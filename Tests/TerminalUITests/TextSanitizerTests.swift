@@ -63,3 +63,24 @@ struct SanitizerCase: Sendable, CustomTestStringConvertible {
         #expect(DisplayWidth.pad("ab", toWidth: 4) == "ab  ")
     }
 }
+
+/// JSON spelling of the characters `sanitize` removes (issue 11, item 12).
+@Suite struct TextSanitizerJSONTests {
+    @Test func unsafeScalarsBecomeEscapes() {
+        let json = "{\"name\":\"a\u{9B}b\u{202E}c\u{2028}d\u{7F}e\"}"
+        #expect(TextSanitizer.escapingJSON(json) == #"{"name":"a\u009bb\u202ec\u2028d\u007fe"}"#)
+    }
+
+    @Test func safeJSONIsUnchanged() {
+        let json = "{\n\t\"name\":\"Café 日本 \\u001b\",\r\n\"n\":1}"
+        #expect(TextSanitizer.escapingJSON(json) == json)
+    }
+
+    @Test func everyRemovedScalarIsUnsafe() {
+        for value: UInt32 in [0x00, 0x07, 0x1B, 0x7F, 0x85, 0x9B, 0x9F, 0x200E, 0x202E, 0x2066, 0x2069] {
+            #expect(TextSanitizer.isUnsafe(Unicode.Scalar(value)!))
+        }
+        #expect(!TextSanitizer.isUnsafe("a"))
+        #expect(!TextSanitizer.isUnsafe("日"))
+    }
+}
