@@ -31,8 +31,9 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         Self.assertClean(run.output)
         #expect(run.output.contains("\\u009b") && run.output.contains("\\u202e"), "\(run.output)")
-        let decoded = try #require(try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]], "\(run.output.debugDescription) \(run.errors)")
-        let names = decoded.compactMap { $0["name"] as? String } ?? []
+        let decoded = try #require(
+            try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]], "\(run.output)")
+        let names = decoded.compactMap { $0["name"] as? String }
         #expect(names.contains(Self.hostileName), "\(names)")
 
         let table = try await broker.share(["list", "https://example.org"])
