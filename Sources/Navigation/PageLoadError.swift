@@ -37,7 +37,7 @@ public enum PageLoadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedScheme(let scheme):
-            "the scheme '\(scheme)' cannot be loaded: only http, https and file can"
+            "the scheme '\(scheme)' cannot be loaded: only http and https can"
         case .hostNotFound(let host): "the host '\(host)' was not found (DNS lookup failed)"
         case .cannotConnect(let host, let detail): "could not connect to '\(host)': \(detail)"
         case .tlsFailure(let host, let detail): "the secure connection to '\(host)' failed: \(detail)"

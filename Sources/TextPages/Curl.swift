@@ -131,9 +131,7 @@ struct Curl: @unchecked Sendable {
         static let ok: Int32 = 0
         static let couldNotResolveHost: Int32 = 6
         static let couldNotConnect: Int32 = 7
-        static let writeError: Int32 = 23
         static let timedOut: Int32 = 28
-        static let abortedByCallback: Int32 = 42
         static let unknownOption: Int32 = 48
         /// TLS: connect, engine, certificate, cipher, verification, CA file, shutdown, CRL,
         /// issuer, pinned key, certificate status, client certificate.

@@ -39,7 +39,7 @@ extension [HTMLAttribute] {
 /// quoted and unquoted attributes, comments, doctype and processing instructions (skipped),
 /// `<script>` and `<style>` whose content is skipped without looking for tags in it, and
 /// `<title>` / `<textarea>` whose content is text even when it looks like markup. Input is
-/// taken as UTF-8 (invalid sequences become U+FFFD); the page's declared charset is ignored.
+/// taken as UTF-8 (invalid sequences become U+FFFD): `PageCharset` converts a page first.
 /// A tag cut off by the end of the input is dropped.
 ///
 /// Linear in its input: every loop moves forward through the bytes and never rescans them,

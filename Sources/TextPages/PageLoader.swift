@@ -1,11 +1,8 @@
-// PageLoader: loads a page over HTTP(S) with URLSession, or from disk, and reads its metadata.
+// PageLoader: loads a web page over http(s), following redirects within limits, and reads its metadata.
 
 import Foundation
 import Navigation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Loads pages for the terminal's navigation session: `http` and `https` only, through
 /// libcurl (`HTTPTransfer`), redirects followed and recorded here.

@@ -21,6 +21,12 @@ import Testing
         ])
     }
 
+    /// Regression (issue 13): the hint said a number chooses while only Enter should.
+    @Test func theHintSaysDigitsSelectAndEnterChooses() {
+        #expect(ActivityPickerRenderer.hint(count: 12) == "↑↓ or 1-12 select · Enter choose · Esc cancel")
+        #expect(ActivityPickerRenderer.hint(count: 1) == "↑↓ or 1 select · Enter choose · Esc cancel")
+    }
+
     @Test func styledLinesUseBoldDimAndReverse() {
         let lines = ActivityPickerRenderer(size: TerminalSize(columns: 60, rows: 24))
             .lines(for: ActivityPickerModelTests.mixed())

@@ -69,6 +69,16 @@ import TextPages
         }
     }
 
+    @Test func aPageOverItsProcessorTimeIsRefused() {
+        let html = Array(String(repeating: "<p>x</p>", count: 10_000).utf8)
+        #expect {
+            try PageExtractor.read(html: html, url: Self.url, budget: ExtractionBudget(processorSeconds: 0))
+        } throws: { error in
+            if case PageLoadError.tooComplex(let detail) = error { return detail.contains("processor time") }
+            return false
+        }
+    }
+
     @Test func aCancelledTaskStopsReading() async {
         let html = Array(String(repeating: "<p>x</p>", count: 10_000).utf8)
         let task = Task { () -> PageLoadError? in
