@@ -46,12 +46,16 @@ enum BrowseCommand {
     private static func printOnce(_ session: NavigationSession) async throws -> ShareExit {
         do { try await session.start() } catch { throw ShareFailure("\(error)", exit: .failed) }
         let state = await BrowseState(session: session)
-        if let error = state.loadError { throw ShareFailure("could not load the page: \(error)", exit: .failed) }
+        if let error = state.loadError {
+            throw ShareFailure("could not load the page: \(error)", exit: .failed)
+        }
         let indicator = BrowseView.indicator(state.security)
         Output.line("\(indicator.isEmpty ? "" : indicator + " ")\(state.address?.text ?? "")")
         Output.line(state.title ?? "(untitled)")
         for (index, link) in state.links.enumerated() {
-            Output.line("\(index + 1). \(link.text.isEmpty ? link.url.absoluteString : link.text) — \(link.url.absoluteString)")
+            Output.line(
+                "\(index + 1). \(link.text.isEmpty ? link.url.absoluteString : link.text) — \(link.url.absoluteString)"
+            )
         }
         await session.done()
         return .completed

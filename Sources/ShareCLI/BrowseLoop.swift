@@ -25,7 +25,10 @@ struct BrowseLoop {
     /// A link waiting for `y` before it goes to the system's handler.
     private var pendingExternal: URL?
 
-    init(session: NavigationSession, terminal: Terminal, configuration: NavigationConfiguration, brokerProblem: String?) {
+    init(
+        session: NavigationSession, terminal: Terminal, configuration: NavigationConfiguration,
+        brokerProblem: String?
+    ) {
         self.session = session
         self.terminal = terminal
         self.configuration = configuration
@@ -76,7 +79,9 @@ struct BrowseLoop {
     /// Runs `operation` (a load; it returns why it failed) while reading keys: q or Esc
     /// cancels it, Ctrl-C or the end of input cancels it and ends the session. Draws
     /// "Loading…" first and the result after.
-    private mutating func whileLoading(_ events: BrowseEvents, _ operation: @escaping @Sendable () async -> String?)
+    private mutating func whileLoading(
+        _ events: BrowseEvents, _ operation: @escaping @Sendable () async -> String?
+    )
         async -> LoadEnd
     {
         state.isLoading = true
@@ -207,7 +212,8 @@ struct BrowseLoop {
             guard confirmed else {
                 pendingExternal = url
                 let target = outcome.systemURL(for: url)?.absoluteString ?? url.absoluteString
-                status = "Open \(target) outside the terminal, with the system's handler? y opens it, any other key does not."
+                status =
+                    "Open \(target) outside the terminal, with the system's handler? y opens it, any other key does not."
                 return nil
             }
             do {
@@ -251,7 +257,9 @@ struct BrowseLoop {
         let entries = sheet.all.map(ActivityPickerEntry.init(offered:))
         var model = ActivityPickerModel(
             header: ActivityPickerHeader(title: state.title ?? "", url: sheet.items.url), entries: entries,
-            status: brokerTrouble.map { _ in "The activity broker is not reachable: only this app's own activities." })
+            status: brokerTrouble.map { _ in
+                "The activity broker is not reachable: only this app's own activities."
+            })
         var chosen: String?
         drawPicker(model)
         pickerLoop: for await event in events.stream {
@@ -274,7 +282,9 @@ struct BrowseLoop {
         do {
             let outcome = try await session.perform(chosen)
             switch outcome.state {
-            case .completed: status = activity.category == "share" ? "Sent with \(activity.name)" : "Done: \(activity.name)"
+            case .completed:
+                status =
+                    activity.category == "share" ? "Sent with \(activity.name)" : "Done: \(activity.name)"
             case .cancelled: status = "Cancelled: \(activity.name)"
             case .failed: status = "Failed: \(outcome.message ?? activity.name)"
             }
@@ -297,16 +307,18 @@ struct BrowseLoop {
 
     private var view: BrowseView {
         BrowseView(
-            size: terminal.size, colors: terminal.colorSupport, dismissTitle: configuration.dismissButtonStyle.title,
+            size: terminal.size, colors: terminal.colorSupport,
+            dismissTitle: configuration.dismissButtonStyle.title,
             tint: configuration.tintColor.map { TerminalColor(red: $0.red, green: $0.green, blue: $0.blue) })
     }
 
     private func draw() {
         var screen = Screen(terminal: terminal)
         screen.clear()
-        for (row, line) in view.lines(state, readerShown: readerShown, scroll: scroll, status: status, linkInput: linkInput)
-            .enumerated()
-        {
+        for (row, line) in view.lines(
+            state, readerShown: readerShown, scroll: scroll, status: status, linkInput: linkInput
+        )
+        .enumerated() {
             screen.move(row: row)
             screen.appendRaw(line)
         }

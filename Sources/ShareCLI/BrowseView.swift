@@ -72,19 +72,26 @@ struct BrowseView {
     }
 
     /// The whole screen, `size.rows` lines at most, each within the width.
-    func lines(_ state: BrowseState, readerShown: Bool, scroll: Int, status: String?, linkInput: String) -> [String] {
+    func lines(_ state: BrowseState, readerShown: Bool, scroll: Int, status: String?, linkInput: String)
+        -> [String]
+    {
         let width = max(10, size.columns - 1)
-        func fit(_ text: String) -> String { DisplayWidth.truncate(TextSanitizer.sanitize(text), toWidth: width) }
+        func fit(_ text: String) -> String {
+            DisplayWidth.truncate(TextSanitizer.sanitize(text), toWidth: width)
+        }
         func styled(_ text: String, _ style: TextStyle) -> String { style.apply(text, colors: colors) }
 
         var bar = styled("[\(dismissTitle)]", TextStyle(bold: true, foreground: tint)) + "  "
-        bar += styled("‹", state.canGoBack ? .bold : .dim) + " " + styled("›", state.canGoForward ? .bold : .dim) + "  "
+        bar +=
+            styled("‹", state.canGoBack ? .bold : .dim) + " " + styled("›", state.canGoForward ? .bold : .dim)
+            + "  "
         let indicator = Self.indicator(state.security)
         if !indicator.isEmpty {
             bar += styled(indicator, state.security == .notSecure ? TextStyle(bold: true) : .plain) + " "
         }
         if let address = state.address {
-            bar += styled(TextSanitizer.sanitize(address.prefix), .dim)
+            bar +=
+                styled(TextSanitizer.sanitize(address.prefix), .dim)
                 + styled(TextSanitizer.sanitize(address.registrableDomain), .bold)
                 + styled(address.portSuffix, .dim)
         }
@@ -94,7 +101,13 @@ struct BrowseView {
         let body = body(state, readerShown: readerShown)
         var bottom = [styled(String(repeating: "─", count: width), .dim)]
         let prompt = linkInput.isEmpty ? "" : "link \(linkInput)_ Enter follows, Esc clears  "
-        bottom.append(fit(prompt + (status ?? (state.isLoading ? "Loading… q or Esc stops" : Self.help(linkCount: state.links.count)))))
+        bottom.append(
+            fit(
+                prompt
+                    + (status
+                        ?? (state.isLoading
+                            ? "Loading… q or Esc stops" : Self.help(linkCount: state.links.count)))
+            ))
 
         let room = max(0, size.rows - top.count - bottom.count)
         let start = min(max(0, scroll), max(0, body.count - room))
@@ -105,7 +118,9 @@ struct BrowseView {
     /// The page's text lines: the reader text, or the summary and the numbered links.
     func body(_ state: BrowseState, readerShown: Bool) -> [String] {
         let width = max(10, size.columns - 1)
-        func fit(_ text: String) -> String { DisplayWidth.truncate(TextSanitizer.sanitize(text), toWidth: width) }
+        func fit(_ text: String) -> String {
+            DisplayWidth.truncate(TextSanitizer.sanitize(text), toWidth: width)
+        }
         func styled(_ text: String, _ style: TextStyle) -> String { style.apply(text, colors: colors) }
         var body: [String] = []
         if state.isLoading {
@@ -129,7 +144,9 @@ struct BrowseView {
                 let padded = String(repeating: " ", count: numberWidth - number.count) + number
                 let text = link.text.isEmpty ? link.url.absoluteString : link.text
                 body.append(fit("\(padded). \(text)"))
-                body.append(styled(fit(String(repeating: " ", count: numberWidth + 2) + link.url.absoluteString), .dim))
+                body.append(
+                    styled(
+                        fit(String(repeating: " ", count: numberWidth + 2) + link.url.absoluteString), .dim))
             }
         }
         return body

@@ -43,7 +43,9 @@ enum OpenCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            Output.line(TextSanitizer.escapingJSON(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)))
+            Output.line(
+                TextSanitizer.escapingJSON(
+                    String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)))
         }
         return exit
     }

@@ -85,6 +85,7 @@ public struct ActivityPicker: Sendable {
         if terminal.isInteractive {
             return try ActivityPicker(header: header, entries: entries, status: status).run(on: terminal)
         }
-        return NumberedPrompt(header: header, entries: entries, status: status).run(input: input, output: drawOn)
+        return NumberedPrompt(header: header, entries: entries, status: status).run(
+            input: input, output: drawOn)
     }
 }

@@ -130,7 +130,8 @@ public struct ActivityPickerModel: Sendable {
             }
         case .right:
             let all = groups
-            if let current = all.firstIndex(where: { $0.range.contains(selection) }), current + 1 < all.count {
+            if let current = all.firstIndex(where: { $0.range.contains(selection) }), current + 1 < all.count
+            {
                 selection = all[current + 1].range.lowerBound
             }
         default:

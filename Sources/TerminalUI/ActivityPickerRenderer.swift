@@ -35,7 +35,8 @@ public struct ActivityPickerRenderer: Sendable {
         if !url.isEmpty { top.append(style(.dim, DisplayWidth.truncate(url, toWidth: width))) }
 
         var bottom: [String] = []
-        bottom.append(style(.dim, DisplayWidth.truncate(Self.hint(count: model.entries.count), toWidth: width)))
+        bottom.append(
+            style(.dim, DisplayWidth.truncate(Self.hint(count: model.entries.count), toWidth: width)))
         if let status = model.status.map(TextSanitizer.sanitize), !status.isEmpty {
             bottom.append(DisplayWidth.truncate(status, toWidth: width))
         }

@@ -24,8 +24,10 @@ struct Curl: @unchecked Sendable {
     // @unchecked Sendable: only immutable C function pointers, valid for the process's life.
 
     typealias Handle = OpaquePointer
-    typealias WriteCallback = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
-    typealias ProgressCallback = @convention(c) (UnsafeMutableRawPointer?, Int64, Int64, Int64, Int64) -> Int32
+    typealias WriteCallback =
+        @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+    typealias ProgressCallback =
+        @convention(c) (UnsafeMutableRawPointer?, Int64, Int64, Int64, Int64) -> Int32
 
     private typealias GlobalInit = @convention(c) (Int) -> Int32
     private typealias EasyInit = @convention(c) () -> Handle?
@@ -53,16 +55,21 @@ struct Curl: @unchecked Sendable {
 
     private static func open() -> Result<Curl, CurlUnavailable> {
         guard let library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(CurlUnavailable(detail: dlerror().map { String(cString: $0) } ?? "libcurl.so.4 not found"))
+            return .failure(
+                CurlUnavailable(detail: dlerror().map { String(cString: $0) } ?? "libcurl.so.4 not found"))
         }
         func symbol<T>(_ name: String, as: T.Type) throws(CurlUnavailable) -> T {
-            guard let pointer = dlsym(library, name) else { throw CurlUnavailable(detail: "libcurl has no \(name)") }
+            guard let pointer = dlsym(library, name) else {
+                throw CurlUnavailable(detail: "libcurl has no \(name)")
+            }
             return unsafeBitCast(pointer, to: T.self)
         }
         do {
             let globalInit = try symbol("curl_global_init", as: GlobalInit.self)
             // CURL_GLOBAL_ALL (3); libcurl counts the calls, FoundationNetworking makes its own.
-            guard globalInit(3) == 0 else { return .failure(CurlUnavailable(detail: "curl_global_init failed")) }
+            guard globalInit(3) == 0 else {
+                return .failure(CurlUnavailable(detail: "curl_global_init failed"))
+            }
             return .success(
                 Curl(
                     easyInit: try symbol("curl_easy_init", as: EasyInit.self),
@@ -85,7 +92,9 @@ struct Curl: @unchecked Sendable {
     func free(_ handle: Handle) { cleanup(handle) }
     /// `curl_easy_setopt` with a `long`.
     @discardableResult
-    func set(_ handle: Handle, _ option: Option, _ value: Int) -> Int32 { setLong(handle, option.rawValue, value) }
+    func set(_ handle: Handle, _ option: Option, _ value: Int) -> Int32 {
+        setLong(handle, option.rawValue, value)
+    }
     /// `curl_easy_setopt` with a pointer (a string, a list, a callback or its data).
     @discardableResult
     func set(_ handle: Handle, _ option: Option, pointer: UnsafeRawPointer?) -> Int32 {
@@ -96,25 +105,34 @@ struct Curl: @unchecked Sendable {
     /// `curl_easy_getinfo` for a `long`.
     func long(_ handle: Handle, _ info: Info) -> Int {
         var value = 0
-        _ = withUnsafeMutablePointer(to: &value) { getInfo(handle, info.rawValue, UnsafeMutableRawPointer($0)) }
+        _ = withUnsafeMutablePointer(to: &value) {
+            getInfo(handle, info.rawValue, UnsafeMutableRawPointer($0))
+        }
         return value
     }
     /// `curl_easy_getinfo` for a string; `nil` when libcurl has none.
     func string(_ handle: Handle, _ info: Info) -> String? {
         var value: UnsafePointer<CChar>?
-        _ = withUnsafeMutablePointer(to: &value) { getInfo(handle, info.rawValue, UnsafeMutableRawPointer($0)) }
+        _ = withUnsafeMutablePointer(to: &value) {
+            getInfo(handle, info.rawValue, UnsafeMutableRawPointer($0))
+        }
         return value.map { String(cString: $0) }
     }
     /// `curl_easy_strerror`.
-    func describe(_ code: Int32) -> String { stringError(code).map { String(cString: $0) } ?? "error \(code)" }
+    func describe(_ code: Int32) -> String {
+        stringError(code).map { String(cString: $0) } ?? "error \(code)"
+    }
     /// `curl_slist_append`.
-    func append(_ list: OpaquePointer?, _ line: String) -> OpaquePointer? { line.withCString { listAppend(list, $0) } }
+    func append(_ list: OpaquePointer?, _ line: String) -> OpaquePointer? {
+        line.withCString { listAppend(list, $0) }
+    }
     /// `curl_slist_free_all`.
     func freeList(_ list: OpaquePointer?) { listFree(list) }
 
     /// The `CURLOPT_*` values used (curl.h: type base + number).
     enum Option: Int32 {
-        case writeData = 10001, url = 10002, errorBuffer = 10010, userAgent = 10018, httpHeader = 10023, headerData = 10029
+        case writeData = 10001, url = 10002, errorBuffer = 10010, userAgent = 10018, httpHeader = 10023,
+            headerData = 10029
         case progressData = 10057, acceptEncoding = 10102, protocolsString = 10318
         case writeFunction = 20011, headerFunction = 20079, progressFunction = 20219
         case noProgress = 43, followLocation = 52, noSignal = 99, protocols = 181

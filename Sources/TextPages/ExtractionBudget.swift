@@ -53,7 +53,8 @@ public struct ExtractionBudget: Sendable {
             if work > workLimit {
                 throw .tooComplex(detail: "more than \(workLimit) steps of work")
             }
-            if budget.processorSeconds.isFinite, Self.threadProcessorTime() - start > budget.processorSeconds {
+            if budget.processorSeconds.isFinite, Self.threadProcessorTime() - start > budget.processorSeconds
+            {
                 throw .tooComplex(detail: "more than \(budget.processorSeconds) seconds of processor time")
             }
         }

@@ -81,7 +81,9 @@ final class HTTPTransfer: @unchecked Sendable {
         case .success(let library): curl = library
         case .failure(let error): return .failure(.network(detail: "\(error)"))
         }
-        guard let handle = curl.makeHandle() else { return .failure(.network(detail: "curl_easy_init failed")) }
+        guard let handle = curl.makeHandle() else {
+            return .failure(.network(detail: "curl_easy_init failed"))
+        }
         defer { curl.free(handle) }
         let headers = curl.append(nil, "Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
         defer { curl.freeList(headers) }
@@ -89,7 +91,8 @@ final class HTTPTransfer: @unchecked Sendable {
         var errorBuffer = [CChar](repeating: 0, count: 256)
         let context = Unmanaged.passUnretained(self).toOpaque()
         let write: Curl.WriteCallback = { data, size, count, context in
-            Unmanaged<HTTPTransfer>.fromOpaque(context!).takeUnretainedValue().receive(data, count: size * count)
+            Unmanaged<HTTPTransfer>.fromOpaque(context!).takeUnretainedValue().receive(
+                data, count: size * count)
         }
         let progress: Curl.ProgressCallback = { context, _, _, _, _ in
             Unmanaged<HTTPTransfer>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
@@ -121,14 +124,17 @@ final class HTTPTransfer: @unchecked Sendable {
         if overLimit { return .failure(.tooLarge(limit: maximumBytes)) }
         if isCancelled { return .failure(.cancelled) }
         guard code == Curl.Code.ok else {
-            let message = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let message = String(
+                decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let detail = message.isEmpty ? curl.describe(code) : message
             return .failure(Self.classify(code, detail: detail, url: url, timeout: reportedTimeout))
         }
         let status = curl.long(handle, .responseCode)
         let location = curl.string(handle, .redirectURL).flatMap { URL(string: $0) }
         return .success(
-            Response(status: status, contentType: curl.string(handle, .contentType), location: location, body: body))
+            Response(
+                status: status, contentType: curl.string(handle, .contentType), location: location, body: body
+            ))
     }
 
     /// Maps a libcurl failure to the failure a person understands.

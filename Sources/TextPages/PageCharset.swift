@@ -20,7 +20,8 @@ public enum PageCharset {
         guard encoding != .utf8 else { return skip == 0 ? body : Array(body.dropFirst(skip)) }
         let data = Data(body.dropFirst(skip))
         // windows-1252 leaves five bytes unassigned, which Foundation refuses; Latin-1 maps every byte.
-        let text = String(data: data, encoding: encoding)
+        let text =
+            String(data: data, encoding: encoding)
             ?? (encoding == .windowsCP1252 ? String(data: data, encoding: .isoLatin1) : nil)
         return text.map { Array($0.utf8) } ?? body
     }
@@ -63,7 +64,8 @@ public enum PageCharset {
     static func charsetParameter(_ contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else {
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset"
+            else {
                 continue
             }
             let value = parts[1].trimmingCharacters(in: .whitespaces)

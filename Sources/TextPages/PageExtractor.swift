@@ -387,7 +387,10 @@ private struct ExtractionState {
             chosen = blocks.filter { $0.articleID == best.id }
             if chosen.isEmpty {
                 let text = PageExtractor.collapsingWhitespace(articleText[best.id] ?? "")
-                chosen = [Block(name: "p", text: text, parentID: 0, containerID: 0, articleID: best.id, inMain: false)]
+                chosen = [
+                    Block(
+                        name: "p", text: text, parentID: 0, containerID: 0, articleID: best.id, inMain: false)
+                ]
             }
         } else if blocks.contains(where: \.inMain) {
             chosen = blocks.filter(\.inMain)
@@ -407,9 +410,12 @@ private struct ExtractionState {
                 paragraphs[block.parentID, default: 0] += 1
             }
             // `max(by:)` keeps the first of equals: ties go to the earlier cluster.
-            guard let cluster = order.max(by: { size[$0, default: 0] < size[$1, default: 0] }) else { return nil }
-            guard paragraphs[cluster, default: 0] >= 2
-                || size[cluster, default: 0] >= PageExtractor.minimumClusterCharacters
+            guard let cluster = order.max(by: { size[$0, default: 0] < size[$1, default: 0] }) else {
+                return nil
+            }
+            guard
+                paragraphs[cluster, default: 0] >= 2
+                    || size[cluster, default: 0] >= PageExtractor.minimumClusterCharacters
             else { return nil }
             chosen = blocks.filter { $0.containerID == cluster }
         }

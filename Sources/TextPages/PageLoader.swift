@@ -3,7 +3,6 @@
 import Foundation
 import Navigation
 
-
 /// Loads pages for the terminal's navigation session: `http` and `https` only, through
 /// libcurl (`HTTPTransfer`), redirects followed and recorded here.
 ///
@@ -30,7 +29,8 @@ public struct PageLoader: PageLoading {
         /// Creates options; the defaults are 20 s, 5 MiB, 20 redirects, `ExtractionBudget()`.
         public init(
             timeout: TimeInterval = 20, maximumBytes: Int = 5 * 1024 * 1024, maximumRedirects: Int = 20,
-            userAgent: String = "ActivityBroker-NavigationSession/1.0", reading: ExtractionBudget = ExtractionBudget()
+            userAgent: String = "ActivityBroker-NavigationSession/1.0",
+            reading: ExtractionBudget = ExtractionBudget()
         ) {
             self.timeout = timeout
             self.maximumBytes = maximumBytes
@@ -72,7 +72,9 @@ public struct PageLoader: PageLoading {
                 reportedTimeout: options.timeout)
             if (300..<400).contains(response.status), let target = response.location {
                 let scheme = target.scheme?.lowercased()
-                guard scheme == "http" || scheme == "https" else { throw .redirectToUnsupportedScheme(target) }
+                guard scheme == "http" || scheme == "https" else {
+                    throw .redirectToUnsupportedScheme(target)
+                }
                 redirects.append(Redirect(from: current, to: target, statusCode: response.status))
                 guard redirects.count <= options.maximumRedirects else {
                     throw .tooManyRedirects(limit: options.maximumRedirects)

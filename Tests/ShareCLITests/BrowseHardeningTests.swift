@@ -40,12 +40,12 @@ final class SilentPort: @unchecked Sendable {
 
     static let pages = [
         "index.html": """
-            <html><head><title>Hostile \(hostile)Title</title></head><body>
-            <a href="/a.html">Link \(hostile)text</a>
-            <a href="ssh://evil.example/x">Remote shell</a>
-            <a href="smb://files.example/share">Files</a>
-            </body></html>
-            """,
+        <html><head><title>Hostile \(hostile)Title</title></head><body>
+        <a href="/a.html">Link \(hostile)text</a>
+        <a href="ssh://evil.example/x">Remote shell</a>
+        <a href="smb://files.example/share">Files</a>
+        </body></html>
+        """,
         "a.html": "<title>Page A</title>",
         "long.html": "<title>Long</title>"
             + (1...60).map { "<a href=\"/a.html?\($0)\">Entry \($0)</a>" }.joined(separator: "\n"),
@@ -53,7 +53,9 @@ final class SilentPort: @unchecked Sendable {
 
     static func assertClean(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for scalar: Unicode.Scalar in ["\u{1B}", "\u{07}", "\u{9B}", "\u{202E}"] {
-            #expect(!text.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16)) printed raw", sourceLocation: sourceLocation)
+            #expect(
+                !text.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16)) printed raw",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -84,21 +86,27 @@ final class SilentPort: @unchecked Sendable {
         let browse = try await ChildProcess.run(share, ["browse", upper], environment: world.environment)
         #expect(browse.termination == .exited(0), "\(browse.standardError)")
         #expect(browse.standardOutput.contains("Page A"))
-        let open = try await ChildProcess.run(share, ["open", upper, "--json"], environment: world.environment)
-        let report = try JSONSerialization.jsonObject(with: Data(open.standardOutput.utf8)) as? [String: String]
+        let open = try await ChildProcess.run(
+            share, ["open", upper, "--json"], environment: world.environment)
+        let report =
+            try JSONSerialization.jsonObject(with: Data(open.standardOutput.utf8)) as? [String: String]
         #expect(report?["outcome"] == "handled")
 
-        let file = try await ChildProcess.run(share, ["browse", "file:///etc/passwd"], environment: world.environment)
+        let file = try await ChildProcess.run(
+            share, ["browse", "file:///etc/passwd"], environment: world.environment)
         #expect(file.termination == .exited(2))
         #expect(!file.standardOutput.contains("root:"))
         let openFile = try await ChildProcess.run(
             share, ["open", "file:///etc/passwd", "--json"], environment: world.environment)
-        let fileReport = try JSONSerialization.jsonObject(with: Data(openFile.standardOutput.utf8)) as? [String: String]
+        let fileReport =
+            try JSONSerialization.jsonObject(with: Data(openFile.standardOutput.utf8)) as? [String: String]
         #expect(fileReport?["outcome"] == "discarded")
     }
 
     /// Starts `share browse URL` in tmux; the command writes its exit status to `exit`.
-    static func browse(_ url: String, world: BrowseTerminalTests.World, bus: String? = nil) async throws -> TmuxTerminal {
+    static func browse(_ url: String, world: BrowseTerminalTests.World, bus: String? = nil) async throws
+        -> TmuxTerminal
+    {
         let share = try BuiltProducts.executable("share")
         let busArgument = bus.map { " --bus '\($0)'" } ?? ""
         return try await TmuxTerminal(
@@ -136,7 +144,9 @@ final class SilentPort: @unchecked Sendable {
         let terminal = try await Self.browse(site.url(""), world: world)
         try await terminal.waitForScreen("the page") { $0.contains("2. Remote shell") }
         try await terminal.send("2", "Enter")
-        try await terminal.waitForScreen("the question") { $0.contains("ssh://evil.example/x") && $0.contains("y opens") }
+        try await terminal.waitForScreen("the question") {
+            $0.contains("ssh://evil.example/x") && $0.contains("y opens")
+        }
         try await terminal.send("n")
         try await terminal.waitForScreen("the refusal") { $0.contains("Not opened.") }
         #expect(!FileManager.default.fileExists(atPath: world.xdgOpenRecord), "the opener ran without a yes")
@@ -145,7 +155,8 @@ final class SilentPort: @unchecked Sendable {
         try await terminal.waitForScreen("the question") { $0.contains("smb://files.example/share") }
         try await terminal.send("y")
         try await terminal.waitForScreen("the hand-over") { $0.contains("Handed to the system opener") }
-        #expect(try String(contentsOfFile: world.xdgOpenRecord, encoding: .utf8) == "smb://files.example/share\n")
+        #expect(
+            try String(contentsOfFile: world.xdgOpenRecord, encoding: .utf8) == "smb://files.example/share\n")
         try await terminal.send("q")
         #expect(try await Self.exitStatus(world) == "EXIT=0\n")
     }
@@ -158,7 +169,9 @@ final class SilentPort: @unchecked Sendable {
         let terminal = try await Self.browse("http://127.0.0.1:\(silent.port)/", world: world)
         try await terminal.waitForScreen("the load") { $0.contains("q or Esc stops") }
         try await terminal.send("q")
-        try await terminal.waitForScreen("the load stopped", deadline: .seconds(5)) { $0.contains("Stopped loading.") }
+        try await terminal.waitForScreen("the load stopped", deadline: .seconds(5)) {
+            $0.contains("Stopped loading.")
+        }
         try await terminal.send("q")
         #expect(try await Self.exitStatus(world) == "EXIT=0\n")
 
@@ -194,7 +207,8 @@ final class SilentPort: @unchecked Sendable {
     @Test func theActionSheetSaysWhenTheBrokerIsNotReachable() async throws {
         let world = try await BrowseTerminalTests.world()
         let site = try await LoopbackSite(pages: Self.pages)
-        let terminal = try await Self.browse(site.url("a.html"), world: world, bus: "unix:path=/nonexistent/bus")
+        let terminal = try await Self.browse(
+            site.url("a.html"), world: world, bus: "unix:path=/nonexistent/bus")
         try await terminal.waitForScreen("the page") { $0.contains("Page A") }
         try await terminal.send("a")
         let screen = try await terminal.waitForScreen("the broker's absence") { $0.contains("not reachable") }

@@ -153,11 +153,15 @@ extension PickerTests {
         do {
             try await session.send("2")
             try await waitUntil("the selection to move", interval: .milliseconds(20)) {
-                await session.screen().split(separator: "\n").contains { $0.contains("›") && $0.contains("Beta") }
+                await session.screen().split(separator: "\n").contains {
+                    $0.contains("›") && $0.contains("Beta")
+                }
             }
             try await session.send("1")
             try await waitUntil("the selection to move back", interval: .milliseconds(20)) {
-                await session.screen().split(separator: "\n").contains { $0.contains("›") && $0.contains("Alpha") }
+                await session.screen().split(separator: "\n").contains {
+                    $0.contains("›") && $0.contains("Alpha")
+                }
             }
             try await session.send("Escape")
             let status = try await status(in: directory)

@@ -7,9 +7,9 @@ import Testing
     /// An activity whose name carries an OSC window title, a C1 CSI and a right-to-left override.
     static let manifests = [
         "hostile.json": """
-            {"id": "test.hostile", "name": "Evil\\u001b]0;pwned\\u0007 \\u009b2J name \\u202etxt.exe", "category": "share",
-             "perform": {"open": "https://hostile.example/?u={url}"}}
-            """
+        {"id": "test.hostile", "name": "Evil\\u001b]0;pwned\\u0007 \\u009b2J name \\u202etxt.exe", "category": "share",
+         "perform": {"open": "https://hostile.example/?u={url}"}}
+        """
     ]
 
     static let hostileName = "Evil\u{1B}]0;pwned\u{07} \u{9B}2J name \u{202E}txt.exe"
@@ -32,7 +32,8 @@ import Testing
         Self.assertClean(run.output)
         #expect(run.output.contains("\\u009b") && run.output.contains("\\u202e"), "\(run.output)")
         let decoded = try #require(
-            try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]], "\(run.output)")
+            try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]],
+            "\(run.output)")
         let names = decoded.compactMap { $0["name"] as? String }
         #expect(names.contains(Self.hostileName), "\(names)")
 
@@ -48,7 +49,9 @@ import Testing
         let offered = try await broker.share(["explain", "test.hostile", "https://example.org"])
         Self.assertClean(offered.output)
         #expect(offered.output.contains("test.hostile"))
-        let unknown = try await broker.share(["explain", "test.\u{1B}]52;c;ZXZpbA==\u{07}x", "https://example.org"])
+        let unknown = try await broker.share([
+            "explain", "test.\u{1B}]52;c;ZXZpbA==\u{07}x", "https://example.org",
+        ])
         Self.assertClean(unknown.output)
         Self.assertClean(unknown.errors)
     }

@@ -1,6 +1,7 @@
 // ActivityPickerModelTests: ordering, numbering, groups, navigation and digit choice, with a fake clock.
 
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct ActivityPickerModelTests {
@@ -8,19 +9,23 @@ import Testing
 
     /// Given mixed: two actions and three shares, interleaved.
     static func mixed() -> ActivityPickerModel {
-        ActivityPickerModel(header: header, entries: [
-            .init(id: "copy", title: "Copy Link", group: .action),
-            .init(id: "telegram", title: "Telegram", glyph: "✈", group: .share),
-            .init(id: "mail", title: "Mail", group: .share),
-            .init(id: "browser", title: "Open in Browser", group: .action),
-            .init(id: "matrix", title: "Matrix", group: .share),
-        ])
+        ActivityPickerModel(
+            header: header,
+            entries: [
+                .init(id: "copy", title: "Copy Link", group: .action),
+                .init(id: "telegram", title: "Telegram", glyph: "✈", group: .share),
+                .init(id: "mail", title: "Mail", group: .share),
+                .init(id: "browser", title: "Open in Browser", group: .action),
+                .init(id: "matrix", title: "Matrix", group: .share),
+            ])
     }
 
     static func many(_ count: Int) -> ActivityPickerModel {
-        ActivityPickerModel(header: header, entries: (1...count).map {
-            .init(id: "e\($0)", title: "Entry \($0)", group: .share)
-        })
+        ActivityPickerModel(
+            header: header,
+            entries: (1...count).map {
+                .init(id: "e\($0)", title: "Entry \($0)", group: .share)
+            })
     }
 
     @Test func sharesComeFirstAndOrderWithinGroupsIsKept() {
@@ -33,7 +38,8 @@ import Testing
     }
 
     @Test func emptyGroupsAreLeftOut() {
-        let model = ActivityPickerModel(header: Self.header, entries: [.init(id: "copy", title: "Copy", group: .action)])
+        let model = ActivityPickerModel(
+            header: Self.header, entries: [.init(id: "copy", title: "Copy", group: .action)])
         #expect(model.groups.map(\.group) == [.action])
     }
 

@@ -3,6 +3,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct ActivityPickerTerminalTests {
@@ -125,7 +126,9 @@ import Testing
         #expect(Terminal(input: pty.slave, output: pty.slave, environment: ["TERM": "xterm"]).isInteractive)
         #expect(!Terminal(input: pty.slave, output: pty.slave, environment: ["TERM": "dumb"]).isInteractive)
         #expect(!Terminal(input: pty.slave, output: pty.slave, environment: [:]).isInteractive)
-        #expect(Terminal(input: pty.slave, output: pty.slave, environment: [:]).size == TerminalSize(columns: 100, rows: 40))
+        #expect(
+            Terminal(input: pty.slave, output: pty.slave, environment: [:]).size
+                == TerminalSize(columns: 100, rows: 40))
     }
 
     @Test func sizeFallsBackWithoutATerminal() {
@@ -133,8 +136,9 @@ import Testing
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         #expect(Terminal(input: fds[0], output: fds[1], environment: [:]).size == .fallback)
-        #expect(Terminal(input: fds[0], output: fds[1], environment: ["COLUMNS": "120", "LINES": "50"]).size
-            == TerminalSize(columns: 120, rows: 50))
+        #expect(
+            Terminal(input: fds[0], output: fds[1], environment: ["COLUMNS": "120", "LINES": "50"]).size
+                == TerminalSize(columns: 120, rows: 50))
     }
 
     @Test func rawModeAttributesAndRestore() throws {
@@ -238,12 +242,16 @@ import Testing
         let pipeOut = fds[1]
         let outcome = Outcome<Result<PickerResult?, any Error>>()
         Thread {
-            outcome.set(Result {
-                try ActivityPicker.choose(
-                    header: .init(title: "T", url: "https://example.com/"),
-                    entries: [.init(id: "a", title: "A", group: .share), .init(id: "b", title: "B", group: .action)],
-                    input: slave, output: pipeOut, errorOutput: slave, environment: ["TERM": "xterm"])
-            })
+            outcome.set(
+                Result {
+                    try ActivityPicker.choose(
+                        header: .init(title: "T", url: "https://example.com/"),
+                        entries: [
+                            .init(id: "a", title: "A", group: .share),
+                            .init(id: "b", title: "B", group: .action),
+                        ],
+                        input: slave, output: pipeOut, errorOutput: slave, environment: ["TERM": "xterm"])
+                })
         }.start()
         #expect(pty.readUntil { $0.contains("Esc cancel") })
         pty.send("2\r")
@@ -256,12 +264,16 @@ import Testing
         let slave = pty.slave
         let outcome = Outcome<Result<PickerResult?, any Error>>()
         Thread {
-            outcome.set(Result {
-                try ActivityPicker.choose(
-                    header: .init(title: "T", url: "https://example.com/"),
-                    entries: [.init(id: "a", title: "A", group: .share), .init(id: "b", title: "B", group: .action)],
-                    input: slave, output: slave, errorOutput: slave, environment: ["TERM": "dumb"])
-            })
+            outcome.set(
+                Result {
+                    try ActivityPicker.choose(
+                        header: .init(title: "T", url: "https://example.com/"),
+                        entries: [
+                            .init(id: "a", title: "A", group: .share),
+                            .init(id: "b", title: "B", group: .action),
+                        ],
+                        input: slave, output: slave, errorOutput: slave, environment: ["TERM": "dumb"])
+                })
         }.start()
         #expect(pty.readUntil { $0.contains("Choose 1-2 (Enter to cancel): ") })
         #expect(!pty.outputText.contains("\u{1B}"))

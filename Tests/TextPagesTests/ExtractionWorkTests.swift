@@ -18,31 +18,42 @@ import TextPages
         return (reading.work, bytes.count, reading.metadata)
     }
 
-    static func expectLinear(_ make: (Int) -> String, small: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectLinear(
+        _ make: (Int) -> String, small: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let one = try work(make(small))
         let two = try work(make(small * 2))
-        #expect(one.work <= perByte * one.bytes, "\(one.work) steps for \(one.bytes) bytes", sourceLocation: sourceLocation)
-        #expect(two.work <= perByte * two.bytes, "\(two.work) steps for \(two.bytes) bytes", sourceLocation: sourceLocation)
+        #expect(
+            one.work <= perByte * one.bytes, "\(one.work) steps for \(one.bytes) bytes",
+            sourceLocation: sourceLocation)
+        #expect(
+            two.work <= perByte * two.bytes, "\(two.work) steps for \(two.bytes) bytes",
+            sourceLocation: sourceLocation)
         // Twice the input, at most a little over twice the work.
-        #expect(Double(two.work) <= 2.2 * Double(one.work), "\(one.work) then \(two.work)", sourceLocation: sourceLocation)
+        #expect(
+            Double(two.work) <= 2.2 * Double(one.work), "\(one.work) then \(two.work)",
+            sourceLocation: sourceLocation)
     }
 
     /// Regression: 40k attributes on one tag took 5 s (each attribute searched the list).
     @Test func fortyThousandAttributes() throws {
-        try Self.expectLinear({ n in
-            "<div " + (0..<n).map { "a\($0)=x" }.joined(separator: " ") + "><a href=/x>x</a></div>"
-        }, small: 20_000)
-        let page = try Self.work("<a " + (0..<40_000).map { "d\($0)=1" }.joined(separator: " ") + " href=/y>y</a>")
+        try Self.expectLinear(
+            { n in
+                "<div " + (0..<n).map { "a\($0)=x" }.joined(separator: " ") + "><a href=/x>x</a></div>"
+            }, small: 20_000)
+        let page = try Self.work(
+            "<a " + (0..<40_000).map { "d\($0)=1" }.joined(separator: " ") + " href=/y>y</a>")
         #expect(page.metadata.links.map(\.text) == ["y"])
     }
 
     /// Regression: one big `<article>` and 1,000 empty ones took 45 s (the big one was
     /// re-read for every comparison).
     @Test func oneBigArticleAndAThousandEmptyOnes() throws {
-        try Self.expectLinear({ n in
-            "<article><p>" + String(repeating: "word ", count: 100_000) + "</p></article>"
-                + String(repeating: "<article></article>", count: n)
-        }, small: 1_000)
+        try Self.expectLinear(
+            { n in
+                "<article><p>" + String(repeating: "word ", count: 100_000) + "</p></article>"
+                    + String(repeating: "<article></article>", count: n)
+            }, small: 1_000)
         let page = try Self.work(
             "<article><p>" + String(repeating: "word ", count: 1000) + "</p></article>"
                 + String(repeating: "<article></article>", count: 1_000))
@@ -51,14 +62,16 @@ import TextPages
 
     /// Many tags under the deepest nesting kept: each used to walk the whole open stack.
     @Test func manyParagraphsUnderDeepNesting() throws {
-        try Self.expectLinear({ n in
-            String(repeating: "<div>", count: 600) + String(repeating: "<p>x <a href=/a>a</a>", count: n)
-        }, small: 5_000)
+        try Self.expectLinear(
+            { n in
+                String(repeating: "<div>", count: 600) + String(repeating: "<p>x <a href=/a>a</a>", count: n)
+            }, small: 5_000)
     }
 
     @Test func unclosedCommentsScriptsAndQuotes() throws {
         try Self.expectLinear({ n in String(repeating: "<!-- <script> <a href='", count: n) }, small: 10_000)
-        try Self.expectLinear({ n in String(repeating: "<title><textarea>&amp;&#x41;", count: n) }, small: 10_000)
+        try Self.expectLinear(
+            { n in String(repeating: "<title><textarea>&amp;&#x41;", count: n) }, small: 10_000)
     }
 
     @Test func aPageOverItsBudgetIsRefused() {

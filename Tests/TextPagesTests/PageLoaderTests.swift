@@ -176,7 +176,9 @@ struct PageLoaderTests {
             await #expect(throws: PageLoadError.tooManyRedirects(limit: 20)) {
                 try await PageLoader().load(server.url("/loop"))
             }
-            #expect(PageLoadError.tooManyRedirects(limit: 20).description == "the page redirected more than 20 times")
+            #expect(
+                PageLoadError.tooManyRedirects(limit: 20).description
+                    == "the page redirected more than 20 times")
         }
     }
 
