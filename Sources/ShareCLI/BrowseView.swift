@@ -21,7 +21,8 @@ struct BrowseState: Sendable {
     init() {}
 
     init(session: NavigationSession) async {
-        url = await session.currentURL
+        // The initial URL while nothing is loaded (the first load stopped or still running).
+        url = await session.currentURL ?? session.initialURL
         title = await session.title
         summary = await session.currentEntry?.page?.metadata.openGraphDescription
         security = await session.security

@@ -161,7 +161,7 @@ private let serverScript = #"""
                 self.close_connection = True
                 self.stream(HUGE)
             elif path == "/gzip-bomb":
-                # A few MiB on the wire, 2 GiB once decompressed.
+                # A few MiB on the wire, 4 GiB once decompressed.
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html")
                 self.send_header("Content-Encoding", "gzip")
@@ -171,7 +171,7 @@ private let serverScript = #"""
                 packer = zlib.compressobj(6, zlib.DEFLATED, 31)
                 zeros = b"a" * (2 * 1024 * 1024)
                 try:
-                    for _ in range(1024):
+                    for _ in range(2048):
                         self.wfile.write(packer.compress(zeros))
                     self.wfile.write(packer.flush())
                 except (BrokenPipeError, ConnectionResetError):

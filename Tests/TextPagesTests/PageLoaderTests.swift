@@ -212,8 +212,9 @@ struct PageLoaderTests {
                 try await PageLoader().load(server.url("/gzip-bomb"))
             }
             let grown = peakResidentKiB() - before
-            // 2 GiB decompressed; before the fix the peak grew by over 300 MiB.
-            #expect(before > 0 && grown < 96 * 1024, "the peak resident size grew by \(grown) KiB")
+            // 4 GiB decompressed; before the fix the peak grew by over 600 MiB (other tests in
+            // this process can only add to the peak, never hide a growth).
+            #expect(before > 0 && grown < 128 * 1024, "the peak resident size grew by \(grown) KiB")
         }
     }
 
