@@ -92,10 +92,14 @@ struct BrowseLoop {
             return failure
         }
         var exit: ShareExit?
+        var stopped = false
         waiting: for await event in events.stream {
             guard case .terminal(let event) = event else { break waiting }  // loaded
             switch event {
             case .key(.character("q")), .key(.escape):
+                // A second q while the load winds down means Done, as it does after.
+                if stopped { exit = .completed }
+                stopped = true
                 task.cancel()
                 status = "Stopped loading."
             case .key(.ctrlC):
@@ -113,8 +117,10 @@ struct BrowseLoop {
             await session.done()
             return .ended(exit)
         }
-        readerShown = false
-        scroll = 0
+        if !stopped {
+            readerShown = false
+            scroll = 0
+        }
         await refresh()
         draw()
         return .done(failure: failure)
