@@ -178,6 +178,7 @@ public actor NavigationSession {
     /// the calling task was cancelled. The transfer runs in a task of its own so that a
     /// superseding navigation can cancel it.
     private func load(_ url: URL, replacingCurrent: Bool) async -> NavigationEntry? {
+        let url = URLRouter.normalized(url)
         supersede()
         let mine = generation
         let loader = self.loader

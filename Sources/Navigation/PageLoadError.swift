@@ -4,7 +4,7 @@ import Foundation
 
 /// Why a page could not be loaded. Each case names what failed so a person can act on it.
 public enum PageLoadError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The URL's scheme is not `http`, `https` or `file`.
+    /// The URL's scheme is not one the loader reads (the terminal's: `http`, `https`).
     case unsupportedScheme(String)
     /// The host name did not resolve (DNS).
     case hostNotFound(host: String)
@@ -28,6 +28,8 @@ public enum PageLoadError: Error, Hashable, Sendable, CustomStringConvertible {
     case fileUnreadable(path: String, detail: String)
     /// Any other network failure, as the transport described it.
     case network(detail: String)
+    /// Reading the page took more work or processor time than its budget allows.
+    case tooComplex(detail: String)
     /// The load was cancelled (the task was cancelled or a newer navigation replaced it).
     case cancelled
 
@@ -35,7 +37,7 @@ public enum PageLoadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedScheme(let scheme):
-            "the scheme '\(scheme)' cannot be loaded: only http, https and file can"
+            "the scheme '\(scheme)' cannot be loaded: only http and https can"
         case .hostNotFound(let host): "the host '\(host)' was not found (DNS lookup failed)"
         case .cannotConnect(let host, let detail): "could not connect to '\(host)': \(detail)"
         case .tlsFailure(let host, let detail): "the secure connection to '\(host)' failed: \(detail)"
@@ -49,6 +51,7 @@ public enum PageLoadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .fileNotFound(let path): "the file '\(path)' does not exist"
         case .fileUnreadable(let path, let detail): "the file '\(path)' cannot be read: \(detail)"
         case .network(let detail): "the page could not be loaded: \(detail)"
+        case .tooComplex(let detail): "the page is too complex to read: \(detail)"
         case .cancelled: "the load was cancelled"
         }
     }

@@ -7,7 +7,9 @@ import Foundation
 #endif
 
 /// The host the read-only address shows, split so that the registrable domain can be
-/// emphasised (`www.` + **`example.co.uk`**). Never contains user-info, port, path or query.
+/// emphasised (`www.` + **`example.co.uk`**), followed by the port when it is not the
+/// scheme's default (`127.0.0.1:8000` and `127.0.0.1:8001` are different sites and must not
+/// look alike). Never contains user-info, path or query.
 ///
 /// The registrable domain is approximated without the Public Suffix List: the last two
 /// labels, or the last three when the last two are a common two-level public suffix
@@ -32,20 +34,30 @@ public struct SiteAddress: Hashable, Sendable {
         "ac.th", "com.pl", "com.es", "com.co", "com.pe", "com.ng", "co.ke", "com.eg", "com.sa",
     ]
 
-    /// The whole text to show: the host (IPv6 bracketed), or the path of a `file:` URL.
-    public let text: String
-    /// The registrable domain, a suffix of `text`; empty when nothing is emphasised.
+    /// The host (IPv6 bracketed), or the path of a `file:` URL.
+    public let host: String
+    /// The registrable domain, a suffix of `host`; empty when nothing is emphasised.
     public let registrableDomain: String
+    /// The port when it is not the scheme's default (80 for http, 443 for https).
+    public let port: Int?
 
-    /// The part of `text` before the registrable domain (`www.`), shown without emphasis.
-    public var prefix: String { String(text.dropLast(registrableDomain.count)) }
+    /// The whole text to show: the host, then `:port` when there is one.
+    public var text: String { port.map { "\(host):\($0)" } ?? host }
+    /// The part of `host` before the registrable domain (`www.`), shown without emphasis.
+    public var prefix: String { String(host.dropLast(registrableDomain.count)) }
+    /// `:port`, or empty: shown after the registrable domain.
+    public var portSuffix: String { port.map { ":\($0)" } ?? "" }
+
+    /// Default ports, not shown.
+    static let defaultPorts = ["http": 80, "https": 443]
 
     /// The address to show for `url`, or `nil` for a URL with neither host nor file path.
     public init?(url: URL) {
         if url.scheme?.lowercased() == "file" {
             guard !url.path.isEmpty else { return nil }
-            text = url.path
+            self.host = url.path
             registrableDomain = ""
+            port = nil
             return
         }
         // `URL.host` never includes user-info; strip brackets and a trailing dot.
@@ -53,12 +65,14 @@ public struct SiteAddress: Hashable, Sendable {
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.hasSuffix(".") { host.removeLast() }
         host = host.lowercased()
+        let scheme = url.scheme?.lowercased() ?? ""
+        port = url.port.flatMap { $0 == Self.defaultPorts[scheme] ? nil : $0 }
         if Self.isIPAddress(host) {
-            text = host.contains(":") ? "[\(host)]" : host
-            registrableDomain = text
+            self.host = host.contains(":") ? "[\(host)]" : host
+            registrableDomain = self.host
             return
         }
-        text = host
+        self.host = host
         registrableDomain = Self.registrableDomain(of: host)
     }
 

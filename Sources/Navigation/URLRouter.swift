@@ -153,6 +153,18 @@ public struct URLRouter: Sendable {
         }
     }
 
+    /// `url` with its scheme and host lowercased, so that `HTTP://Example.COM/x` loads as
+    /// `http://example.com/x`: both are case-insensitive (RFC 3986 §6.2.2.1) but the
+    /// transport and URL comparisons are not. Other parts are left as they are.
+    public static func normalized(_ url: URL) -> URL {
+        guard let scheme = url.scheme, scheme != scheme.lowercased() || url.host != url.host?.lowercased(),
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.scheme = scheme.lowercased()
+        if let host = components.percentEncodedHost { components.percentEncodedHost = host.lowercased() }
+        return components.url ?? url
+    }
+
     /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
     static func isValidScheme(_ scheme: String) -> Bool {
         guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else {

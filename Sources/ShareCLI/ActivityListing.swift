@@ -42,12 +42,13 @@ enum ActivityListing {
     /// The documented JSON form: an array of objects with `id`, `name`, `icon`, `category`,
     /// `origin`, and for `share activities` also `available` and (when unavailable) `reason`.
     /// Keys sorted, so the same activities always give the same bytes; an empty list is `[]`.
+    /// Control characters and bidi overrides in names are written as `\uXXXX` escapes.
     static func json(_ activities: [OfferedActivity]) -> String {
         guard !activities.isEmpty else { return "[]" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(activities)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return TextSanitizer.escapingJSON(String(decoding: data, as: UTF8.self))
     }
 }
 

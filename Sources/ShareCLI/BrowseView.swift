@@ -21,7 +21,8 @@ struct BrowseState: Sendable {
     init() {}
 
     init(session: NavigationSession) async {
-        url = await session.currentURL
+        // The initial URL while nothing is loaded (the first load stopped or still running).
+        url = await session.currentURL ?? session.initialURL
         title = await session.title
         summary = await session.currentEntry?.page?.metadata.openGraphDescription
         security = await session.security
@@ -43,7 +44,23 @@ struct BrowseView {
     var dismissTitle: String
     var tint: TerminalColor?
 
-    static let help = "1-9 follow link  b back  f forward  a share  o open in browser  r reader  q done"
+    /// The key help line. Links are followed by number and Enter; scrolling stops at both ends.
+    static func help(linkCount: Int) -> String {
+        let follow = linkCount == 0 ? "" : (linkCount == 1 ? "1" : "1-\(linkCount)") + " Enter follow  "
+        return follow + "↑↓ PgUp PgDn g G scroll  b back  f forward  a share  o browser  r reader  q done"
+    }
+
+    /// Rows above the page text (bar, title, rule) and below it (rule, help or status).
+    static let topRows = 3
+    static let bottomRows = 2
+
+    /// Rows the page text has.
+    var bodyRoom: Int { max(0, size.rows - Self.topRows - Self.bottomRows) }
+
+    /// The largest useful scroll position: the last line of the text at the bottom.
+    func scrollLimit(_ state: BrowseState, readerShown: Bool) -> Int {
+        max(0, body(state, readerShown: readerShown).count - bodyRoom)
+    }
 
     /// The indicator text: a lock for secure pages, "Not Secure" for http.
     static func indicator(_ security: SecurityIndicator?) -> String {
@@ -56,24 +73,56 @@ struct BrowseView {
     }
 
     /// The whole screen, `size.rows` lines at most, each within the width.
-    func lines(_ state: BrowseState, readerShown: Bool, scroll: Int, status: String?, linkInput: String) -> [String] {
+    func lines(_ state: BrowseState, readerShown: Bool, scroll: Int, status: String?, linkInput: String)
+        -> [String]
+    {
         let width = max(10, size.columns - 1)
-        func fit(_ text: String) -> String { DisplayWidth.truncate(TextSanitizer.sanitize(text), toWidth: width) }
+        func fit(_ text: String) -> String {
+            DisplayWidth.truncate(TextSanitizer.sanitize(text), toWidth: width)
+        }
         func styled(_ text: String, _ style: TextStyle) -> String { style.apply(text, colors: colors) }
 
         var bar = styled("[\(dismissTitle)]", TextStyle(bold: true, foreground: tint)) + "  "
-        bar += styled("‹", state.canGoBack ? .bold : .dim) + " " + styled("›", state.canGoForward ? .bold : .dim) + "  "
+        bar +=
+            styled("‹", state.canGoBack ? .bold : .dim) + " " + styled("›", state.canGoForward ? .bold : .dim)
+            + "  "
         let indicator = Self.indicator(state.security)
         if !indicator.isEmpty {
             bar += styled(indicator, state.security == .notSecure ? TextStyle(bold: true) : .plain) + " "
         }
         if let address = state.address {
-            bar += styled(TextSanitizer.sanitize(address.prefix), .dim)
+            bar +=
+                styled(TextSanitizer.sanitize(address.prefix), .dim)
                 + styled(TextSanitizer.sanitize(address.registrableDomain), .bold)
+                + styled(address.portSuffix, .dim)
         }
         var top: [String] = [bar, styled(fit(state.title ?? state.url?.absoluteString ?? ""), .bold)]
         top.append(styled(String(repeating: "─", count: width), .dim))
 
+        let body = body(state, readerShown: readerShown)
+        var bottom = [styled(String(repeating: "─", count: width), .dim)]
+        let prompt = linkInput.isEmpty ? "" : "link \(linkInput)_ Enter follows, Esc clears  "
+        bottom.append(
+            fit(
+                prompt
+                    + (status
+                        ?? (state.isLoading
+                            ? "Loading… q or Esc stops" : Self.help(linkCount: state.links.count)))
+            ))
+
+        let room = max(0, size.rows - top.count - bottom.count)
+        let start = min(max(0, scroll), max(0, body.count - room))
+        let visible = Array(body.dropFirst(start).prefix(room))
+        return top + visible + Array(repeating: "", count: room - visible.count) + bottom
+    }
+
+    /// The page's text lines: the reader text, or the summary and the numbered links.
+    func body(_ state: BrowseState, readerShown: Bool) -> [String] {
+        let width = max(10, size.columns - 1)
+        func fit(_ text: String) -> String {
+            DisplayWidth.truncate(TextSanitizer.sanitize(text), toWidth: width)
+        }
+        func styled(_ text: String, _ style: TextStyle) -> String { style.apply(text, colors: colors) }
         var body: [String] = []
         if state.isLoading {
             body.append("Loading…")
@@ -96,17 +145,12 @@ struct BrowseView {
                 let padded = String(repeating: " ", count: numberWidth - number.count) + number
                 let text = link.text.isEmpty ? link.url.absoluteString : link.text
                 body.append(fit("\(padded). \(text)"))
-                body.append(styled(fit(String(repeating: " ", count: numberWidth + 2) + link.url.absoluteString), .dim))
+                body.append(
+                    styled(
+                        fit(String(repeating: " ", count: numberWidth + 2) + link.url.absoluteString), .dim))
             }
         }
-        var bottom = [styled(String(repeating: "─", count: width), .dim)]
-        let prompt = linkInput.isEmpty ? "" : "link \(linkInput)_  "
-        bottom.append(fit(prompt + (status ?? Self.help)))
-
-        let room = max(0, size.rows - top.count - bottom.count)
-        let start = min(max(0, scroll), max(0, body.count - room))
-        let visible = Array(body.dropFirst(start).prefix(room))
-        return top + visible + Array(repeating: "", count: room - visible.count) + bottom
+        return body
     }
 
     /// Greedy word wrap to `width` display columns.

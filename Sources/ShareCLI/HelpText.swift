@@ -9,7 +9,7 @@ enum HelpText {
           share list URL [--json] [--locale L] the activities offered for URL
           share activities [--json]            every registered activity, available or not
           share explain ID URL                 why ID is or is not offered for URL
-          share browse URL                     browse URL in the terminal, with an Action button
+          share browse URL                     browse an http(s) URL in the terminal, with an Action button
           share open URL [--json]              route URL: web pages to 'share browse', others to the system
           share --completions bash|zsh         print a shell completion script
           share --help | --version
@@ -23,7 +23,12 @@ enum HelpText {
           share https://example.org --activity org.activitybroker.copy-link
           share explain org.activitybroker.telegram https://example.org
 
-        In the picker: arrow keys or a number to choose, Enter to perform, Esc or q to cancel.
+        In the picker: arrow keys or a number select, only Enter performs, Esc or q cancels.
+
+        In share browse: a link's number then Enter follows it (another scheme than http(s)
+        asks y first); arrows/j/k scroll a line, PgUp/PgDn/Space a page, g/G the top/bottom;
+        b/f back and forward, a the Action sheet, o the browser, r the reader, q or Esc done;
+        while a page loads, q or Esc stops it and Ctrl-C quits.
 
         Exit status: 0 completed, 1 the activity failed, 2 bad usage or input,
         3 the broker could not be reached, 130 cancelled.

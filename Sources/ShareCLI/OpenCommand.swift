@@ -3,15 +3,18 @@ import ActivityBrokerClient
 import DBus
 import Foundation
 import Navigation
+import TerminalUI
 
-/// http and https open a `share browse` session; other schemes go to the system opener;
-/// invalid or unsafe URLs (`javascript:`, `data:`) are discarded with the reason (exit 2).
+/// http and https (any case: `HTTP://` too) open a `share browse` session; other schemes go
+/// to the system opener; invalid or unsafe URLs (`javascript:`, `data:`) and local files are
+/// discarded with the reason (exit 2). It routes with `BrowseCommand.router`, so what it
+/// reports is what `share browse` does.
 ///
 /// With `--json` it prints the decision as `{"url", "outcome", "opened"?, "reason"?}` and
 /// carries out system actions, but starts no interactive session: the JSON is for scripts.
 enum OpenCommand {
     static func run(url: String, json: Bool, bus: BusAddress) async throws -> ShareExit {
-        let outcome = URLRouter().route(url)
+        let outcome = BrowseCommand.router.route(url)
         var report: [String: String] = ["url": url, "outcome": outcome.kind]
         let exit: ShareExit
         switch outcome.action {
@@ -40,7 +43,9 @@ enum OpenCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            Output.line(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+            Output.line(
+                TextSanitizer.escapingJSON(
+                    String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self)))
         }
         return exit
     }

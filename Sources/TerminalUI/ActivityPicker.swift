@@ -1,6 +1,5 @@
 // ActivityPicker: runs the activity picker on a terminal (raw mode, inline drawing, key loop).
 
-import Dispatch
 import Foundation
 import Glibc
 
@@ -47,22 +46,16 @@ public struct ActivityPicker: Sendable {
             defer { erase() }
             draw()
             while true {
-                let timeout: Int
-                if let deadline = model.pendingDeadline {
-                    timeout = max(0, Int(((deadline - Self.now()) * 1000).rounded(.up)))
-                } else {
-                    timeout = -1
-                }
-                switch terminal.readEvent(timeout: timeout) {
+                switch terminal.readEvent(timeout: -1) {
                 case .key(.control(0x1A)):
                     // Ctrl-Z arrives as a byte in raw mode. On `fg` the SIGCONT handler asks
                     // for the redraw, so do not draw here.
                     terminal.suspend()
                     continue
                 case .key(let key):
-                    if let result = model.handle(key, now: Self.now()) { return result }
+                    if let result = model.handle(key) { return result }
                 case .timeout:
-                    if let result = model.tick(now: Self.now()) { return result }
+                    break
                 case .redraw:
                     break
                 case .endOfInput:
@@ -92,11 +85,7 @@ public struct ActivityPicker: Sendable {
         if terminal.isInteractive {
             return try ActivityPicker(header: header, entries: entries, status: status).run(on: terminal)
         }
-        return NumberedPrompt(header: header, entries: entries, status: status).run(input: input, output: drawOn)
-    }
-
-    /// Monotonic seconds, the clock the model's digit window runs on.
-    static func now() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        return NumberedPrompt(header: header, entries: entries, status: status).run(
+            input: input, output: drawOn)
     }
 }

@@ -48,7 +48,7 @@ public enum PickerResult: Hashable, Sendable {
     case cancelled
 }
 
-/// The picker's state and key handling, without I/O: tests drive it with keys and a fake clock.
+/// The picker's state and key handling, without I/O: tests drive it with keys.
 ///
 /// Entries are shown share group first, each group in the given order, numbered 1...n in that
 /// display order. Keys:
@@ -57,16 +57,12 @@ public enum PickerResult: Hashable, Sendable {
 /// - Left/Right jump to the first entry of the previous/next group (no-op without one).
 /// - Home/PageUp: first entry; End/PageDown: last entry.
 /// - Enter chooses the highlighted entry. Esc, q, Ctrl-C, Ctrl-D cancel.
-/// - Digits choose directly. With 9 entries or fewer, 1–9 choose at once. With more, a digit
-///   that could start a two-digit number in range (1 when there are 12) highlights that entry and
-///   waits `numberWindow` seconds for a second digit: a digit completing a number in range
-///   chooses it; Enter or the window running out (`tick`) chooses the one digit; another key
-///   ends the wait and acts as usual; a digit that makes no valid number starts over as a first
-///   digit. Digits out of range (0, or above the count) are ignored.
+/// - Digits select, they never choose: only Enter performs, so a digit typed into a terminal
+///   that still shows a picker cannot share anything. Digits build a number: a digit that
+///   extends the number typed so far to one in range selects that entry (1 then 2 selects 12
+///   when there are 12); otherwise it starts a new number. Digits that make no number in range
+///   (0, or above the count) are ignored. Any other key ends the number.
 public struct ActivityPickerModel: Sendable {
-    /// Seconds to wait for a second digit.
-    public var numberWindow: Double = 1.0
-
     public var header: ActivityPickerHeader
     /// Entries in display order.
     public let entries: [ActivityPickerEntry]
@@ -74,8 +70,8 @@ public struct ActivityPickerModel: Sendable {
     public var status: String?
     /// Index into `entries` of the highlighted entry (0 when there are none).
     public private(set) var selection = 0
-    /// A first digit waiting for a second one, with the time it stops waiting.
-    public private(set) var pendingNumber: (digit: Int, deadline: Double)?
+    /// The number typed so far (digits since the last other key), empty when none.
+    public private(set) var typedNumber = ""
 
     /// Orders `entries` for display: the share group first, order within a group kept.
     public init(header: ActivityPickerHeader, entries: [ActivityPickerEntry], status: String? = nil) {
@@ -103,20 +99,17 @@ public struct ActivityPickerModel: Sendable {
     /// The number shown for entry `index` (1-based).
     public func number(of index: Int) -> Int { index + 1 }
 
-    /// When the pending digit stops waiting (for the run loop's read timeout), or nil.
-    public var pendingDeadline: Double? { pendingNumber?.deadline }
-
-    /// Applies `key` pressed at time `now` (seconds, any monotonic origin); returns the result
-    /// when the picker is done.
-    public mutating func handle(_ key: Key, now: Double) -> PickerResult? {
-        if let digit = key.digit { return handleDigit(digit, now: now) }
-        let pending = pendingNumber
-        pendingNumber = nil
+    /// Applies `key`; returns the result when the picker is done (Enter or a cancel key).
+    public mutating func handle(_ key: Key) -> PickerResult? {
+        if let digit = key.digit {
+            selectTyped(digit)
+            return nil
+        }
+        typedNumber = ""
         switch key {
         case .escape, .ctrlC, .ctrlD, .character("q"), .character("Q"):
             return .cancelled
         case .enter:
-            if let pending { return choose(pending.digit - 1) }
             return entries.isEmpty ? nil : choose(selection)
         case .up, .character("k"):
             selection = max(0, selection - 1)
@@ -137,7 +130,8 @@ public struct ActivityPickerModel: Sendable {
             }
         case .right:
             let all = groups
-            if let current = all.firstIndex(where: { $0.range.contains(selection) }), current + 1 < all.count {
+            if let current = all.firstIndex(where: { $0.range.contains(selection) }), current + 1 < all.count
+            {
                 selection = all[current + 1].range.lowerBound
             }
         default:
@@ -146,24 +140,17 @@ public struct ActivityPickerModel: Sendable {
         return nil
     }
 
-    /// Ends a pending digit's wait once `now` reaches its deadline, choosing that entry.
-    public mutating func tick(now: Double) -> PickerResult? {
-        guard let pending = pendingNumber, now >= pending.deadline else { return nil }
-        pendingNumber = nil
-        return choose(pending.digit - 1)
-    }
-
-    private mutating func handleDigit(_ digit: Int, now: Double) -> PickerResult? {
-        if let pending = pendingNumber {
-            pendingNumber = nil
-            let number = pending.digit * 10 + digit
-            if (1...entries.count).contains(number) { return choose(number - 1) }
+    /// Extends the typed number with `digit` when that names an entry, else starts a new
+    /// number with it; selects the entry named, if any.
+    private mutating func selectTyped(_ digit: Int) {
+        for candidate in [typedNumber + String(digit), String(digit)] {
+            if let number = Int(candidate), number >= 1, number <= entries.count {
+                typedNumber = candidate
+                selection = number - 1
+                return
+            }
         }
-        guard digit >= 1, digit <= entries.count else { return nil }
-        if digit * 10 > entries.count { return choose(digit - 1) }
-        selection = digit - 1
-        pendingNumber = (digit, now + numberWindow)
-        return nil
+        typedNumber = ""
     }
 
     private mutating func choose(_ index: Int) -> PickerResult {

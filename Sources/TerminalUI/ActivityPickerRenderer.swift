@@ -19,10 +19,10 @@ public struct ActivityPickerRenderer: Sendable {
         self.styled = styled
     }
 
-    /// The hint line under the list.
+    /// The hint line under the list: arrows and digits select, only Enter performs.
     public static func hint(count: Int) -> String {
-        let numbers = count > 1 ? "1-\(min(count, 99))" : "1"
-        return "↑↓ move · \(numbers) choose · Enter select · Esc cancel"
+        let numbers = count > 1 ? "1-\(count)" : "1"
+        return "↑↓ or \(numbers) select · Enter choose · Esc cancel"
     }
 
     /// The lines to draw, top to bottom, without line terminators.
@@ -35,7 +35,8 @@ public struct ActivityPickerRenderer: Sendable {
         if !url.isEmpty { top.append(style(.dim, DisplayWidth.truncate(url, toWidth: width))) }
 
         var bottom: [String] = []
-        bottom.append(style(.dim, DisplayWidth.truncate(Self.hint(count: model.entries.count), toWidth: width)))
+        bottom.append(
+            style(.dim, DisplayWidth.truncate(Self.hint(count: model.entries.count), toWidth: width)))
         if let status = model.status.map(TextSanitizer.sanitize), !status.isEmpty {
             bottom.append(DisplayWidth.truncate(status, toWidth: width))
         }

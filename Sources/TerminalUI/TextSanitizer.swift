@@ -29,9 +29,7 @@ public enum TextSanitizer {
             case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x2028, 0x2029:
                 out.append(" ")
                 i += 1
-            case 0x00...0x1F, 0x7F...0x9F:
-                i += 1
-            case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069:
+            case _ where isUnsafe(s):
                 i += 1
             default:
                 out.append(s)
@@ -39,6 +37,43 @@ public enum TextSanitizer {
             }
         }
         return String(out)
+    }
+
+    /// Whether a terminal would act on `scalar` rather than print it, or it could reorder
+    /// the text around it: C0 and C1 controls, DEL, the line and paragraph separators, and
+    /// the bidirectional marks, embeddings, overrides and isolates.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+        case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// JSON text with every unsafe scalar (`isUnsafe`) written as a `\uXXXX` escape, except
+    /// the whitespace between tokens (tab, newline, carriage return).
+    ///
+    /// JSON encoders escape C0 controls in strings but pass C1 controls, U+2028/2029 and the
+    /// bidi overrides (U+202E) through raw, which a terminal then acts on. Outside strings
+    /// JSON has only ASCII tokens and whitespace, so every other unsafe scalar is inside a
+    /// string, where the escape means the same character: the data is unchanged, only its
+    /// spelling.
+    public static func escapingJSON(_ json: String) -> String {
+        func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+            isUnsafe(scalar) && scalar != "\n" && scalar != "\t" && scalar != "\r"
+        }
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var out = ""
+        out.unicodeScalars.reserveCapacity(json.unicodeScalars.count)
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: false)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Skips an escape sequence starting with ESC at `start`; returns the index after it.

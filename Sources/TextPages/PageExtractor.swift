@@ -18,11 +18,37 @@ public enum PageExtractor {
     /// Least text a single-paragraph cluster needs to count as the page's main text.
     public static let minimumClusterCharacters = 200
 
-    /// Extracts metadata from the page `html` (UTF-8) loaded from `url`.
+    /// Extracts metadata from the page `html` (UTF-8) loaded from `url`, with no limit on
+    /// the work (for pages the caller trusts or has already bounded).
     public static func extract(html: [UInt8], url: URL) -> PageMetadata {
+        // An unlimited budget never throws.
+        (try? read(html: html, url: url, budget: .unlimited).metadata) ?? PageMetadata()
+    }
+
+    /// Reads the page `html` (UTF-8) loaded from `url` within `budget`.
+    ///
+    /// Every step is linear in the input: tags, attributes, open elements, text and the
+    /// reader's scoring each cost a bounded amount per byte, and `Extraction.work` counts
+    /// those steps (scanner bytes, tokens, elements closed, characters kept and re-read), so a
+    /// caller (and the tests) can see that no page costs more than a constant per byte.
+    ///
+    /// - Throws: `PageLoadError.tooComplex` past the budget's work or processor time,
+    ///   `.cancelled` when the calling task is cancelled (checked every few hundred tokens).
+    public static func read(html: [UInt8], url: URL, budget: ExtractionBudget) throws(PageLoadError)
+        -> Extraction
+    {
+        let meter = budget.meter(forByteCount: html.count)
         var state = ExtractionState(pageURL: url)
-        for token in HTMLScanner(bytes: html) { state.consume(token) }
-        return state.finish()
+        var scanner = HTMLScanner(bytes: html)
+        var tokens = 0
+        while let token = scanner.next() {
+            state.consume(token)
+            tokens += 1
+            if tokens & 255 == 0 { try meter.check(work: scanner.work + state.work) }
+        }
+        let metadata = state.finish()
+        try meter.check(work: scanner.work + state.work)
+        return Extraction(metadata: metadata, work: scanner.work + state.work)
     }
 
     /// Extracts metadata from the page `html` loaded from `url`.
@@ -76,16 +102,23 @@ private struct ExtractionState {
         var name: String
         var text = ""
         var parentID: Int
+        /// The parent, or for a list item the list's parent: where the reader's paragraph
+        /// cluster looks for it.
+        var containerID: Int
         var articleID: Int?
         var inMain: Bool
         var boilerplate: Bool
+        /// "• " for an item of `<ul>`, "3. " for the third of an `<ol>`.
+        var listMarker: String?
     }
     struct Block {
         var name: String
         var text: String
         var parentID: Int
+        var containerID: Int
         var articleID: Int?
         var inMain: Bool
+        var listMarker: String?
     }
     struct OpenLink {
         var elementID: Int
@@ -110,6 +143,16 @@ private struct ExtractionState {
     static let maximumDepth = 512
 
     let pageURL: URL
+    /// Steps taken so far (see `PageExtractor.read`).
+    var work = 0
+    /// For each element name, the indices in `stack` where one is open, ascending: finding
+    /// the innermost open `<p>`, `<article>` or `<li>` costs one lookup, not a walk of the
+    /// stack (which made many tags under deep nesting quadratic).
+    var openIndices: [String: [Int]] = [:]
+    /// How many boilerplate elements (and `<head>`s) are open: text in them is not reader text.
+    var boilerplateOpen = 0
+    /// Items counted so far in each open `<ol>`, by element id.
+    var orderedItems: [Int: Int] = [:]
     var baseURL: URL
     var sawBase = false
     var stack: [OpenElement] = []
@@ -131,6 +174,7 @@ private struct ExtractionState {
     }
 
     mutating func consume(_ token: HTMLToken) {
+        work += 1
         switch token {
         case .startTag(let name, let attributes, let selfClosing): start(name, attributes, selfClosing)
         case .endTag(let name): end(name)
@@ -140,12 +184,10 @@ private struct ExtractionState {
     }
 
     private mutating func start(_ name: String, _ attributes: [HTMLAttribute], _ selfClosing: Bool) {
-        if Self.closesParagraph.contains(name), let index = stack.lastIndex(where: { $0.name == "p" }) {
+        if Self.closesParagraph.contains(name), let index = openIndices["p"]?.last {
             pop(to: index)
         }
-        if name == "li", let index = stack.lastIndex(where: { $0.name == "li" }),
-            !stack[index...].contains(where: { $0.name == "ul" || $0.name == "ol" })
-        {
+        if name == "li", let index = openIndices["li"]?.last, innermostList < index {
             pop(to: index)
         }
         switch name {
@@ -179,6 +221,9 @@ private struct ExtractionState {
         let id = nextID
         nextID += 1
         let parentID = stack.last?.id ?? 0
+        openIndices[name, default: []].append(stack.count)
+        if Self.boilerplate.contains(name) || name == "head" { boilerplateOpen += 1 }
+        if name == "ol" { orderedItems[id] = 0 }
         stack.append(OpenElement(name: name, id: id))
         if name == "a" {
             finishLink()
@@ -189,13 +234,24 @@ private struct ExtractionState {
         }
         if name == "article" { articleText[id] = "" }
         if Self.blockElements.contains(name) {
-            let articleID = stack.last(where: { $0.name == "article" })?.id
-            let inMain = stack.contains { $0.name == "main" }
-            let boilerplate = stack.contains { Self.boilerplate.contains($0.name) }
+            var containerID = parentID
+            var marker: String?
+            let list = innermostList
+            if name == "li", list >= 0 {
+                containerID = list > 0 ? stack[list - 1].id : 0
+                let listID = stack[list].id
+                if let count = orderedItems[listID] {
+                    orderedItems[listID] = count + 1
+                    marker = "\(count + 1). "
+                } else {
+                    marker = "• "
+                }
+            }
             openBlocks.append(
                 OpenBlock(
-                    elementID: id, name: name, parentID: parentID, articleID: articleID, inMain: inMain,
-                    boilerplate: boilerplate))
+                    elementID: id, name: name, parentID: parentID, containerID: containerID,
+                    articleID: innermostArticleID, inMain: openIndices["main"]?.isEmpty == false,
+                    boilerplate: boilerplateOpen > 0, listMarker: marker))
         }
     }
 
@@ -215,50 +271,81 @@ private struct ExtractionState {
         }
     }
 
+    /// The stack index of the innermost open `<ul>` or `<ol>`, or -1.
+    private var innermostList: Int {
+        max(openIndices["ul"]?.last ?? -1, openIndices["ol"]?.last ?? -1)
+    }
+
+    /// The id of the innermost open `<article>`.
+    private var innermostArticleID: Int? {
+        openIndices["article"]?.last.map { stack[$0].id }
+    }
+
     private mutating func end(_ name: String) {
         if name == "title" { inTitle = false }
-        guard let index = stack.lastIndex(where: { $0.name == name }) else { return }
+        guard let index = openIndices[name]?.last else { return }
         pop(to: index)
     }
 
-    /// Closes the element at `index` and everything opened after it.
+    /// Closes the element at `index` and everything opened after it. Ids grow up the stack,
+    /// so what closes is exactly what has an id from `stack[index]`'s on.
     private mutating func pop(to index: Int) {
-        let closing = Set(stack[index...].map(\.id))
-        stack.removeSubrange(index...)
-        if let open = link, closing.contains(open.elementID) { finishLink() }
-        while let last = openBlocks.last, closing.contains(last.elementID) {
+        let firstClosing = stack[index].id
+        while stack.count > index {
+            let element = stack.removeLast()
+            work += 1
+            openIndices[element.name]?.removeLast()
+            if Self.boilerplate.contains(element.name) || element.name == "head" { boilerplateOpen -= 1 }
+            if element.name == "ol" { orderedItems[element.id] = nil }
+        }
+        if let open = link, open.elementID >= firstClosing { finishLink() }
+        while let last = openBlocks.last, last.elementID >= firstClosing {
             openBlocks.removeLast()
             finishBlock(last)
         }
     }
 
     private mutating func append(_ text: String) {
+        let size = text.utf8.count
+        work += size
         if inTitle {
             titleText? += text
             return
         }
-        if link != nil { link?.text += text }
-        if stack.contains(where: { Self.boilerplate.contains($0.name) || $0.name == "head" }) { return }
-        if !openBlocks.isEmpty { openBlocks[openBlocks.count - 1].text += text }
-        if let article = stack.last(where: { $0.name == "article" }) {
-            articleText[article.id, default: ""] += text
+        if link != nil {
+            link?.text += text
+            work += size
         }
-        if stack.contains(where: { $0.name == "main" }) { mainText += text }
+        if boilerplateOpen > 0 { return }
+        if !openBlocks.isEmpty {
+            openBlocks[openBlocks.count - 1].text += text
+            work += size
+        }
+        if let article = innermostArticleID {
+            articleText[article, default: ""] += text
+            work += size
+        }
+        if openIndices["main"]?.isEmpty == false {
+            mainText += text
+            work += size
+        }
     }
 
     private mutating func finishBlock(_ open: OpenBlock) {
         guard !open.boilerplate else { return }
+        work += open.text.utf8.count
         let text = PageExtractor.collapsingWhitespace(open.text)
         guard !text.isEmpty else { return }
         blocks.append(
             Block(
-                name: open.name, text: text, parentID: open.parentID, articleID: open.articleID,
-                inMain: open.inMain))
+                name: open.name, text: text, parentID: open.parentID, containerID: open.containerID,
+                articleID: open.articleID, inMain: open.inMain, listMarker: open.listMarker))
     }
 
     private mutating func finishLink() {
         guard let open = link else { return }
         link = nil
+        work += open.href.utf8.count + open.text.utf8.count + open.fallback.utf8.count
         guard let url = PageExtractor.resolve(open.href, against: baseURL) else { return }
         guard linkURLs.insert(url.absoluteString).inserted else { return }
         var text = PageExtractor.collapsingWhitespace(open.text)
@@ -281,49 +368,74 @@ private struct ExtractionState {
         return metadata
     }
 
-    private func readerContent() -> ReaderContent? {
-        var paragraphs: [String] = []
+    /// The reader's text. Every article's score is computed once and the blocks are walked a
+    /// fixed number of times: linear in the page (choosing the best of many articles used to
+    /// re-read the largest one for every comparison).
+    private mutating func readerContent() -> ReaderContent? {
+        var chosen: [Block] = []
         var textLength: [Int: Int] = [:]
         for block in blocks { if let id = block.articleID { textLength[id, default: 0] += block.text.count } }
-        let articles = articleText.keys.sorted()
-        if let best = articles.max(by: { articleScore($0, textLength) < articleScore($1, textLength) }),
-            articleScore(best, textLength) > 0
-        {
-            paragraphs = blocks.filter { $0.articleID == best }.map(\.text)
-            if paragraphs.isEmpty {
-                paragraphs = [PageExtractor.collapsingWhitespace(articleText[best] ?? "")]
+        var best: (id: Int, score: Int)?
+        for id in articleText.keys.sorted() {
+            let text = articleText[id] ?? ""
+            work += text.utf8.count + 1
+            let score = max(textLength[id] ?? 0, PageExtractor.collapsingWhitespace(text).count)
+            if score > (best?.score ?? 0) { best = (id, score) }
+        }
+        work += blocks.count * 4
+        if let best {
+            chosen = blocks.filter { $0.articleID == best.id }
+            if chosen.isEmpty {
+                let text = PageExtractor.collapsingWhitespace(articleText[best.id] ?? "")
+                chosen = [
+                    Block(
+                        name: "p", text: text, parentID: 0, containerID: 0, articleID: best.id, inMain: false)
+                ]
             }
         } else if blocks.contains(where: \.inMain) {
-            paragraphs = blocks.filter(\.inMain).map(\.text)
+            chosen = blocks.filter(\.inMain)
         } else if !PageExtractor.collapsingWhitespace(mainText).isEmpty {
-            paragraphs = [PageExtractor.collapsingWhitespace(mainText)]
+            work += mainText.utf8.count
+            let text = PageExtractor.collapsingWhitespace(mainText)
+            chosen = [Block(name: "p", text: text, parentID: 0, containerID: 0, inMain: true)]
         } else {
-            var clusters: [Int: [String]] = [:]
+            // Paragraphs grouped by their parent; headings and lists in the same container
+            // come along with the winning group.
+            var size: [Int: Int] = [:]
+            var paragraphs: [Int: Int] = [:]
             var order: [Int] = []
             for block in blocks where block.name == "p" {
-                if clusters[block.parentID] == nil { order.append(block.parentID) }
-                clusters[block.parentID, default: []].append(block.text)
+                if size[block.parentID] == nil { order.append(block.parentID) }
+                size[block.parentID, default: 0] += block.text.count
+                paragraphs[block.parentID, default: 0] += 1
             }
-            let size = { (id: Int) in clusters[id, default: []].reduce(0) { $0 + $1.count } }
             // `max(by:)` keeps the first of equals: ties go to the earlier cluster.
-            guard let best = order.max(by: { size($0) < size($1) }) else { return nil }
-            let chosen = clusters[best, default: []]
-            guard chosen.count >= 2 || size(best) >= PageExtractor.minimumClusterCharacters else {
+            guard let cluster = order.max(by: { size[$0, default: 0] < size[$1, default: 0] }) else {
                 return nil
             }
-            paragraphs = chosen
+            guard
+                paragraphs[cluster, default: 0] >= 2
+                    || size[cluster, default: 0] >= PageExtractor.minimumClusterCharacters
+            else { return nil }
+            chosen = blocks.filter { $0.containerID == cluster }
         }
         let title =
             metadata.openGraphTitle ?? titleText.map(PageExtractor.collapsingWhitespace).flatMap {
                 $0.isEmpty ? nil : $0
             }
             ?? blocks.first(where: { $0.name == "h1" })?.text
-        if let first = paragraphs.first, first == title { paragraphs.removeFirst() }
-        guard !paragraphs.isEmpty else { return nil }
-        return ReaderContent(title: title, paragraphs: paragraphs)
+        if let first = chosen.first, first.text == title { chosen.removeFirst() }
+        guard !chosen.isEmpty else { return nil }
+        return ReaderContent(title: title, paragraphs: chosen.map(Self.paragraph))
     }
 
-    private func articleScore(_ id: Int, _ lengths: [Int: Int]) -> Int {
-        max(lengths[id] ?? 0, PageExtractor.collapsingWhitespace(articleText[id] ?? "").count)
+    /// A block as a reader paragraph: headings marked with `#` by level, list items with
+    /// their bullet or number, so the reader keeps the page's structure.
+    private static func paragraph(_ block: Block) -> String {
+        if let marker = block.listMarker { return marker + block.text }
+        if block.name.count == 2, block.name.hasPrefix("h"), let level = Int(block.name.dropFirst()) {
+            return String(repeating: "#", count: level) + " " + block.text
+        }
+        return block.text
     }
 }

@@ -13,16 +13,27 @@ struct SiteAddressTests {
         ("https://www.bbc.co.uk/news", "www.bbc.co.uk", "bbc.co.uk"),
         ("https://shop.example.com.au", "shop.example.com.au", "example.com.au"),
         ("https://EXAMPLE.ORG./", "example.org", "example.org"),
-        ("http://localhost:8080/", "localhost", "localhost"),
-        ("http://127.0.0.1:8000/x", "127.0.0.1", "127.0.0.1"),
-        ("http://[::1]:8000/x", "[::1]", "[::1]"),
+        ("http://localhost:8080/", "localhost:8080", "localhost"),
+        ("http://127.0.0.1:8000/x", "127.0.0.1:8000", "127.0.0.1"),
+        ("http://[::1]:8000/x", "[::1]:8000", "[::1]"),
         ("http://[2001:db8::1]/", "[2001:db8::1]", "[2001:db8::1]"),
+        ("http://example.com:80/", "example.com", "example.com"),
+        ("https://example.com:443/", "example.com", "example.com"),
+        ("https://example.com:80/", "example.com:80", "example.com"),
     ])
     func hostAndRegistrableDomain(url: String, text: String, domain: String) throws {
         let address = try #require(SiteAddress(url: URL(string: url)!))
         #expect(address.text == text)
         #expect(address.registrableDomain == domain)
-        #expect(address.prefix + address.registrableDomain == address.text)
+        #expect(address.prefix + address.registrableDomain + address.portSuffix == address.text)
+    }
+
+    /// Regression (issue 13): the address showed only the host, so two ports looked alike.
+    @Test func twoPortsOfOneHostLookDifferent() throws {
+        let a = try #require(SiteAddress(url: URL(string: "http://127.0.0.1:8000/")!))
+        let b = try #require(SiteAddress(url: URL(string: "http://127.0.0.1:8001/")!))
+        #expect(a.text != b.text)
+        #expect(a.portSuffix == ":8000")
     }
 
     @Test(arguments: [

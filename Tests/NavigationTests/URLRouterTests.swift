@@ -81,3 +81,21 @@ struct URLRouterTests {
         #expect(RouteOutcome.discarded("why").description == "discarded(why)")
     }
 }
+
+/// Regression (issue 13): `HTTP://` URLs failed to load while `share open --json` said `handled`.
+@Suite struct URLNormalizationTests {
+    @Test(arguments: [
+        ("HTTP://Example.COM/Path?Q=1", "http://example.com/Path?Q=1"),
+        ("HtTpS://example.com:8443/", "https://example.com:8443/"),
+        ("http://example.com/", "http://example.com/"),
+        ("MAILTO:a@example.org", "mailto:a@example.org"),
+    ])
+    func schemeAndHostAreLowercased(input: String, expected: String) throws {
+        #expect(URLRouter.normalized(try #require(URL(string: input))).absoluteString == expected)
+    }
+
+    @Test func anUppercaseSchemeRoutesLikeALowercaseOne() {
+        #expect(URLRouter().route("HTTP://example.com/") == .handled)
+        #expect(URLRouter().route("JAVASCRIPT:alert(1)").discardReason != nil)
+    }
+}

@@ -15,8 +15,10 @@ final class TmuxTerminal: @unchecked Sendable {
     }
 
     deinit {
-        _ = try? ChildProcess(executable: "tmux", arguments: ["-L", socket, "kill-server"], environment: environment)
-            .waitForExit(deadline: .seconds(5))
+        _ = try? ChildProcess(
+            executable: "tmux", arguments: ["-L", socket, "kill-server"], environment: environment
+        )
+        .waitForExit(deadline: .seconds(5))
     }
 
     @discardableResult
@@ -31,7 +33,9 @@ final class TmuxTerminal: @unchecked Sendable {
 
     /// Waits until the screen satisfies `condition`; the error shows the last screen.
     @discardableResult
-    func waitForScreen(_ what: String, deadline: Deadline = .seconds(15), _ condition: @escaping (String) -> Bool)
+    func waitForScreen(
+        _ what: String, deadline: Deadline = .seconds(15), _ condition: @escaping (String) -> Bool
+    )
         async throws -> String
     {
         var last = ""
@@ -55,9 +59,12 @@ final class LoopbackSite: @unchecked Sendable {
 
     init(pages: [String: String]) async throws {
         directory = try TemporaryDirectory(prefix: "site").path
-        for (name, html) in pages { try html.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
+        for (name, html) in pages {
+            try html.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
         server = try ChildProcess(
-            executable: "/usr/bin/python3", arguments: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
+            executable: "/usr/bin/python3",
+            arguments: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
             workingDirectory: directory)
         let line = try await server.nextLine { $0.contains("port") }
         port = Int(line.split(separator: " ").first { Int($0) != nil } ?? "") ?? 0
@@ -74,12 +81,14 @@ final class LoopbackSite: @unchecked Sendable {
 @Suite(.serialized) struct BrowseTerminalTests {
     static let pages = [
         "index.html": """
-            <html><head><title>Loopback Home</title></head><body>
-            <p>The home page.</p><a href="/first.html">First page</a> <a href="/second.html">Second page</a>
-            </body></html>
-            """,
-        "first.html": "<html><head><title>First Page</title></head><body><a href=\"/\">Home</a></body></html>",
-        "second.html": "<html><head><title>Second Page</title></head><body><a href=\"/\">Home</a></body></html>",
+        <html><head><title>Loopback Home</title></head><body>
+        <p>The home page.</p><a href="/first.html">First page</a> <a href="/second.html">Second page</a>
+        </body></html>
+        """,
+        "first.html":
+            "<html><head><title>First Page</title></head><body><a href=\"/\">Home</a></body></html>",
+        "second.html":
+            "<html><head><title>Second Page</title></head><body><a href=\"/\">Home</a></body></html>",
     ]
 
     /// A broker (with the shipped Telegram and Open in Browser manifests) whose opener records
@@ -94,10 +103,12 @@ final class LoopbackSite: @unchecked Sendable {
     static func world() async throws -> World {
         var manifests: [String: String] = [:]
         for name in ["telegram.json", "open-in-browser.json"] {
-            manifests[name] = try String(contentsOfFile: repositoryRoot + "/extensions/" + name, encoding: .utf8)
+            manifests[name] = try String(
+                contentsOfFile: repositoryRoot + "/extensions/" + name, encoding: .utf8)
         }
         let broker = try await BrokerHarness(bus: TestBus(), manifests: manifests)
-        try FileManager.default.createDirectory(atPath: broker.root + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: broker.root + "/bin", withIntermediateDirectories: true)
         let xdgOpen = broker.root + "/bin/xdg-open"
         try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(broker.root)/xdg-open.args'\n".write(
             toFile: xdgOpen, atomically: true, encoding: .utf8)
@@ -118,12 +129,14 @@ final class LoopbackSite: @unchecked Sendable {
                 + " mv \(world.root)/exit.tmp \(world.root)/exit; sleep 60",
             environment: world.environment)
 
-        let home = try await terminal.waitForScreen("the home page") { $0.contains("Loopback Home") && $0.contains("2. Second page") }
+        let home = try await terminal.waitForScreen("the home page") {
+            $0.contains("Loopback Home") && $0.contains("2. Second page")
+        }
         #expect(home.contains("Not Secure"))
         #expect(home.contains("1. First page"))
         #expect(home.contains("[Done]"))
 
-        try await terminal.send("2")
+        try await terminal.send("2", "Enter")
         try await terminal.waitForScreen("the second page") { $0.contains("Second Page") }
         try await terminal.send("b")
         try await terminal.waitForScreen("back home") { $0.contains("Loopback Home") }
@@ -133,7 +146,9 @@ final class LoopbackSite: @unchecked Sendable {
         try await terminal.waitForScreen("back home again") { $0.contains("Loopback Home") }
 
         try await terminal.send("a")
-        try await terminal.waitForScreen("the Action sheet") { $0.contains("Open in Browser") && $0.contains("Telegram") }
+        try await terminal.waitForScreen("the Action sheet") {
+            $0.contains("Open in Browser") && $0.contains("Telegram")
+        }
         try await terminal.send("End", "Enter")  // the last entry: Open in Browser (actions come last)
         try await terminal.waitForScreen("the outcome") { $0.contains("Done: Open in Browser") }
         #expect(world.broker.opened == [site.url("")])
@@ -160,9 +175,11 @@ final class LoopbackSite: @unchecked Sendable {
     @Test func openHandsMailtoToTheSystemOpener() async throws {
         let world = try await Self.world()
         let run = try await ChildProcess.run(
-            try BuiltProducts.executable("share"), ["open", "mailto:a@example.org", "--json"], environment: world.environment)
+            try BuiltProducts.executable("share"), ["open", "mailto:a@example.org", "--json"],
+            environment: world.environment)
         #expect(run.termination == .exited(0))
-        let report = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: String]
+        let report =
+            try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: String]
         #expect(report?["outcome"] == "systemAction")
         #expect(try String(contentsOfFile: world.xdgOpenRecord, encoding: .utf8) == "mailto:a@example.org\n")
     }
@@ -170,7 +187,8 @@ final class LoopbackSite: @unchecked Sendable {
     @Test func openDiscardsJavascriptWithTheReason() async throws {
         let world = try await Self.world()
         let run = try await ChildProcess.run(
-            try BuiltProducts.executable("share"), ["open", "javascript:alert(1)"], environment: world.environment)
+            try BuiltProducts.executable("share"), ["open", "javascript:alert(1)"],
+            environment: world.environment)
         #expect(run.termination == .exited(2))
         #expect(run.standardError.contains("javascript"))
         #expect(!FileManager.default.fileExists(atPath: world.xdgOpenRecord))
@@ -181,7 +199,8 @@ final class LoopbackSite: @unchecked Sendable {
         let site = try await LoopbackSite(pages: Self.pages)
         let share = try BuiltProducts.executable("share")
         let terminal = try await TmuxTerminal(
-            command: "\(share) open \(site.url("first.html")); echo EXIT=$?; sleep 60", environment: world.environment)
+            command: "\(share) open \(site.url("first.html")); echo EXIT=$?; sleep 60",
+            environment: world.environment)
         try await terminal.waitForScreen("the session") { $0.contains("First Page") && $0.contains("[Done]") }
         try await terminal.send("q")
         try await terminal.waitForScreen("the exit") { $0.contains("EXIT=0") }

@@ -38,7 +38,7 @@ private final class TmuxSession {
 
 @Suite(.timeLimit(.minutes(2))) struct PickerTests {
     /// Runs share in tmux; the command records `stty -a` before and after and share's exit status.
-    private func startPicker(_ broker: BrokerHarness, term: String? = nil) async throws -> (
+    fileprivate func startPicker(_ broker: BrokerHarness, term: String? = nil) async throws -> (
         TmuxSession, String
     ) {
         let directory = broker.root
@@ -63,7 +63,7 @@ private final class TmuxSession {
     }
 
     /// share's exit status, once the command wrote it.
-    private func status(in directory: String) async throws -> String {
+    fileprivate func status(in directory: String) async throws -> String {
         var status = ""
         try await waitUntil("share to exit in tmux", interval: .milliseconds(20)) {
             status = (try? String(contentsOfFile: directory + "/status", encoding: .utf8)) ?? ""
@@ -135,6 +135,39 @@ private final class TmuxSession {
             #expect(broker.opened.isEmpty, "nothing performed")
             #expect(!broker.log.contains("started"), "no job: \(broker.log)")
             #expect(try sttyUnchanged(in: directory), "stty -a before and after differ")
+        } catch {
+            await session.kill()
+            throw error
+        }
+        await session.kill()
+    }
+}
+
+extension PickerTests {
+    /// Regression (issue 13): `2` performed at once (and `1` after a second); typing into a
+    /// terminal that still showed a picker shared a page. Digits now only select.
+    @Test func digitsWithoutEnterPerformNothing() async throws {
+        let broker = try await shareTestBroker()
+        defer { broker.stop() }
+        let (session, directory) = try await startPicker(broker)
+        do {
+            try await session.send("2")
+            try await waitUntil("the selection to move", interval: .milliseconds(20)) {
+                await session.screen().split(separator: "\n").contains {
+                    $0.contains("›") && $0.contains("Beta")
+                }
+            }
+            try await session.send("1")
+            try await waitUntil("the selection to move back", interval: .milliseconds(20)) {
+                await session.screen().split(separator: "\n").contains {
+                    $0.contains("›") && $0.contains("Alpha")
+                }
+            }
+            try await session.send("Escape")
+            let status = try await status(in: directory)
+            #expect(status == "130", "share exited \(status)")
+            #expect(broker.opened.isEmpty, "a digit performed: \(broker.opened)")
+            #expect(!broker.log.contains("started"), "no job: \(broker.log)")
         } catch {
             await session.kill()
             throw error

@@ -3,6 +3,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct ActivityPickerTerminalTests {
@@ -63,9 +64,9 @@ import Testing
         #expect(sameAttributes(pty.slaveAttributes(), before))
     }
 
-    @Test func digitChoosesDirectly() throws {
+    @Test func digitThenEnterChooses() throws {
         let pty = try PseudoTerminal()
-        #expect(try Self.run(typing: Array("3".utf8), on: pty) == .chosen("copy"))
+        #expect(try Self.run(typing: Array("3\r".utf8), on: pty) == .chosen("copy"))
     }
 
     @Test func ss3ArrowsWork() throws {
@@ -73,11 +74,27 @@ import Testing
         #expect(try Self.run(typing: Array("\u{1B}OB\u{1B}OB\u{1B}OA\r".utf8), on: pty) == .chosen("mail"))
     }
 
-    @Test func pendingDigitIsChosenWhenTheWindowEnds() throws {
+    /// Regression (issue 13): a digit alone chose (at once, or after a one-second window).
+    /// Digits typed with no Enter each redraw the picker (read, only selecting); Esc then
+    /// cancels: nothing was chosen.
+    @Test func digitsWithoutEnterChooseNothing() throws {
         let pty = try PseudoTerminal()
-        var model = ActivityPickerModelTests.many(12)
-        model.numberWindow = 0.05
-        #expect(try Self.run(ActivityPicker(model: model), typing: Array("1".utf8), on: pty) == .chosen("e1"))
+        let model = ActivityPickerModelTests.many(12)
+        let slave = pty.slave
+        let outcome = Outcome<Result<PickerResult, any Error>>()
+        Thread {
+            let terminal = Terminal(input: slave, output: slave, environment: ["TERM": "xterm-256color"])
+            outcome.set(Result { try ActivityPicker(model: model).run(on: terminal) })
+        }.start()
+        #expect(pty.readUntil { $0.contains("Esc cancel") })
+        pty.send(Array("2".utf8))
+        // The picker redraws with entry 2 highlighted: the digit was read and only selected.
+        // (Before the fix, 2 of 12 chose at once and erased the picker without a new frame.)
+        #expect(pty.readUntil { $0.components(separatedBy: "Esc cancel").count > 2 })
+        pty.send(Array("1".utf8))
+        #expect(pty.readUntil { $0.components(separatedBy: "Esc cancel").count > 3 })
+        pty.send([0x1B])
+        #expect(try outcome.wait(seconds: 10)?.get() == .cancelled)
     }
 
     @Test func hangUpCancels() throws {
@@ -109,7 +126,9 @@ import Testing
         #expect(Terminal(input: pty.slave, output: pty.slave, environment: ["TERM": "xterm"]).isInteractive)
         #expect(!Terminal(input: pty.slave, output: pty.slave, environment: ["TERM": "dumb"]).isInteractive)
         #expect(!Terminal(input: pty.slave, output: pty.slave, environment: [:]).isInteractive)
-        #expect(Terminal(input: pty.slave, output: pty.slave, environment: [:]).size == TerminalSize(columns: 100, rows: 40))
+        #expect(
+            Terminal(input: pty.slave, output: pty.slave, environment: [:]).size
+                == TerminalSize(columns: 100, rows: 40))
     }
 
     @Test func sizeFallsBackWithoutATerminal() {
@@ -117,8 +136,9 @@ import Testing
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         #expect(Terminal(input: fds[0], output: fds[1], environment: [:]).size == .fallback)
-        #expect(Terminal(input: fds[0], output: fds[1], environment: ["COLUMNS": "120", "LINES": "50"]).size
-            == TerminalSize(columns: 120, rows: 50))
+        #expect(
+            Terminal(input: fds[0], output: fds[1], environment: ["COLUMNS": "120", "LINES": "50"]).size
+                == TerminalSize(columns: 120, rows: 50))
     }
 
     @Test func rawModeAttributesAndRestore() throws {
@@ -222,15 +242,19 @@ import Testing
         let pipeOut = fds[1]
         let outcome = Outcome<Result<PickerResult?, any Error>>()
         Thread {
-            outcome.set(Result {
-                try ActivityPicker.choose(
-                    header: .init(title: "T", url: "https://example.com/"),
-                    entries: [.init(id: "a", title: "A", group: .share), .init(id: "b", title: "B", group: .action)],
-                    input: slave, output: pipeOut, errorOutput: slave, environment: ["TERM": "xterm"])
-            })
+            outcome.set(
+                Result {
+                    try ActivityPicker.choose(
+                        header: .init(title: "T", url: "https://example.com/"),
+                        entries: [
+                            .init(id: "a", title: "A", group: .share),
+                            .init(id: "b", title: "B", group: .action),
+                        ],
+                        input: slave, output: pipeOut, errorOutput: slave, environment: ["TERM": "xterm"])
+                })
         }.start()
         #expect(pty.readUntil { $0.contains("Esc cancel") })
-        pty.send("2")
+        pty.send("2\r")
         let result = try #require(outcome.wait(seconds: 10))
         #expect(try result.get() == .chosen("b"))
     }
@@ -240,12 +264,16 @@ import Testing
         let slave = pty.slave
         let outcome = Outcome<Result<PickerResult?, any Error>>()
         Thread {
-            outcome.set(Result {
-                try ActivityPicker.choose(
-                    header: .init(title: "T", url: "https://example.com/"),
-                    entries: [.init(id: "a", title: "A", group: .share), .init(id: "b", title: "B", group: .action)],
-                    input: slave, output: slave, errorOutput: slave, environment: ["TERM": "dumb"])
-            })
+            outcome.set(
+                Result {
+                    try ActivityPicker.choose(
+                        header: .init(title: "T", url: "https://example.com/"),
+                        entries: [
+                            .init(id: "a", title: "A", group: .share),
+                            .init(id: "b", title: "B", group: .action),
+                        ],
+                        input: slave, output: slave, errorOutput: slave, environment: ["TERM": "dumb"])
+                })
         }.start()
         #expect(pty.readUntil { $0.contains("Choose 1-2 (Enter to cancel): ") })
         #expect(!pty.outputText.contains("\u{1B}"))

@@ -1,6 +1,7 @@
 // TextSanitizerTests: escape sequences and controls removed; DisplayWidth clipping.
 
 import Testing
+
 @testable import TerminalUI
 
 /// One sanitizer case; described by its name only, so test logs never print the raw
@@ -18,19 +19,28 @@ struct SanitizerCase: Sendable, CustomTestStringConvertible {
         SanitizerCase(input: "Red\u{1B}[31m text\u{1B}[0m", expected: "Red text", name: "SGR removed"),
         SanitizerCase(input: "a\u{1B}[2J\u{1B}[Hb", expected: "ab", name: "clear screen removed"),
         SanitizerCase(input: "x\u{1B}]0;pwned\u{07}y", expected: "xy", name: "OSC title with BEL removed"),
-        SanitizerCase(input: "x\u{1B}]8;;http://evil\u{1B}\\link\u{1B}]8;;\u{1B}\\y", expected: "xlinky", name: "OSC 8 hyperlink with ST removed"),
+        SanitizerCase(
+            input: "x\u{1B}]8;;http://evil\u{1B}\\link\u{1B}]8;;\u{1B}\\y", expected: "xlinky",
+            name: "OSC 8 hyperlink with ST removed"),
         SanitizerCase(input: "x\u{1B}Pdevice\u{1B}\\y", expected: "xy", name: "DCS removed"),
         SanitizerCase(input: "x\u{1B}(By", expected: "xy", name: "charset designation removed"),
         SanitizerCase(input: "x\u{1B}cy", expected: "xy", name: "RIS removed"),
         SanitizerCase(input: "x\u{9B}31my", expected: "xy", name: "8-bit CSI removed"),
         SanitizerCase(input: "x\u{9D}0;t\u{9C}y", expected: "xy", name: "8-bit OSC removed"),
         SanitizerCase(input: "x\u{85}\u{8D}y", expected: "xy", name: "C1 controls removed"),
-        SanitizerCase(input: "a\u{07}b\u{08}c\u{00}d\u{7F}e", expected: "abcde", name: "C0 controls and DEL removed"),
-        SanitizerCase(input: "line1\nline2\r\tend", expected: "line1 line2  end", name: "whitespace controls become spaces"),
-        SanitizerCase(input: "x\u{1B}]0;unterminated", expected: "x", name: "unterminated OSC swallows the rest"),
+        SanitizerCase(
+            input: "a\u{07}b\u{08}c\u{00}d\u{7F}e", expected: "abcde", name: "C0 controls and DEL removed"),
+        SanitizerCase(
+            input: "line1\nline2\r\tend", expected: "line1 line2  end",
+            name: "whitespace controls become spaces"),
+        SanitizerCase(
+            input: "x\u{1B}]0;unterminated", expected: "x", name: "unterminated OSC swallows the rest"),
         SanitizerCase(input: "x\u{1B}", expected: "x", name: "trailing ESC removed"),
-        SanitizerCase(input: "https://example.com/\u{202E}gnp.exe", expected: "https://example.com/gnp.exe", name: "bidi override removed"),
-        SanitizerCase(input: "a\u{2066}b\u{2069}c\u{200F}", expected: "abc", name: "bidi isolates and marks removed"),
+        SanitizerCase(
+            input: "https://example.com/\u{202E}gnp.exe", expected: "https://example.com/gnp.exe",
+            name: "bidi override removed"),
+        SanitizerCase(
+            input: "a\u{2066}b\u{2069}c\u{200F}", expected: "abc", name: "bidi isolates and marks removed"),
         SanitizerCase(input: "Ünïcödé 日本 😀", expected: "Ünïcödé 日本 😀", name: "printable Unicode kept"),
     ]
 
@@ -61,5 +71,26 @@ struct SanitizerCase: Sendable, CustomTestStringConvertible {
         #expect(DisplayWidth.of(DisplayWidth.truncate("日本語テキスト", toWidth: 6)) <= 6)
         #expect(DisplayWidth.truncate("hello", toWidth: 0) == "")
         #expect(DisplayWidth.pad("ab", toWidth: 4) == "ab  ")
+    }
+}
+
+/// JSON spelling of the characters `sanitize` removes (issue 11, item 12).
+@Suite struct TextSanitizerJSONTests {
+    @Test func unsafeScalarsBecomeEscapes() {
+        let json = "{\"name\":\"a\u{9B}b\u{202E}c\u{2028}d\u{7F}e\"}"
+        #expect(TextSanitizer.escapingJSON(json) == #"{"name":"a\u009bb\u202ec\u2028d\u007fe"}"#)
+    }
+
+    @Test func safeJSONIsUnchanged() {
+        let json = "{\n\t\"name\":\"Café 日本 \\u001b\",\r\n\"n\":1}"
+        #expect(TextSanitizer.escapingJSON(json) == json)
+    }
+
+    @Test func everyRemovedScalarIsUnsafe() {
+        for value: UInt32 in [0x00, 0x07, 0x1B, 0x7F, 0x85, 0x9B, 0x9F, 0x200E, 0x202E, 0x2066, 0x2069] {
+            #expect(TextSanitizer.isUnsafe(Unicode.Scalar(value)!))
+        }
+        #expect(!TextSanitizer.isUnsafe("a"))
+        #expect(!TextSanitizer.isUnsafe("日"))
     }
 }

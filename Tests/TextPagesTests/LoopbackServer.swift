@@ -56,7 +56,7 @@ final class LoopbackServer: Sendable {
 /// The server: routes for titles, canonical links, og tags, links, redirect chains, 404,
 /// a slow page, huge pages and an article.
 private let serverScript = #"""
-    import http.server, os, sys, threading, time
+    import http.server, os, sys, threading, time, zlib
 
     HUGE = 6 * 1024 * 1024
 
@@ -101,6 +101,13 @@ private let serverScript = #"""
         def page(self, status, body, content_type="text/html; charset=utf-8"):
             data = body.replace("PORT", str(self.server.server_address[1])).encode("utf-8")
             self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def raw(self, content_type, data):
+            self.send_response(200)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -153,6 +160,31 @@ private let serverScript = #"""
                 self.end_headers()
                 self.close_connection = True
                 self.stream(HUGE)
+            elif path == "/gzip-bomb":
+                # A few MiB on the wire, 4 GiB once decompressed.
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                packer = zlib.compressobj(6, zlib.DEFLATED, 31)
+                zeros = b"a" * (2 * 1024 * 1024)
+                try:
+                    for _ in range(2048):
+                        self.wfile.write(packer.compress(zeros))
+                    self.wfile.write(packer.flush())
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+            elif path == "/latin1":
+                self.raw("text/html; charset=ISO-8859-1", b"<title>Caf\xe9 cr\xe8me</title>")
+            elif path == "/meta-1252":
+                self.raw("text/html", b"<html><head><meta charset='windows-1252'><title>\x80 5 \x93quoted\x94</title>")
+            elif path == "/meta-sjis":
+                self.raw("text/html", b'<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'
+                         + b"<title>" + "日本語のページ".encode("shift_jis") + b"</title>")
+            elif path == "/utf8-header-wins":
+                self.raw("text/html; charset=utf-8", "<meta charset=iso-8859-1><title>Ünïcode</title>".encode("utf-8"))
             elif path == "/article":
                 self.page(200, ARTICLE)
             elif path == "/plain":

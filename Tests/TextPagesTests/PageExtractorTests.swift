@@ -76,7 +76,20 @@ struct PageExtractorTests {
     @Test func readerUsesMainWhenThereIsNoArticle() {
         let metadata = PageExtractor.extract(
             html: "<main><h2>Part</h2><p>Body text.</p></main><p>Out</p>", url: base)
-        #expect(metadata.reader?.paragraphs == ["Part", "Body text."])
+        #expect(metadata.reader?.paragraphs == ["## Part", "Body text."])
+    }
+
+    /// Regression (issue 13): the reader dropped headings and lists around the paragraphs.
+    @Test func readerKeepsHeadingsAndLists() {
+        let metadata = PageExtractor.extract(
+            html: """
+                <div><h2>Steps</h2><p>Do these in order.</p><ul><li>one<li>two</ul>
+                <p>Then count:</p><ol><li>first</li><li>second</li></ol></div>
+                """, url: base)
+        #expect(
+            metadata.reader?.paragraphs == [
+                "## Steps", "Do these in order.", "• one", "• two", "Then count:", "1. first", "2. second",
+            ])
     }
 
     @Test func readerUsesLargestParagraphClusterWithImpliedParagraphEnds() {

@@ -1,6 +1,7 @@
 // PageLoaderTests: loads from a loopback python server and from disk; redirects, limits, errors.
 
 import Foundation
+import Glibc
 import Navigation
 import TestSupport
 import Testing
@@ -109,10 +110,21 @@ struct PageLoaderTests {
     }
 
     @Test func refusedConnectionIsCannotConnect() async throws {
-        // Start a server to learn a free port, then stop it so nothing listens there.
-        let server = try LoopbackServer.start()  // its own: its port must be free afterwards
-        let url = server.url("/page/a")
-        server.stop()
+        // A port held by a bound socket that does not listen: connecting is refused, and no
+        // server started by another test can take the port meanwhile.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0
+            }
+        }
+        #expect(bound)
+        let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/page/a")!
         await #expect {
             try await PageLoader(options: PageLoader.Options(timeout: 5)).load(url)
         } throws: { error in
@@ -150,33 +162,59 @@ struct PageLoaderTests {
         }
     }
 
-    @Test func fileURLsLoadFromDisk() async throws {
-        let temporary = try TemporaryDirectory()
-        defer { temporary.remove() }
-        let directory = URL(fileURLWithPath: temporary.path, isDirectory: true)
-        let file = directory.appendingPathComponent("page.html")
-        try "<title>Local</title><a href=other.html>Other</a>".write(
-            to: file, atomically: true, encoding: .utf8)
-        let page = try await PageLoader().load(file)
-        #expect(page.metadata.title == "Local")
-        #expect(page.metadata.links.first?.url == directory.appendingPathComponent("other.html"))
-        #expect(page.security == .local)
-        #expect(page.statusCode == nil)
+    /// `share browse` shows web pages only (issue 13): `file:` is refused like any other scheme.
+    @Test func fileURLsAreNotLoaded() async {
+        await #expect(throws: PageLoadError.unsupportedScheme("file")) {
+            try await PageLoader().load(URL(fileURLWithPath: "/etc/passwd"))
+        }
+    }
 
-        await #expect(
-            throws: PageLoadError.fileNotFound(path: directory.appendingPathComponent("nope.html").path)
-        ) {
-            try await PageLoader().load(directory.appendingPathComponent("nope.html"))
+    /// Regression (issue 13): a loop said "redirected more than 0 times" (URLSession's own
+    /// limit, reported as 0, came before ours).
+    @Test func aRedirectLoopNamesTheLimit() async throws {
+        try await withLoopbackServer { server in
+            await #expect(throws: PageLoadError.tooManyRedirects(limit: 20)) {
+                try await PageLoader().load(server.url("/loop"))
+            }
+            #expect(
+                PageLoadError.tooManyRedirects(limit: 20).description
+                    == "the page redirected more than 20 times")
         }
-        await #expect {
-            try await PageLoader().load(directory)
-        } throws: { error in
-            if case PageLoadError.fileUnreadable = error { return true }
-            return false
+    }
+
+    /// Regression (issue 13): `HTTP://` failed to load.
+    @Test func anUppercaseSchemeLoads() async throws {
+        try await withLoopbackServer { server in
+            let page = try await PageLoader().load(URL(string: "HTTP://127.0.0.1:\(server.port)/page/b")!)
+            #expect(page.metadata.title == "Page B")
+            #expect(page.finalURL.scheme == "http")
         }
-        try Data(count: 2048).write(to: file)
-        await #expect(throws: PageLoadError.tooLarge(limit: 1024)) {
-            try await PageLoader(options: PageLoader.Options(maximumBytes: 1024)).load(file)
+    }
+
+    /// Regression (issue 13): the charset was ignored; Latin-1 pages came out garbled.
+    @Test(arguments: [
+        ("/latin1", "Café crème"), ("/meta-1252", "€ 5 “quoted”"), ("/meta-sjis", "日本語のページ"),
+        ("/utf8-header-wins", "Ünïcode"),
+    ])
+    func theCharsetComesFromTheHeaderOrTheMeta(path: String, title: String) async throws {
+        try await withLoopbackServer { server in
+            let page = try await PageLoader().load(server.url(path))
+            #expect(page.metadata.title == title)
+        }
+    }
+
+    /// Regression (issue 11, item 16): a gzip bomb grew the process by hundreds of MiB before
+    /// the 5 MiB limit was enforced. The cap now holds as the decompressed bytes arrive.
+    @Test func aGzipBombStopsAtTheCap() async throws {
+        try await withLoopbackServer { server in
+            let before = peakResidentKiB()
+            await #expect(throws: PageLoadError.tooLarge(limit: 5 * 1024 * 1024)) {
+                try await PageLoader().load(server.url("/gzip-bomb"))
+            }
+            let grown = peakResidentKiB() - before
+            // 4 GiB decompressed; before the fix the peak grew by over 600 MiB (other tests in
+            // this process can only add to the peak, never hide a growth).
+            #expect(before > 0 && grown < 128 * 1024, "the peak resident size grew by \(grown) KiB")
         }
     }
 
@@ -188,4 +226,11 @@ struct PageLoaderTests {
             await #expect(throws: PageLoadError.cancelled) { try await task.value }
         }
     }
+}
+
+/// The process's peak resident set (`VmHWM` of /proc/self/status) in KiB, or -1.
+func peakResidentKiB() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
 }
