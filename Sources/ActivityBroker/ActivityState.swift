@@ -37,10 +37,14 @@ final class ActivityState: @unchecked Sendable {
         availabilityCache.availability(of: activity, in: machine)
     }
 
-    /// The activity with this id, or `notFound`.
-    func lookUp(_ id: String) throws(ActivityError) -> Activity {
+    /// The activity with this id as `caller` sees it, or `notFound`: another connection's
+    /// `owner` activity does not exist for `caller` (the same answer as an unknown id, so
+    /// that nothing tells it the id is taken).
+    func lookUp(_ id: String, caller: String) throws(ActivityError) -> Activity {
         let activityID = try ActivityID(id)
-        guard let activity = registry.activity(activityID) else {
+        guard let activity = registry.activity(activityID),
+            activity.visibility.isVisible(owner: activity.owner, to: caller)
+        else {
             throw .notFound("no activity '\(id)' is registered (see ListRegistered or 'share activities')")
         }
         return activity

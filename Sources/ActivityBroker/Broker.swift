@@ -7,7 +7,7 @@ import SystemSupport
 
 /// The `org.activitybroker.Broker1` service.
 ///
-/// Only wiring: the features (`Offers`, `Registrations`, `JobTable`) share `ActivityState` and
+/// Only wiring: the features (`Offers`, `Registrations`, `JobTable`, `ShareRequests`) share `ActivityState` and
 /// get everything else they use as explicit inputs. Ownership: all of it is read and written on
 /// `connection.queue` only (the loop); D-Bus handlers, child-exit callbacks, timers and
 /// watchers all run there, so the domain needs no locks. `@unchecked Sendable` rests on that.
@@ -36,6 +36,7 @@ public final class Broker: @unchecked Sendable {
     private let announcer: ChangeAnnouncer
     private let catalog: StaticCatalog
     private let jobs: JobTable
+    private let shares: ShareRequests
 
     /// Connects to the bus and builds the service; `start()` exports it and takes the name.
     public init(configuration: BrokerConfiguration, clock: @escaping @Sendable () -> Date = { Date() }) throws {
@@ -51,12 +52,13 @@ public final class Broker: @unchecked Sendable {
         self.machine = machine
         self.usage = usage
         self.activities = activities
-        offers = Offers(
+        let offers = Offers(
             activities: activities, scores: { usage.scores }, clock: clock,
             defaultLocale: configuration.defaultLocale, queue: connection.queue)
+        self.offers = offers
         registrations = Registrations(activities: activities, connection: connection, log: log)
         announcer = ChangeAnnouncer(connection: connection)
-        (catalog, jobs) = connection.queue.sync {
+        (catalog, jobs, shares) = connection.queue.sync {
             let catalog = StaticCatalog(
                 paths: paths, environment: configuration.environment,
                 builtinDirectories: configuration.extensionDirectories,
@@ -65,9 +67,13 @@ public final class Broker: @unchecked Sendable {
                 connection: connection, opener: configuration.opener, environment: configuration.environment)
             let jobs = JobTable(
                 connection: connection, activities: activities, dispatcher: dispatcher, log: log,
-                afterlife: configuration.jobAfterlife,
+                afterlife: configuration.jobAfterlife, maximumRunning: configuration.maximumRunningJobs,
                 completed: { usage.recordUse(of: $0, at: clock()) })
-            return (catalog, jobs)
+            let shares = ShareRequests(
+                connection: connection, offers: offers, activities: activities, jobs: jobs,
+                sheet: SheetClient(connection: connection, log: log), machine: machine,
+                environment: configuration.environment, log: log)
+            return (catalog, jobs, shares)
         }
     }
 
@@ -81,10 +87,11 @@ public final class Broker: @unchecked Sendable {
                 Broker1.objectPath,
                 interfaces: [
                     BrokerInterface.make(
-                        offers: offers, registrations: registrations, jobs: jobs, activities: activities,
-                        usage: usage, log: log)
+                        offers: offers, registrations: registrations, jobs: jobs, shares: shares,
+                        activities: activities, usage: usage, log: log)
                 ])
             usage.load()
+            shares.start()
             activities.onChange = { [unowned self] change in
                 switch change {
                 case .activities:

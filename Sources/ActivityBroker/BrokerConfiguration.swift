@@ -16,6 +16,9 @@ public struct BrokerConfiguration: Sendable {
     /// How long a finished job object stays exported (API.md §6). The hidden flag
     /// `--job-afterlife SECONDS` (a testing aid, e.g. `0.2`) shortens it.
     public var jobAfterlife: Duration = .seconds(60)
+    /// Jobs running at once across all callers (`LimitExceeded` beyond). The hidden flag
+    /// `--max-running-jobs N` (a testing aid) lowers it.
+    public var maximumRunningJobs = 256
 
     public init() {}
 
@@ -73,6 +76,13 @@ public struct BrokerConfiguration: Sendable {
                     throw UsageError("--job-afterlife needs a number of seconds, got '\(text)'")
                 }
                 configuration.jobAfterlife = .milliseconds(Int64(seconds * 1000))
+            case "--max-running-jobs":
+                // A testing aid, not in the usage text: tests reach the global cap with a few jobs.
+                let text = try value(for: argument)
+                guard let count = Int(text), (1...65_536).contains(count) else {
+                    throw UsageError("--max-running-jobs needs a count from 1 to 65536, got '\(text)'")
+                }
+                configuration.maximumRunningJobs = count
             case "--help", "-h": throw UsageError(nil)
             default: throw UsageError("unknown argument '\(argument)'")
             }

@@ -8,8 +8,8 @@ import DBus
 /// cannot drift.
 enum BrokerInterface {
     static func make(
-        offers: Offers, registrations: Registrations, jobs: JobTable, activities: ActivityState, usage: UsageStore,
-        log: BrokerLog
+        offers: Offers, registrations: Registrations, jobs: JobTable, shares: ShareRequests, activities: ActivityState,
+        usage: UsageStore, log: BrokerLog
     ) -> Interface {
         Interface(
             Broker1.interface,
@@ -38,13 +38,20 @@ enum BrokerInterface {
                     }),
                 Broker1.listRegistered.method(
                     .immediate { call in
-                        [.vardictArray(try offers.listRegistered(options: call.body[0].vardict ?? [:]))]
+                        [.vardictArray(
+                            try offers.listRegistered(options: call.body[0].vardict ?? [:], caller: call.sender))]
                     }),
                 Broker1.explain.method(
                     .immediate { call in
                         let (applies, reason) = try offers.explain(
-                            id: call.body[0].string ?? "", items: call.body[1].vardict ?? [:])
+                            id: call.body[0].string ?? "", items: call.body[1].vardict ?? [:], caller: call.sender)
                         return [.boolean(applies), .string(reason)]
+                    }),
+                Broker1.share.method(
+                    .immediate { call in
+                        [.objectPath(try shares.share(
+                            parentWindow: call.body[0].string ?? "", items: call.body[1].vardict ?? [:],
+                            options: call.body[2].vardict ?? [:], caller: call.sender))]
                     }),
                 Broker1.clearHistory.method(
                     .immediate { _ in

@@ -212,7 +212,7 @@ final class Dispatcher: @unchecked Sendable {
         switch result {
         case .success(let values):
             guard values.count == 2, let stateName = values[0].string, let results = values[1].vardict,
-                  let state = JobState(rawValue: stateName), state != .running
+                  let state = JobState(rawValue: stateName), state.isFinal
             else {
                 return .failed(.providerFailed("the provider \(provider) replied with something other than (s state, a{sv} results) with a final state"))
             }

@@ -52,27 +52,52 @@ final class Offers: @unchecked Sendable {
             exclude: options[OptionKey.exclude]?.stringArray ?? [], caller: caller,
             includeOwn: options[OptionKey.includeOwn]?.bool ?? false)
         let list = offeredList(for: items.url, locale: locale)
-        let kept = list.entries.filter { filter.keeps(id: $0.id, owner: $0.owner, category: $0.category) }
-        let entries = DefaultHandlerAliasing.fold(
-            kept, id: { $0.id }, aliases: list.aliases, schemeDefault: activities.schemeDefaults[items.url.scheme])
+        let entries = filtered(list, by: filter, scheme: items.url.scheme)
         if entries.count == list.entries.count, let encoded = list.encoded { return encoded }
         return try Self.encodedList(entries.map(\.record))
     }
 
-    /// `ListRegistered`: every activity with its availability, ordered by id.
-    func listRegistered(options: [String: Value]) throws(ActivityError) -> [[String: Value]] {
+    /// What a `Share` sheet offers `caller`: what `ListActivities` would answer it without
+    /// `include_own` (its `owner` activities in, its `others` ones out), with `exclude`
+    /// applied, in presentation order, as ids with their records for `locale`.
+    func offeredForShare(items: Items, locale: String?, exclude: [String], caller: String) throws(ActivityError)
+        -> [(id: ActivityID, record: Value)]
+    {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let filter = try OfferFilter(exclude: exclude, caller: caller, includeOwn: false)
+        let list = offeredList(for: items.url, locale: locale ?? defaultLocale)
+        return filtered(list, by: filter, scheme: items.url.scheme).map {
+            ($0.id, $0.record)
+        }
+    }
+
+    /// The per-call steps on a cached list: the caller's filter, then the default-handler
+    /// aliasing for the URL's `scheme`.
+    private func filtered(_ list: OfferedList, by filter: OfferFilter, scheme: String) -> [OfferedList.Entry] {
+        let kept = list.entries.filter {
+            filter.keeps(id: $0.id, owner: $0.owner, category: $0.category, visibility: $0.visibility)
+        }
+        return DefaultHandlerAliasing.fold(
+            kept, id: { $0.id }, aliases: list.aliases, schemeDefault: activities.schemeDefaults[scheme])
+    }
+
+    /// `ListRegistered`: every activity `caller` can see (not another connection's `owner`
+    /// activities) with its availability, ordered by id.
+    func listRegistered(options: [String: Value], caller: String) throws(ActivityError) -> [[String: Value]] {
         dispatchPrecondition(condition: .onQueue(queue))
         let options = try OptionSchema.listRegistered.validate(options)
         let locale = options[OptionKey.locale]?.string ?? defaultLocale
-        return activities.registry.all.sorted { $0.id < $1.id }.map { activity in
+        let visible = activities.registry.all.filter { $0.visibility.isVisible(owner: $0.owner, to: caller) }
+        return visible.sorted { $0.id < $1.id }.map { activity in
             ActivityRecord.registered(activity, availability: activities.availability(of: activity), locale: locale)
         }
     }
 
-    /// `Explain`: whether the activity is offered for the items, and the rule that decided.
-    func explain(id: String, items: [String: Value]) throws(ActivityError) -> (Bool, String) {
+    /// `Explain`: whether the activity is offered for the items, and the rule that decided;
+    /// `NotFound` for another connection's `owner` activity, as for an unknown id.
+    func explain(id: String, items: [String: Value], caller: String) throws(ActivityError) -> (Bool, String) {
         dispatchPrecondition(condition: .onQueue(queue))
-        let activity = try activities.lookUp(id)
+        let activity = try activities.lookUp(id, caller: caller)
         let items = try ItemsDecoder.decode(items)
         let verdict = activities.explain(activity, items: items)
         return (verdict.applies, verdict.reason)
@@ -102,7 +127,7 @@ final class Offers: @unchecked Sendable {
         let entries = ranked.map { activity in
             OfferedList.Entry(
                 id: activity.id, owner: activity.owner, category: activity.category,
-                record: offeredRecord(activity, locale: locale))
+                visibility: activity.visibility, record: offeredRecord(activity, locale: locale))
         }
         let list = OfferedList(
             scores: scores, entries: entries, aliases: Set(ranked.filter(\.defaultHandlerAlias).map(\.id)),
@@ -142,6 +167,7 @@ struct OfferedList {
         let id: ActivityID
         let owner: String?
         let category: ActivityCategory
+        let visibility: ActivityVisibility
         let record: Value
     }
 

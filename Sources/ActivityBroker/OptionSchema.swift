@@ -34,6 +34,7 @@ extension OptionSchema {
     static let listActivities = OptionSchema(
         method: Broker1.listActivities.name.rawValue, types: Broker1.listActivitiesOptions)
     static let perform = OptionSchema(method: Broker1.perform.name.rawValue, types: Broker1.performOptions)
+    static let share = OptionSchema(method: Broker1.share.name.rawValue, types: Broker1.shareOptions)
     static let listRegistered = OptionSchema(
         method: Broker1.listRegistered.name.rawValue, types: Broker1.listRegisteredOptions)
 }

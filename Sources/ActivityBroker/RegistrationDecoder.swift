@@ -49,12 +49,17 @@ enum RegistrationDecoder {
         }
         let objectPath = try required(RegistrationKey.objectPath).objectPath!
         let match = try decodeMatch(fields[RegistrationKey.match]?.vardict ?? [:])
+        let visibilityName = fields[RegistrationKey.visibility]?.string ?? ActivityVisibility.others.rawValue
+        guard let visibility = ActivityVisibility(rawValue: visibilityName) else {
+            throw .invalidArgument(
+                "RegisterActivity: 'visibility' must be 'others' or 'owner', got '\(visibilityName.prefix(40))'")
+        }
         return Activity(
             id: id, name: name, names: names,
             icon: icon, category: category, origin: .dbus,
             match: match, requires: Requirements(executables: [], dbusNames: []),
             perform: .provider(owner: owner, objectPath: objectPath.rawValue),
-            priority: Int(fields[RegistrationKey.priority]?.int32 ?? 0), owner: owner)
+            priority: Int(fields[RegistrationKey.priority]?.int32 ?? 0), owner: owner, visibility: visibility)
     }
 
     private static func decodeMatch(_ match: [String: Value]) throws(ActivityError) -> ActivityKit.MatchRule {

@@ -37,6 +37,11 @@ public enum Broker1 {
         out: [Argument("applies", "b"), Argument("reason", "s")])
     /// `ClearHistory() → ()`.
     public static let clearHistory = MethodSignature(interface, "ClearHistory")
+    /// `Share(s parent_window, a{sv} items, a{sv} options) → (o job)` (API.md §10).
+    public static let share = MethodSignature(
+        interface, "Share",
+        in: [Argument("parent_window", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
+        out: [Argument("job", "o")])
 
     // MARK: Options (allow-lists: key → type)
 
@@ -46,6 +51,14 @@ public enum Broker1 {
     ]
     /// The options `Perform` accepts.
     public static let performOptions: [String: Signature] = [OptionKey.activationToken: "s", OptionKey.timeout: "u"]
+    /// The options `Share` accepts. `session` is honoured only from the owner of
+    /// `org.activitybroker.Browser` (its Action button); anyone else gets `AccessDenied`.
+    public static let shareOptions: [String: Signature] = [
+        OptionKey.exclude: "as", OptionKey.locale: "s", OptionKey.timeout: "u", OptionKey.activationToken: "s",
+        OptionKey.session: "o",
+    ]
+    /// The name whose owner alone may pass `Share`'s `session` option.
+    public static let browserBusName: BusName = "org.activitybroker.Browser"
     /// The options `ListRegistered` accepts.
     public static let listRegisteredOptions: [String: Signature] = [OptionKey.locale: "s"]
 

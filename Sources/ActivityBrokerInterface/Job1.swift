@@ -5,15 +5,19 @@ import DBus
 public enum Job1 {
     public static let interface: InterfaceName = "org.activitybroker.Job1"
 
-    /// The path of job `number`, below the broker's object.
-    public static func path(_ number: UInt64) -> ObjectPath {
-        try! ObjectPath(Broker1.objectPath.rawValue + "/job/\(number)")
+    /// The path of the job named `token` (letters, digits and `_`), below the broker's object.
+    ///
+    /// The broker makes the token from 128 random bits, so that no client can guess another
+    /// caller's job path (API.md §6: a job is its caller's business).
+    public static func path(token: String) -> ObjectPath {
+        try! ObjectPath(Broker1.objectPath.rawValue + "/job/" + token)
     }
 
     /// `Cancel() → ()`: only the connection that called `Perform` may.
     public static let cancel = MethodSignature(interface, "Cancel")
-    /// `ActivityId` (s), constant.
-    public static let activityID = PropertySignature("ActivityId", "s", emitsChanged: false)
+    /// `ActivityId` (s): constant for `Perform` jobs; for a `Share` job "" until the user
+    /// chose, then set once (announced with `State`).
+    public static let activityID = PropertySignature("ActivityId", "s")
     /// `State` (s): a `JobState`.
     public static let state = PropertySignature("State", "s")
     /// `Finished(s state, a{sv} results)`: unicast to the job's caller; results are `ResultKey`s
@@ -24,5 +28,15 @@ public enum Job1 {
 
 /// A job's state as the wire spells it (`State`, `Finished`, a provider's reply).
 public enum JobState: String, Sendable {
+    /// A `Share` job whose sheet is open: nothing chosen yet, `ActivityId` is "".
+    case choosing
     case running, completed, cancelled, failed
+
+    /// Whether the job has ended (`Finished` was sent).
+    public var isFinal: Bool {
+        switch self {
+        case .choosing, .running: false
+        case .completed, .cancelled, .failed: true
+        }
+    }
 }

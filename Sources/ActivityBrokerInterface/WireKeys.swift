@@ -25,13 +25,15 @@ public enum RecordKey {
 public enum RegistrationKey {
     public static let id = "id", name = "name", names = "names", icon = "icon", category = "category"
     public static let match = "match", objectPath = "object_path", priority = "priority"
+    /// `visibility` (s): `others` (default) or `owner` (`ActivityVisibility`).
+    public static let visibility = "visibility"
     /// The keys of `match`.
     public static let schemes = "schemes", hosts = "hosts", pathPrefixes = "path_prefixes"
 
     /// Every key a registration may carry, with its type.
     public static let types: [String: Signature] = [
         id: "s", name: "s", names: "a{ss}", icon: "s", category: "s", match: "a{sv}", objectPath: "o",
-        priority: "i",
+        priority: "i", visibility: "s",
     ]
     /// Every key of `match`, with its type.
     public static let matchTypes: [String: Signature] = [schemes: "as", hosts: "as", pathPrefixes: "as"]
@@ -41,10 +43,14 @@ public enum RegistrationKey {
 public enum OptionKey {
     public static let locale = "locale", exclude = "exclude", includeOwn = "include_own"
     public static let activationToken = "activation_token", timeout = "timeout"
+    /// `Share`'s browsing session (o), reserved for the browser service.
+    public static let session = "session"
 }
 
 /// Keys the broker itself puts in a failed job's `Finished` results: an error name and a
 /// message for people.
 public enum ResultKey {
     public static let error = "error", message = "message"
+    /// A `Share` job's `Finished`: the activity the user chose and the broker performed.
+    public static let activityID = "activity_id"
 }

@@ -28,13 +28,15 @@ public struct Activity: Hashable, Sendable {
     /// application of the URL's scheme and stands in for that application's own entry
     /// (`DefaultHandlerAliasing`).
     public var defaultHandlerAlias: Bool
+    /// Who it is offered to (`owner` only for registrations that ask for it).
+    public var visibility: ActivityVisibility
 
     /// Builds an activity.
     public init(
         id: ActivityID, name: String, names: [String: String] = [:], icon: String = "",
         category: ActivityCategory, origin: ActivityOrigin, match: MatchRule = .httpAny,
         requires: Requirements = .none, perform: PerformSpec, priority: Int = 0, owner: String? = nil,
-        defaultHandlerAlias: Bool = false
+        defaultHandlerAlias: Bool = false, visibility: ActivityVisibility = .others
     ) {
         self.id = id
         self.name = name
@@ -48,6 +50,7 @@ public struct Activity: Hashable, Sendable {
         self.priority = priority
         self.owner = owner
         self.defaultHandlerAlias = defaultHandlerAlias
+        self.visibility = visibility
     }
 
     /// The name for a POSIX or BCP 47 locale, tried like gettext: `sr_RS.UTF-8@latin` tries `sr_RS@latin`,

@@ -18,7 +18,8 @@ public enum OfferPipeline {
     }
 }
 
-/// The per-call step: what the caller excluded, and its own activities unless it asked for them.
+/// The per-call step: what the caller excluded, its own `others` activities unless it asked
+/// for them, and other connections' `owner` activities always.
 public struct OfferFilter: Sendable {
     @usableFromInline let exclusions: Exclusions
     /// The unique name of the calling connection.
@@ -32,10 +33,18 @@ public struct OfferFilter: Sendable {
         (self.caller, self.includeOwn) = (caller, includeOwn)
     }
 
-    /// Whether an offered activity with this id, owner and category stays in the answer.
+    /// Whether an offered activity with this id, owner, category and visibility stays in the
+    /// answer: an `owner` activity only for its owner (whatever `include_own` says), an
+    /// `others` one for everyone but its owner unless `include_own`.
     /// Inlinable: it runs for every offered activity of every `ListActivities`.
     @inlinable
-    public func keeps(id: ActivityID, owner: String?, category: ActivityCategory) -> Bool {
-        !exclusions.excludes(id: id, category: category) && (includeOwn || owner != caller)
+    public func keeps(
+        id: ActivityID, owner: String?, category: ActivityCategory, visibility: ActivityVisibility = .others
+    ) -> Bool {
+        guard !exclusions.excludes(id: id, category: category) else { return false }
+        switch visibility {
+        case .others: return includeOwn || owner != caller
+        case .owner: return owner == caller
+        }
     }
 }

@@ -37,6 +37,8 @@ public final class Connection: @unchecked Sendable {
     var timeouts: [OpaquePointer: TimeoutEntry] = [:]
     var pendingCalls: [UInt32: PendingCall] = [:]
     var objects: [ObjectPath: [Interface]] = [:]
+    /// Exported objects left out of their ancestors' introspection (`export(listed: false)`).
+    var unlistedObjects: Set<ObjectPath> = []
     var subscriptions: [Int: SubscriptionEntry] = [:]
     var ruleCounts: [String: Int] = [:]
     var senderTracking: [String: (subscription: Subscription, count: Int)] = [:]
@@ -198,6 +200,7 @@ public final class Connection: @unchecked Sendable {
         failPendingCalls()
         subscriptions.removeAll()
         objects.removeAll()
+        unlistedObjects.removeAll()
         disconnectHandlers.removeAll()
         nameLostHandlers.removeAll()
     }

@@ -5,7 +5,11 @@ extension Connection {
     /// Exports `interfaces` at `path`. Introspectable, Peer and Properties are answered
     /// automatically from the tables. Throws `InvalidArgs` if the path is already exported or
     /// an interface appears twice.
-    public func export(_ path: ObjectPath, interfaces: [Interface]) throws(DBusError) {
+    ///
+    /// `listed: false` leaves the object out of its ancestors' introspection (`<node>`
+    /// children): for per-caller objects whose paths are meant to be known only to the caller
+    /// that was given them. It still answers at its path.
+    public func export(_ path: ObjectPath, interfaces: [Interface], listed: Bool = true) throws(DBusError) {
         var names = Set<InterfaceName>()
         for interface in interfaces where !names.insert(interface.name).inserted {
             throw .invalidArgs("interface \(interface.name) given twice for \(path)")
@@ -13,17 +17,26 @@ extension Connection {
         try sync { () throws(DBusError) in
             guard objects[path] == nil else { throw .invalidArgs("object \(path) is already exported") }
             objects[path] = interfaces
+            if !listed { unlistedObjects.insert(path) }
         }
     }
 
     /// Stops answering at `path` (no-op when nothing is exported there).
     public func unexport(_ path: ObjectPath) {
-        syncValue { _ = objects.removeValue(forKey: path) }
+        syncValue {
+            _ = objects.removeValue(forKey: path)
+            unlistedObjects.remove(path)
+        }
     }
 
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` for `names` with the current
     /// getter values. Unknown names are logged and skipped.
-    public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [String]) {
+    ///
+    /// `destination` nil broadcasts (to every connection with a matching rule); a unique name
+    /// unicasts it to that connection alone, for properties only one peer may read.
+    public func emitPropertiesChanged(
+        path: ObjectPath, interface: InterfaceName, names: [String], destination: BusName? = nil
+    ) {
         perform {
             guard let table = self.objects[path]?.first(where: { $0.name == interface }) else {
                 log("PropertiesChanged for \(interface) at \(path), which is not exported")
@@ -44,7 +57,8 @@ extension Connection {
             }
             let signal = Signal(
                 path: path, interface: .properties, member: "PropertiesChanged",
-                body: [.string(interface.rawValue), .dictionary(key: "s", value: "v", changed), .stringArray([])])
+                body: [.string(interface.rawValue), .dictionary(key: "s", value: "v", changed), .stringArray([])],
+                destination: destination)
             do {
                 self.sendOneWay(try Message.signal(signal))
             } catch {
@@ -154,7 +168,8 @@ extension Connection {
     func childNodes(of path: ObjectPath) -> [String] {
         let prefix = path.isRoot ? "/" : path.rawValue + "/"
         var names = Set<String>()
-        for exported in objects.keys where exported.rawValue.hasPrefix(prefix) && exported != path {
+        for exported in objects.keys
+        where exported.rawValue.hasPrefix(prefix) && exported != path && !unlistedObjects.contains(exported) {
             let rest = exported.rawValue.dropFirst(prefix.count)
             if let first = rest.split(separator: "/").first { names.insert(String(first)) }
         }
@@ -196,6 +211,13 @@ extension Connection {
                 return replyValues(call, [.dictionary(key: "s", value: "v", [])])
             }
             return replyError(call, .unknownInterface("no interface '\(interfaceText)' at \(path)"))
+        }
+        if let access = interface.propertyAccess {
+            do {
+                try access(call.sender ?? "")
+            } catch {
+                return replyError(call, DBusError(replyingTo: error))
+            }
         }
         if member.rawValue == "GetAll" {
             var entries: [DictEntry] = []

@@ -96,15 +96,23 @@ public struct Interface: Sendable {
     public let methods: [Method]
     public let properties: [Property]
     public let signals: [SignalSpec]
+    /// Who may use `org.freedesktop.DBus.Properties` (Get, GetAll, Set) on this interface:
+    /// called on the loop with the caller's unique name before any property is read or
+    /// written; what it throws becomes the error reply (and nothing is read). Nil: anyone.
+    public let propertyAccess: (@Sendable (_ sender: String) throws -> Void)?
     let methodsByName: [MemberName: Method]
     let propertiesByName: [String: Property]
 
     /// Duplicate member names are a programmer error (precondition).
-    public init(_ name: InterfaceName, methods: [Method] = [], properties: [Property] = [], signals: [SignalSpec] = []) {
+    public init(
+        _ name: InterfaceName, methods: [Method] = [], properties: [Property] = [], signals: [SignalSpec] = [],
+        propertyAccess: (@Sendable (_ sender: String) throws -> Void)? = nil
+    ) {
         self.name = name
         self.methods = methods
         self.properties = properties
         self.signals = signals
+        self.propertyAccess = propertyAccess
         methodsByName = Dictionary(methods.map { ($0.name, $0) }) { first, _ in
             preconditionFailure("duplicate method \(first.name) in \(name)")
         }

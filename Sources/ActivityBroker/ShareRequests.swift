@@ -1,0 +1,214 @@
+// Broker1.Share: the offered list for the caller, shown by the sheet service, the choice performed as a job.
+import ActivityBrokerInterface
+import ActivityKit
+import DBus
+import Foundation
+
+/// `Share` (API.md §10): the broker decides what is offered and performs; the sheet service
+/// only shows the list and reports the choice. The broker draws nothing.
+///
+/// Loop-confined (the connection's loop). A `Share` job lives in `JobTable` like any other:
+/// `choosing` while the sheet is open (its `running` is the open sheet, so `Cancel`, the
+/// timeout and shutdown close it), then `running` with the chosen activity, dispatched as
+/// `Perform` would. It survives the sheet: a sheet that fails to start, crashes or answers
+/// nonsense fails the job with the D-Bus error name and a reason; one that never answers is
+/// closed when the job's timeout ends it. A caller that leaves while the sheet is open
+/// closes the sheet and cancels the job.
+final class ShareRequests: @unchecked Sendable {
+    private let connection: Connection
+    private let offers: Offers
+    private let activities: ActivityState
+    private let jobs: JobTable
+    private let sheet: SheetClient
+    private let machine: any Environment
+    private let graphical: Bool
+    private let log: BrokerLog
+    /// The unique name owning `org.activitybroker.Browser`: the only caller whose `session`
+    /// option is honoured.
+    private var browserOwner: String?
+    private var browserWatch: Subscription?
+
+    /// `environment` is the broker's own: a graphical session is one with `WAYLAND_DISPLAY`
+    /// or `DISPLAY` set, as the sheet will inherit them when the bus starts it.
+    init(
+        connection: Connection, offers: Offers, activities: ActivityState, jobs: JobTable, sheet: SheetClient,
+        machine: any Environment, environment: [String: String], log: BrokerLog
+    ) {
+        self.connection = connection
+        self.offers = offers
+        self.activities = activities
+        self.jobs = jobs
+        self.sheet = sheet
+        self.machine = machine
+        self.graphical = ["WAYLAND_DISPLAY", "DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
+        self.log = log
+    }
+
+    /// Starts following the owner of `org.activitybroker.Browser`. On the loop.
+    func start() {
+        connection.assertOnLoop()
+        browserWatch = connection.watchNameOwner(Broker1.browserBusName) { [unowned self] owner in
+            browserOwner = owner
+        }
+    }
+
+    /// `Share`: every check happens before the job exists; then the job (`choosing`) is
+    /// returned and the sheet is shown after the reply has gone out.
+    func share(parentWindow: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String)
+        throws(ActivityError) -> ObjectPath
+    {
+        connection.assertOnLoop()
+        let method = Broker1.share.name.rawValue
+        let options = try OptionSchema.share.validate(rawOptions)
+        if let session = options[OptionKey.session]?.objectPath {
+            guard let browserOwner, caller == browserOwner else {
+                throw .accessDenied(
+                    "\(method): option 'session' is reserved for the browser service (\(Broker1.browserBusName.rawValue))")
+            }
+            // The browser's sessions (Browse) are not served yet: no session can match.
+            throw .notFound("\(method): no browsing session \(session.rawValue)")
+        }
+        let items = try ItemsDecoder.decode(rawItems)
+        let timeout = try JobTable.timeout(options, method: method)
+        try Self.checkParentWindow(parentWindow)
+        let locale = options[OptionKey.locale]?.string
+        let offered = try offers.offeredForShare(
+            items: items, locale: locale, exclude: options[OptionKey.exclude]?.stringArray ?? [], caller: caller)
+        guard !offered.isEmpty else {
+            throw .notApplicable("\(method): no activity applies to these items for this caller")
+        }
+        guard graphical else {
+            throw .unavailable("\(method): no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set for the broker)")
+        }
+        guard machine.hasBusName(Sheet1.busName.rawValue) else {
+            throw .unavailable("\(method): no share sheet is installed (\(Sheet1.busName.rawValue) is neither running nor activatable)")
+        }
+        try jobs.admit(caller: caller)
+
+        let job = jobs.create(caller: caller, activityID: nil, state: .choosing, timeout: timeout)
+        log.event("job \(job.number): share sheet requested (by \(caller), \(offered.count) activities)")
+        var showOptions: [String: Value] = [:]
+        if let locale { showOptions[OptionKey.locale] = .string(locale) }
+        if let token = options[OptionKey.activationToken]?.string {
+            showOptions[OptionKey.activationToken] = .string(token)
+        }
+        let request = Request(
+            job: job, handle: SheetClient.newHandle(), parentWindow: parentWindow, items: items,
+            offered: offered.map(\.id), records: offered.map(\.record), showOptions: showOptions)
+        // The caller leaving while the sheet is open closes it; once running, the job runs on
+        // like a `Perform` whose caller left.
+        job.subscriptions.append(
+            connection.watchDisconnect(of: caller) { [unowned self] in
+                guard job.state == .choosing else { return }
+                log.event("job \(job.number): its caller left; closing the share sheet")
+                jobs.cancel(job)
+            })
+        connection.queue.async { [self] in show(request, timeout: timeout) }
+        return job.path
+    }
+
+    /// What one `Share` asked for, kept until the sheet answers.
+    private struct Request {
+        let job: Job
+        let handle: ObjectPath
+        let parentWindow: String
+        let items: Items
+        let offered: [ActivityID]
+        let records: [Value]
+        let showOptions: [String: Value]
+    }
+
+    private func show(_ request: Request, timeout: UInt32) {
+        let job = request.job
+        guard job.state == .choosing else { return }
+        let pending = sheet.show(
+            handle: request.handle, appID: "", parentWindow: request.parentWindow,
+            items: ItemKey.record(url: request.items.url.string, title: request.items.title, text: request.items.text),
+            activities: request.records, options: request.showOptions,
+            // The job's timer ends a sheet that never answers; this is only a backstop.
+            timeout: .seconds(Int(timeout) + 5)
+        ) { [unowned self] result in
+            answered(request, result)
+        }
+        job.running = OpenSheet(pending: pending, sheet: sheet, handle: request.handle)
+    }
+
+    private func answered(_ request: Request, _ result: Result<SheetResponse, DBusError>) {
+        let job = request.job
+        // Already ended: cancelled, timed out, the caller left (the sheet was closed then).
+        guard job.state == .choosing else { return }
+        switch result {
+        case .failure(let error):
+            jobs.finish(
+                job,
+                .failed(DBusError(name: error.name, message: "the share sheet failed before a choice: \(error.message)")))
+        case .success(.cancelled):
+            jobs.finish(job, .cancelled)
+        case .success(.failed(let message)):
+            jobs.finish(job, .failed(.providerFailed("the share sheet could not be shown: \(message)")))
+        case .success(.chosen(let id, let token)):
+            perform(id, token: token, for: request)
+        }
+    }
+
+    /// Performs the user's choice on the caller's behalf, with the sheet's activation token,
+    /// as `Perform` would; the sheet hears `running`, then the end.
+    private func perform(_ id: String, token: String?, for request: Request) {
+        let job = request.job
+        let handle = request.handle
+        let sheet = sheet
+        do throws(ActivityError) {
+            guard let chosen = request.offered.first(where: { $0.rawValue == id }) else {
+                throw .providerFailed("the share sheet chose '\(id.prefix(255))', which was not offered")
+            }
+            // Looked up again: it may have gone or changed while the sheet was open.
+            let activity = try activities.lookUp(chosen.rawValue, caller: job.caller)
+            let plan = try jobs.prepare(activity, items: request.items, activationToken: token)
+            job.whenFinished = { outcome in
+                sheet.update(handle: handle, state: outcome.state, message: outcome.message)
+            }
+            sheet.update(handle: handle, state: .running, message: "")
+            jobs.run(job, chosen: activity, plan: plan)
+        } catch {
+            sheet.update(handle: handle, state: .failed, message: error.message)
+            jobs.finish(job, .failed(error))
+        }
+    }
+
+    /// `parent_window` as the portals spell it: "", `x11:<hex XID>` or `wayland:<handle>`.
+    static func checkParentWindow(_ parent: String) throws(ActivityError) {
+        if parent.isEmpty { return }
+        let valid: Bool
+        if parent.hasPrefix("x11:") {
+            let xid = parent.dropFirst(4)
+            valid = !xid.isEmpty && xid.count <= 16 && xid.allSatisfy(\.isHexDigit)
+        } else if parent.hasPrefix("wayland:") {
+            let handle = parent.dropFirst(8)
+            valid = !handle.isEmpty && handle.utf8.count <= 256 && handle.allSatisfy { $0.isASCII && !$0.isWhitespace }
+        } else {
+            valid = false
+        }
+        guard valid else {
+            throw .invalidArgument(
+                "Share: parent_window must be \"\", x11:<hex XID> or wayland:<handle>, got '\(parent.prefix(64))'")
+        }
+    }
+}
+
+/// A sheet waiting for the user: cancelling stops waiting for `Show` and closes the sheet.
+private final class OpenSheet: RunningDispatch {
+    let pending: PendingCall
+    let sheet: SheetClient
+    let handle: ObjectPath
+
+    init(pending: PendingCall, sheet: SheetClient, handle: ObjectPath) {
+        self.pending = pending
+        self.sheet = sheet
+        self.handle = handle
+    }
+
+    func cancel() {
+        pending.cancel()
+        sheet.close(handle: handle)
+    }
+}

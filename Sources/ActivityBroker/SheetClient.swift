@@ -1,0 +1,97 @@
+// The broker's side of org.activitybroker.impl.Sheet1: Show, Update and Close on the sheet service.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+
+/// What the sheet answered to `Show`.
+enum SheetResponse: Sendable {
+    /// The user chose an activity; the sheet's activation token lets the launched app take focus.
+    case chosen(activityID: String, activationToken: String?)
+    case cancelled
+    /// The sheet could not show itself, with its reason.
+    case failed(String)
+}
+
+/// Calls the sheet service (`org.activitybroker.Sheet`, started by D-Bus activation).
+///
+/// Loop-confined like every feature: completions run on the connection's loop. It knows the
+/// interface, not jobs: `ShareRequests` decides what the answers mean.
+final class SheetClient: @unchecked Sendable {
+    private let connection: Connection
+    private let log: BrokerLog
+
+    init(connection: Connection, log: BrokerLog) {
+        self.connection = connection
+        self.log = log
+    }
+
+    /// A fresh handle for one request: an object path under the broker's that names it in
+    /// every later `Update` and `Close` (nothing is exported there).
+    static func newHandle() -> ObjectPath {
+        try! ObjectPath(Broker1.objectPath.rawValue + "/request/" + Job.randomToken())
+    }
+
+    /// `Show`, activating the service if need be. `completion` runs once on the loop with the
+    /// response, or the D-Bus error (the service failed to start, crashed, or `timeout`
+    /// passed); a reply of the wrong shape is `InvalidSignature`. Cancel the returned call to
+    /// stop waiting.
+    func show(
+        handle: ObjectPath, appID: String, parentWindow: String, items: [String: Value], activities: [Value],
+        options: [String: Value], timeout: Duration, completion: @escaping (Result<SheetResponse, DBusError>) -> Void
+    ) -> PendingCall {
+        let call = Sheet1.call(
+            Sheet1.show,
+            [
+                .objectPath(handle), .string(appID), .string(parentWindow), .vardict(items),
+                .array(element: "a{sv}", activities), .vardict(options),
+            ])
+        return connection.call(call, timeout: timeout, autoStart: true) { result in
+            completion(result.flatMap(Self.response))
+        }
+    }
+
+    /// `Update(handle, state, message)`: the progress of the chosen activity. Fire and forget:
+    /// a sheet that went away meanwhile changes nothing about the job.
+    func update(handle: ObjectPath, state: JobState, message: String) {
+        send(Sheet1.update, [.objectPath(handle), .string(state.rawValue), .string(message)])
+    }
+
+    /// `Close(handle)`: the caller cancelled, left, or the time ran out. Fire and forget.
+    func close(handle: ObjectPath) {
+        send(Sheet1.close, [.objectPath(handle)])
+    }
+
+    private func send(_ method: MethodSignature, _ body: [Value]) {
+        // Never start a sheet just to tell it to close or update.
+        connection.call(Sheet1.call(method, body), timeout: .seconds(10), autoStart: false) { [log] result in
+            if case .failure(let error) = result {
+                log.debug("the share sheet did not take \(method.name): \(error.name)")
+            }
+        }
+    }
+
+    /// Reads `(u response, a{sv} results)`.
+    static func response(_ values: [Value]) -> Result<SheetResponse, DBusError> {
+        let malformed = DBusError(
+            name: "org.freedesktop.DBus.Error.InvalidSignature",
+            message: "the share sheet answered Show with something other than (u response, a{sv} results)")
+        guard values.count == 2, let code = values[0].uint32, let results = values[1].vardict else {
+            return .failure(malformed)
+        }
+        switch Sheet1.Response(rawValue: code) {
+        case .chosen?:
+            guard let id = results[Sheet1.ShowResultKey.activityID]?.string else {
+                return .failure(
+                    DBusError(
+                        name: malformed.name, message: "the share sheet answered 'chosen' without an activity_id"))
+            }
+            return .success(.chosen(activityID: id, activationToken: results[Sheet1.ShowResultKey.activationToken]?.string))
+        case .cancelled?:
+            return .success(.cancelled)
+        case .failed?:
+            return .success(.failed(results[ResultKey.message]?.string ?? "no reason given"))
+        case nil:
+            return .failure(DBusError(name: malformed.name, message: "the share sheet answered with response \(code)"))
+        }
+    }
+}
