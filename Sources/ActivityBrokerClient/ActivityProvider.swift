@@ -6,6 +6,14 @@ import Foundation
 
 /// An activity an app offers, with the closure that performs it.
 public struct ProvidedActivity: Sendable {
+    /// `RegisterActivity`'s `visibility` (API.md §3).
+    public enum Visibility: String, Sendable, Hashable {
+        /// Offered to every other connection, not back to the app itself.
+        case others
+        /// Offered to the app alone; other connections never see it.
+        case owner
+    }
+
     /// What a handler receives: the shared items and the caller's activation token.
     public struct Request: Sendable {
         public var items: SharedItems
@@ -23,12 +31,16 @@ public struct ProvidedActivity: Sendable {
     public var schemes: [String]?
     public var hosts: [String]?
     public var pathPrefixes: [String]?
+    /// Who it is offered to: everyone but this app (`others`, the default) or this app
+    /// alone (`owner`: its own services in its own share sheets and lists).
+    public var visibility: Visibility
     public var handler: @Sendable (Request) async throws -> ActivityOutcome
 
     public init(
         id: String, name: String, names: [String: String] = [:], icon: String = "",
         category: String = "action",
         schemes: [String]? = nil, hosts: [String]? = nil, pathPrefixes: [String]? = nil,
+        visibility: Visibility = .others,
         handler: @escaping @Sendable (Request) async throws -> ActivityOutcome
     ) {
         self.id = id
@@ -39,6 +51,7 @@ public struct ProvidedActivity: Sendable {
         self.schemes = schemes
         self.hosts = hosts
         self.pathPrefixes = pathPrefixes
+        self.visibility = visibility
         self.handler = handler
     }
 
@@ -52,6 +65,9 @@ public struct ProvidedActivity: Sendable {
             RegistrationKey.category: .string(category), RegistrationKey.match: .vardict(match),
             RegistrationKey.objectPath: .objectPath(objectPath),
         ]
+        // Sent only when not the default, so that an `others` activity still registers with
+        // a broker older than the key (unknown keys are InvalidArgument there).
+        if visibility != .others { record[RegistrationKey.visibility] = .string(visibility.rawValue) }
         if !names.isEmpty {
             record[RegistrationKey.names] = .dictionary(
                 key: "s", value: "s",

@@ -111,17 +111,43 @@ public final class BrokerProxy: Sendable {
         var options: [String: Value] = [:]
         if let activationToken { options[OptionKey.activationToken] = .string(activationToken) }
         if let timeout { options[OptionKey.timeout] = .uint32(timeout) }
+        let body: [Value] = [.string(id), .vardict(items.vardict), .vardict(options)]
+        return try await runJob(Broker1.perform, body, onStarted: onStarted)
+    }
+
+    // MARK: - Share
+
+    /// Shows the desktop's share sheet for `items` (`Share`, API.md §10) and returns when its
+    /// job finishes: `cancelled` when the user dismissed the sheet, otherwise the chosen
+    /// activity's outcome, whose results carry `activity_id`.
+    ///
+    /// `parentWindow` follows the portal convention: `""`, `x11:<hex XID>` or
+    /// `wayland:<xdg-foreign handle>`. Throws before any sheet is shown: `notApplicable`
+    /// (nothing to offer), `unavailable` (no graphical session or no sheet service),
+    /// `invalidArgument`, `limitExceeded`. Cancelling the task closes the sheet (or cancels the
+    /// chosen activity) and returns `cancelled`, as for `perform`.
+    public func share(
+        parentWindow: String = "", items: SharedItems, options: ShareOptions = ShareOptions(),
+        onStarted: (@Sendable (ObjectPath) -> Void)? = nil
+    ) async throws(BrokerError) -> ActivityOutcome {
+        let body: [Value] = [.string(parentWindow), .vardict(items.vardict), .vardict(options.vardict)]
+        return try await runJob(Broker1.share, body, onStarted: onStarted)
+    }
+
+    /// Calls a method that returns a job (`Perform`, `Share`) and waits for its `Finished`.
+    private func runJob(
+        _ method: MethodSignature, _ body: [Value], onStarted: (@Sendable (ObjectPath) -> Void)?
+    ) async throws(BrokerError) -> ActivityOutcome {
         // Cancelled before anything started: there is no job to cancel.
         if Task.isCancelled { return .cancelled }
         let subscription = jobs.subscribe()
         defer { jobs.unsubscribe(subscription) }
-        // The Perform call itself runs in a task of its own, so that cancelling ours cannot
-        // abandon it in flight: the broker would start a job nobody cancels or waits for. A
-        // cancellation that came meanwhile is acted on below, once the job path is known.
-        let body: [Value] = [.string(id), .vardict(items.vardict), .vardict(options)]
+        // The call itself runs in a task of its own, so that cancelling ours cannot abandon it
+        // in flight: the broker would start a job nobody cancels or waits for. A cancellation
+        // that came meanwhile is acted on below, once the job path is known.
         let result = await Task { () async -> Result<[Value], BrokerError> in
             do throws(BrokerError) {
-                return .success(try await self.call(Broker1.perform, body))
+                return .success(try await self.call(method, body))
             } catch {
                 return .failure(error)
             }
@@ -130,7 +156,7 @@ public final class BrokerProxy: Sendable {
         guard let path = reply.first?.objectPath else {
             throw .other(
                 name: "org.freedesktop.DBus.Error.InvalidSignature",
-                message: "Perform replied without a job path")
+                message: "\(method.name) replied without a job path")
         }
         onStarted?(path)
         let connection = self.connection

@@ -116,6 +116,12 @@ public struct ActivityOutcome: Hashable, Sendable {
         ActivityOutcome(state: .failed, results: [ResultKey.error: .string(error), ResultKey.message: .string(message)])
     }
 
+    /// The activity a `share` performed (the user's choice in the sheet), when one was chosen.
+    public var activityID: String? {
+        if case .string(let id)? = results[ResultKey.activityID] { return id }
+        return nil
+    }
+
     /// The failure's message, when there is one.
     public var message: String? {
         if case .string(let message)? = results[ResultKey.message] { return message }

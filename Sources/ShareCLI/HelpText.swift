@@ -11,6 +11,7 @@ enum HelpText {
           share explain ID URL                 why ID is or is not offered for URL
           share browse URL                     browse an http(s) URL in the terminal, with an Action button
           share open URL [--json]              route URL: web pages to 'share browse', others to the system
+          share sheet URL [--title T]          the desktop's share sheet for URL; waits for the choice
           share --completions bash|zsh         print a shell completion script
           share --help | --version
 
@@ -29,6 +30,9 @@ enum HelpText {
         asks y first); arrows/j/k scroll a line, PgUp/PgDn/Space a page, g/G the top/bottom;
         b/f back and forward, a the Action sheet, o the browser, r the reader, q or Esc done;
         while a page loads, q or Esc stops it and Ctrl-C quits.
+
+        Without a terminal on standard input and output, in a graphical session (DISPLAY or
+        WAYLAND_DISPLAY set), 'share URL' shows the desktop's share sheet instead.
 
         Exit status: 0 completed, 1 the activity failed, 2 bad usage or input,
         3 the broker could not be reached, 130 cancelled.

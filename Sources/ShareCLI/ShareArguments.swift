@@ -9,6 +9,8 @@ public enum ShareInvocation: Equatable, Sendable {
     case activities(json: Bool, locale: String?)
     case explain(id: String, url: String)
     case browse(url: String)
+    /// `share sheet URL [--title T]`: the desktop's share sheet, over no parent window.
+    case sheet(url: String, title: String?)
     case open(url: String, json: Bool)
     case completions(shell: String)
     /// Hidden: activity ids for shell completion, one a line.
@@ -91,6 +93,9 @@ public struct ShareArguments: Equatable, Sendable {
         case "browse":
             try expect(1, "share browse URL")
             return try done(.browse(url: positional[1]), allowed: [])
+        case "sheet":
+            try expect(1, "share sheet URL [--title T]")
+            return try done(.sheet(url: positional[1], title: flags["--title"]), allowed: ["--title"])
         case "open":
             try expect(1, "share open URL [--json]")
             return try done(.open(url: positional[1], json: switches.contains("--json")), allowed: ["--json"])

@@ -76,7 +76,17 @@ public enum ShareCommand {
         case .share(let url, let title, let text, let activity):
             let items = try validatedItems(url: url, title: title, text: text)
             let broker = try BrokerProxy.connect(bus: bus)
+            // No terminal to pick on, but a desktop: the sheet, unless the broker cannot show one.
+            if activity == nil, SheetCommand.replacesTheList(),
+                let exit = try await SheetCommand.run(broker: broker, items: items, fallback: true)
+            {
+                return exit
+            }
             return try await ShareFlow(broker: broker, items: items).run(activity: activity)
+        case .sheet(let url, let title):
+            let items = try validatedItems(url: url, title: title, text: nil)
+            let broker = try BrokerProxy.connect(bus: bus)
+            return try await SheetCommand.run(broker: broker, items: items) ?? .failed
         case .browse(let url):
             return try await BrowseCommand.run(url: url, bus: bus)
         case .open(let url, let json):
