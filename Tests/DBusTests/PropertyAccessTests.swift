@@ -78,8 +78,7 @@ import TestSupport
         #expect(!xml.contains("secret_1234"))
         let own = try await pair.call("/test/jobs/secret_1234", .introspectable, "Introspect").first?.string ?? ""
         #expect(own.contains("org.example.Job1"))
-        #expect(await pair.error("/test/jobs/secret_1234", .peer, "Ping") == nil)
         pair.service.unexport("/test/jobs/secret_1234")
-        #expect(await pair.error("/test/jobs/secret_1234", .peer, "Ping")?.name == DBusError.unknownObjectName)
+        #expect(await pair.error("/test/jobs/secret_1234", .introspectable, "Introspect")?.name == DBusError.unknownObjectName)
     }
 }

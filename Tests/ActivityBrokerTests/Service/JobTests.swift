@@ -70,10 +70,15 @@ struct JobTests {
             await f.errorName("Cancel", on: stranger, path: job, interface: BrokerFixture.jobInterface)
                 == BrokerFixture.errorPrefix + "AccessDenied")
         #expect(try await Self.state(f, job) == "running")
-        // A stranger may still read the state (API.md §6 only restricts Cancel and Finished).
-        #expect(
-            try await f.property("State", path: job, interface: BrokerFixture.jobInterface, on: stranger)
-                == .string("running"))
+        // Nor may it read the job's properties (issue 11 item 11): what someone shared to is theirs.
+        for member: MemberName in ["Get", "GetAll"] {
+            let body: [Value] =
+                member == "Get" ? [.string(BrokerFixture.jobInterface.rawValue), .string("ActivityId")]
+                : [.string(BrokerFixture.jobInterface.rawValue)]
+            #expect(
+                await f.errorName(member, body, on: stranger, path: job, interface: .properties)
+                    == BrokerFixture.errorPrefix + "AccessDenied")
+        }
     }
 
     @Test("Cancel by the owner sends Finished(cancelled) and kills the exec child")

@@ -119,7 +119,7 @@ import Testing
             parts.activities.setStatic(
                 Self.layer([Self.activity("runs", program: "present"), Self.activity("stuck", program: "absent")]),
                 schemeDefaults: [:])
-            return try parts.offers.listRegistered(options: [:])
+            return try parts.offers.listRegistered(options: [:], caller: ":1.1")
         }
         #expect(records.map { $0[RecordKey.id]?.string } == ["runs", "stuck"])
         #expect(records.map { $0[RecordKey.available]?.bool } == [true, false])

@@ -1,0 +1,112 @@
+// A recording org.activitybroker.impl.Sheet1 service for the Share tests: the test decides each answer.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+
+/// A sheet service on the test bus: owns `org.activitybroker.Sheet`, exports `impl.Sheet1`
+/// and records every call. `Show` is not answered until the test says how (`choose`,
+/// `dismiss`), or ever (a hanging sheet); `close()` drops off the bus mid-choice (a crash).
+final class RecordingSheet: @unchecked Sendable {
+    /// One `Show` call, with the responder the test answers through.
+    struct Show: Sendable {
+        let sender: String
+        let handle: ObjectPath
+        let appID: String
+        let parentWindow: String
+        let items: [String: Value]
+        let activities: [[String: Value]]
+        let options: [String: Value]
+        let responder: Responder
+
+        var activityIDs: [String] { activities.compactMap { $0["id"]?.string } }
+
+        /// Answers `0` (chosen) with `id` and an activation token.
+        func choose(_ id: String, token: String = "sheet-token-1") {
+            responder.reply([
+                .uint32(Sheet1.Response.chosen.rawValue),
+                .vardict([
+                    Sheet1.ResultKey.activityID: .string(id), Sheet1.ResultKey.activationToken: .string(token),
+                ]),
+            ])
+        }
+
+        /// Answers `1` (cancelled: the user dismissed the sheet).
+        func dismiss() {
+            responder.reply([.uint32(Sheet1.Response.cancelled.rawValue), .vardict([:])])
+        }
+    }
+
+    /// `Update` or `Close`, as received.
+    struct Call: Sendable, Equatable {
+        let member: String
+        let handle: ObjectPath
+        /// `Update`'s state and message; empty for `Close`.
+        let state: String
+        let message: String
+    }
+
+    let connection: Connection
+    let shows = Inbox<Show>()
+    let calls = Inbox<Call>()
+
+    /// Connects to `bus`, exports the sheet and takes its well-known name.
+    init(bus: TestBus) async throws {
+        connection = try bus.connect()
+        let shows = shows
+        let calls = calls
+        try connection.export(
+            Sheet1.objectPath,
+            interfaces: [
+                Interface(
+                    Sheet1.interfaceName,
+                    methods: [
+                        Method(
+                            Sheet1.Member.show,
+                            in: [
+                                Argument("handle", "o"), Argument("app_id", "s"), Argument("parent_window", "s"),
+                                Argument("items", "a{sv}"), Argument("activities", "aa{sv}"), Argument("options", "a{sv}"),
+                            ], out: [Argument("response", "u"), Argument("results", "a{sv}")],
+                            handler: .deferred { call, responder in
+                                shows.put(
+                                    Show(
+                                        sender: call.sender, handle: call.body[0].objectPath ?? "/",
+                                        appID: call.body[1].string ?? "", parentWindow: call.body[2].string ?? "",
+                                        items: call.body[3].vardict ?? [:],
+                                        activities: (call.body[4].array ?? []).compactMap(\.vardict),
+                                        options: call.body[5].vardict ?? [:], responder: responder))
+                            }),
+                        Method(
+                            Sheet1.Member.update,
+                            in: [Argument("handle", "o"), Argument("state", "s"), Argument("message", "s")],
+                            handler: .immediate { call in
+                                calls.put(
+                                    Call(
+                                        member: "Update", handle: call.body[0].objectPath ?? "/",
+                                        state: call.body[1].string ?? "", message: call.body[2].string ?? ""))
+                                return []
+                            }),
+                        Method(
+                            Sheet1.Member.close, in: [Argument("handle", "o")],
+                            handler: .immediate { call in
+                                calls.put(Call(member: "Close", handle: call.body[0].objectPath ?? "/", state: "", message: ""))
+                                return []
+                            }),
+                    ])
+            ])
+        _ = try await connection.requestName(Sheet1.busName, flags: [.doNotQueue])
+    }
+
+    deinit { connection.close() }
+
+    /// Drops off the bus without answering (a sheet that crashed).
+    func close() { connection.close() }
+
+    /// Waits until `Update`/`Close` calls for `handle` are exactly `expected` (in order).
+    func waitForCalls(_ expected: [Call], deadline: Deadline = .seconds(10)) async throws {
+        let handle = expected.first?.handle
+        try await waitUntil("the sheet calls \(expected)", deadline: deadline) {
+            calls.items.filter { $0.handle == handle } == expected
+        }
+    }
+}
