@@ -1,28 +1,27 @@
-// A recording org.activitybroker.impl.Sheet1 service for the Share tests: the test decides each answer.
+// A recording org.activitybroker.impl.Sheet1 service for the Share tests (broker, client, share): the test decides each answer.
 import ActivityBrokerInterface
 import DBus
 import Foundation
-import TestSupport
 
 /// A sheet service on the test bus: owns `org.activitybroker.Sheet`, exports `impl.Sheet1`
 /// and records every call. `Show` is not answered until the test says how (`choose`,
 /// `dismiss`), or ever (a hanging sheet); `close()` drops off the bus mid-choice (a crash).
-final class RecordingSheet: @unchecked Sendable {
+public final class RecordingSheet: Sendable {
     /// One `Show` call, with the responder the test answers through.
-    struct Show: Sendable {
-        let sender: String
-        let handle: ObjectPath
-        let appID: String
-        let parentWindow: String
-        let items: [String: Value]
-        let activities: [[String: Value]]
-        let options: [String: Value]
-        let responder: Responder
+    public struct Show: Sendable {
+        public let sender: String
+        public let handle: ObjectPath
+        public let appID: String
+        public let parentWindow: String
+        public let items: [String: Value]
+        public let activities: [[String: Value]]
+        public let options: [String: Value]
+        public let responder: Responder
 
-        var activityIDs: [String] { activities.compactMap { $0["id"]?.string } }
+        public var activityIDs: [String] { activities.compactMap { $0["id"]?.string } }
 
         /// Answers `0` (chosen) with `id` and an activation token.
-        func choose(_ id: String, token: String = "sheet-token-1") {
+        public func choose(_ id: String, token: String = "sheet-token-1") {
             responder.reply([
                 .uint32(Sheet1.Response.chosen.rawValue),
                 .vardict([
@@ -32,26 +31,33 @@ final class RecordingSheet: @unchecked Sendable {
         }
 
         /// Answers `1` (cancelled: the user dismissed the sheet).
-        func dismiss() {
+        public func dismiss() {
             responder.reply([.uint32(Sheet1.Response.cancelled.rawValue), .vardict([:])])
         }
     }
 
     /// `Update` or `Close`, as received.
-    struct Call: Sendable, Equatable {
-        let member: String
-        let handle: ObjectPath
+    public struct Call: Sendable, Equatable {
+        public init(member: String, handle: ObjectPath, state: String = "", message: String = "") {
+            self.member = member
+            self.handle = handle
+            self.state = state
+            self.message = message
+        }
+
+        public let member: String
+        public let handle: ObjectPath
         /// `Update`'s state and message; empty for `Close`.
-        let state: String
-        let message: String
+        public let state: String
+        public let message: String
     }
 
-    let connection: Connection
-    let shows = Inbox<Show>()
-    let calls = Inbox<Call>()
+    public let connection: Connection
+    public let shows = Inbox<Show>()
+    public let calls = Inbox<Call>()
 
     /// Connects to `bus`, exports the sheet and takes its well-known name.
-    init(bus: TestBus) async throws {
+    public init(bus: TestBus) async throws {
         connection = try bus.connect()
         let shows = shows
         let calls = calls
@@ -100,10 +106,10 @@ final class RecordingSheet: @unchecked Sendable {
     deinit { connection.close() }
 
     /// Drops off the bus without answering (a sheet that crashed).
-    func close() { connection.close() }
+    public func close() { connection.close() }
 
     /// Waits until `Update`/`Close` calls for `handle` are exactly `expected` (in order).
-    func waitForCalls(_ expected: [Call], deadline: Deadline = .seconds(10)) async throws {
+    public func waitForCalls(_ expected: [Call], deadline: Deadline = .seconds(10)) async throws {
         let handle = expected.first?.handle
         try await waitUntil("the sheet calls \(expected)", deadline: deadline) {
             calls.items.filter { $0.handle == handle } == expected
