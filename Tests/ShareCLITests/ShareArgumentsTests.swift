@@ -12,6 +12,7 @@ import Testing
         (["explain", "a.b", "https://e.org"], .explain(id: "a.b", url: "https://e.org")),
         (["browse", "http://127.0.0.1:1/"], .browse(url: "http://127.0.0.1:1/")),
         (["open", "mailto:a@example.org", "--json"], .open(url: "mailto:a@example.org", json: true)),
+        (["sheet", "https://e.org", "--title", "T"], .sheet(url: "https://e.org", title: "T")),
         (["--completions", "zsh"], .completions(shell: "zsh")),
         (["--help"], .help),
         (["--version"], .version),
@@ -26,7 +27,7 @@ import Testing
 
     @Test(arguments: [
         [], ["--title"], ["list"], ["explain", "a.b"], ["https://e.org", "--bogus"],
-        ["activities", "--title", "T"], ["https://a.org", "https://b.org"], ["--completions", "fish"],
+        ["activities", "--title", "T"], ["sheet"], ["sheet", "https://e.org", "--json"], ["https://a.org", "https://b.org"], ["--completions", "fish"],
     ])
     func rejects(arguments: [String]) {
         #expect(throws: ShareUsageError.self) { try ShareArguments.parse(arguments) }

@@ -256,6 +256,68 @@ import Testing
         #expect(broker.opened.isEmpty)
     }
 
+    // MARK: The desktop's share sheet
+
+    /// A broker with the share test manifests in a graphical session (DISPLAY set for it and
+    /// for share), and a recording sheet service unless `sheet` is false.
+    static func sheetBroker(sheet: Bool = true) async throws -> (BrokerHarness, RecordingSheet?) {
+        let broker = try await BrokerHarness(bus: TestBus(), manifests: shareTestManifests, start: false)
+        broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
+        try await broker.start()
+        return (broker, sheet ? try await RecordingSheet(bus: broker.bus) : nil)
+    }
+
+    @Test func sheetPerformsTheChoiceAndExits0() async throws {
+        let (broker, sheet) = try await Self.sheetBroker()
+        defer { broker.stop() }
+        let run = Task { try await broker.share(["sheet", "https://example.org/sheet", "--title", "Sheet title"]) }
+        let show = try await sheet!.shows.next("Show")
+        #expect(show.parentWindow == "")
+        #expect(show.items["title"]?.string == "Sheet title")
+        #expect(show.activityIDs == ["test.alpha", "test.beta", "test.fails", "test.gamma", "test.sleeper"])
+        show.choose("test.alpha")
+        let result = try await run.value
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("Alpha"), "names the activity: \(result.output)")
+        #expect(broker.opened.first?.hasPrefix("https://alpha.example/share?u=https%3A%2F%2Fexample.org%2Fsheet") == true)
+    }
+
+    @Test func sheetExitStatusesFollowTheJob() async throws {
+        let (broker, sheet) = try await Self.sheetBroker()
+        defer { broker.stop() }
+        let dismissed = Task { try await broker.share(["sheet", "https://example.org"]) }
+        try await sheet!.shows.next("Show").dismiss()
+        #expect(try await dismissed.value.status == 130)
+        let failing = Task { try await broker.share(["sheet", "https://example.org"]) }
+        try await sheet!.shows.next("the second Show").choose("test.fails")
+        let failed = try await failing.value
+        #expect(failed.status == 1)
+        #expect(failed.errors.contains("Fails failed"), "\(failed.errors)")
+        #expect(try await broker.share(["sheet", "gopher://example.org/"]).status == 2)
+    }
+
+    @Test func shareWithoutATerminalInAGraphicalSessionUsesTheSheet() async throws {
+        let (broker, sheet) = try await Self.sheetBroker()
+        defer { broker.stop() }
+        // share's standard input and output are not terminals here, and DISPLAY is set.
+        let run = Task { try await broker.share(["https://example.org/no-terminal"]) }
+        try await sheet!.shows.next("Show").choose("test.gamma")
+        let result = try await run.value
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(!result.output.contains("test.alpha"), "no list printed: \(result.output)")
+    }
+
+    @Test func withoutASheetServiceShareFallsBackToTheListAndSheetFails() async throws {
+        let (broker, _) = try await Self.sheetBroker(sheet: false)
+        defer { broker.stop() }
+        let run = try await broker.share(["https://example.org"])
+        #expect(run.status == 2)
+        #expect(run.output.contains("test.alpha"), "the list, as without a desktop: \(run.output)")
+        let sheet = try await broker.share(["sheet", "https://example.org"])
+        #expect(sheet.status == 1)
+        #expect(sheet.errors.contains("share sheet"), "says the sheet is missing: \(sheet.errors)")
+    }
+
     @Test func exit2WithoutATerminalToPickOn() async throws {
         let broker = try await shareTestBroker()
         defer { broker.stop() }
