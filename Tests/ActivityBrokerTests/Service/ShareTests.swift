@@ -13,8 +13,10 @@ struct ShareTests {
 
     /// A broker in a graphical session (DISPLAY set; it draws nothing) with an `open`
     /// activity, a slow one, one that records its activation token and one that fails.
-    static func start(display: Bool = true, arguments: [String] = []) async throws -> BrokerFixture {
-        let f = try await BrokerFixture(start: false)
+    static func start(display: Bool = true, serviceDirectory: Bool = false, arguments: [String] = []) async throws
+        -> BrokerFixture
+    {
+        let f = try await BrokerFixture(start: false, serviceDirectory: serviceDirectory)
         if display { f.extraEnvironment.withLock { $0["DISPLAY"] = ":77" } }
         try f.write(
             TestManifest.json(
@@ -325,5 +327,55 @@ struct ShareTests {
         #expect(mine.items.first { $0.path == job }?.body.dropFirst().first?.vardict?["ActivityId"] == .string("org.test.open"))
         try await f.settle(on: other)
         #expect(theirs.items.filter { $0.path == job }.isEmpty)
+    }
+
+    // MARK: Activation
+
+    @Test("Show starts the sheet service by D-Bus activation")
+    func showActivatesTheSheet() async throws {
+        let f = try await BrokerFixture(start: false, serviceDirectory: true)
+        f.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
+        try f.write(TestManifest.json(id: "org.test.open", perform: #"{"open": "https://share.example/?u={url}"}"#), to: "builtin/open.json")
+        // The "sheet" the bus starts says it started, then waits (10 s at most) while the test
+        // serves the sheet's name in its place: the bus hands the queued Show to that owner.
+        try f.write(
+            """
+            #!/bin/sh
+            : > \(f.output("started"))
+            i=0
+            while [ ! -e \(f.output("done")) ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+
+            """, to: "bin/sheet-helper", mode: 0o755)
+        try f.write(
+            "[D-BUS Service]\nName=org.activitybroker.Sheet\nExec=\(f.root)/bin/sheet-helper\n",
+            to: "services/org.activitybroker.Sheet.service")
+        defer { try? f.write("", to: "out/done") }
+        try await f.startBroker()
+        let finished = f.finishedSignals()
+        try await f.settle()
+        let job = try await Self.share(f)
+        try await waitUntil("the bus to start the sheet") { f.read(f.output("started")) != nil }
+        let sheet = try await RecordingSheet(bus: f.bus)
+        try await sheet.shows.next("the Show the activation queued").choose("org.test.open")
+        #expect(try await f.finished(job, in: finished).state == "completed")
+    }
+
+    @Test("A sheet that fails to start fails the job with the bus's error name")
+    func sheetThatFailsToStart() async throws {
+        let f = try await BrokerFixture(start: false, serviceDirectory: true)
+        f.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
+        try f.write(TestManifest.json(id: "org.test.open", perform: #"{"open": "https://share.example/?u={url}"}"#), to: "builtin/open.json")
+        try f.write(
+            "[D-BUS Service]\nName=org.activitybroker.Sheet\nExec=/bin/false\n",
+            to: "services/org.activitybroker.Sheet.service")
+        try await f.startBroker()
+        let finished = f.finishedSignals()
+        try await f.settle()
+        let job = try await Self.share(f)
+        let end = try await f.finished(job, in: finished)
+        #expect(end.state == "failed")
+        let error = end.results["error"]?.string ?? ""
+        #expect(error.hasPrefix("org.freedesktop.DBus.Error.Spawn."), "\(end.results)")
+        #expect(f.broker.termination == nil)
     }
 }
