@@ -125,4 +125,35 @@ import Testing
         #expect(records.map { $0[RecordKey.available]?.bool } == [true, false])
         #expect(records[1][RecordKey.reason]?.string?.contains("absent") == true)
     }
+
+    @Test func ownerVisibilityHidesAnActivityFromEveryoneButItsOwner() throws {
+        let parts = Parts()
+        var own = Self.activity("app.own")
+        own.origin = .dbus
+        own.visibility = .owner
+        var shared = Self.activity("app.shared")
+        shared.origin = .dbus
+        try parts.onLoop {
+            parts.activities.setStatic(Self.layer([Self.activity("static")]), defaultBrowser: nil)
+            try parts.activities.register(own, owner: ":1.7")
+            try parts.activities.register(shared, owner: ":1.7")
+        }
+        let url = "https://example.org/"
+        #expect(try parts.offered(url, caller: ":1.7") == ["app.own", "static"])
+        #expect(try parts.offered(url, options: [OptionKey.includeOwn: .boolean(true)], caller: ":1.7") == ["app.own", "app.shared", "static"])
+        #expect(try parts.offered(url, caller: ":1.8") == ["app.shared", "static"])
+        #expect(try parts.offered(url, options: [OptionKey.includeOwn: .boolean(true)], caller: ":1.8") == ["app.shared", "static"])
+        let items = try Items(url: url, title: nil, text: nil)
+        let forOwner = try parts.onLoop { try parts.offers.offeredForShare(items: items, locale: nil, exclude: [], caller: ":1.7") }
+        #expect(forOwner.map(\.id.rawValue) == ["app.own", "static"])
+        let forOther = try parts.onLoop { try parts.offers.offeredForShare(items: items, locale: nil, exclude: ["static"], caller: ":1.8") }
+        #expect(forOther.map(\.id.rawValue) == ["app.shared"])
+        let registered = { (caller: String) in
+            try parts.onLoop { try parts.offers.listRegistered(options: [:], caller: caller) }.compactMap { $0[RecordKey.id]?.string }
+        }
+        #expect(try registered(":1.7") == ["app.own", "app.shared", "static"])
+        #expect(try registered(":1.8") == ["app.shared", "static"])
+        #expect(throws: ActivityError.self) { try parts.onLoop { try parts.activities.lookUp("app.own", caller: ":1.8") } }
+        #expect(try parts.onLoop { try parts.activities.lookUp("app.own", caller: ":1.7") }.id.rawValue == "app.own")
+    }
 }

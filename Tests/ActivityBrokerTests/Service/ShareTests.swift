@@ -329,6 +329,19 @@ struct ShareTests {
         #expect(theirs.items.filter { $0.path == job }.isEmpty)
     }
 
+    @Test("A completed Share counts as a use of the chosen activity in the ranking")
+    func completedShareCountsAsAUse() async throws {
+        let f = try await Self.start()
+        let sheet = try await RecordingSheet(bus: f.bus)
+        #expect(try await f.offered(Self.url) == ["org.test.open", "org.test.fails", "org.test.slow", "org.test.token"])
+        let finished = f.finishedSignals()
+        try await f.settle()
+        let job = try await Self.share(f)
+        try await sheet.shows.next("Show").choose("org.test.token")
+        #expect(try await f.finished(job, in: finished).state == "completed")
+        #expect(try await f.offered(Self.url) == ["org.test.open", "org.test.token", "org.test.fails", "org.test.slow"])
+    }
+
     // MARK: Activation
 
     @Test("Show starts the sheet service by D-Bus activation")
