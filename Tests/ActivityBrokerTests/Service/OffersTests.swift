@@ -134,7 +134,7 @@ import Testing
         var shared = Self.activity("app.shared")
         shared.origin = .dbus
         try parts.onLoop {
-            parts.activities.setStatic(Self.layer([Self.activity("static")]), defaultBrowser: nil)
+            parts.activities.setStatic(Self.layer([Self.activity("static")]), schemeDefaults: [:])
             try parts.activities.register(own, owner: ":1.7")
             try parts.activities.register(shared, owner: ":1.7")
         }
