@@ -57,7 +57,7 @@ struct PropertyIntrospectionTests {
         #expect(try await f.property("ActivityCount") == .uint32(2))
     }
 
-    /// The members of `org.activitybroker.Broker1` as API.md §3 fixes them: kind, in/type, out.
+    /// The members of `org.activitybroker.Broker1` as API.md §3 and §10 fix them: kind, in/type, out.
     static let expected: [(name: String, kind: String, signature: String, result: String)] = [
         (".ListActivities", "method", "a{sv}a{sv}", "aa{sv}"),
         (".Perform", "method", "sa{sv}a{sv}", "o"),
@@ -66,6 +66,7 @@ struct PropertyIntrospectionTests {
         (".ListRegistered", "method", "a{sv}", "aa{sv}"),
         (".Explain", "method", "sa{sv}", "bs"),
         (".ClearHistory", "method", "-", "-"),
+        (".Share", "method", "sa{sv}a{sv}", "o"),
         (".Version", "property", "s", ""),
         (".ActivityCount", "property", "u", ""),
         (".ActivitiesChanged", "signal", "-", "-"),
