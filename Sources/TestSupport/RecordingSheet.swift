@@ -30,6 +30,13 @@ public final class RecordingSheet: Sendable {
             ])
         }
 
+        /// Answers `2` (failed: the sheet could not show itself) with `message`.
+        public func fail(_ message: String) {
+            responder.reply([
+                .uint32(Sheet1.Response.failed.rawValue), .vardict([Sheet1.ResultKey.message: .string(message)]),
+            ])
+        }
+
         /// Answers `1` (cancelled: the user dismissed the sheet).
         public func dismiss() {
             responder.reply([.uint32(Sheet1.Response.cancelled.rawValue), .vardict([:])])

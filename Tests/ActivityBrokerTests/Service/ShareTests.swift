@@ -236,6 +236,21 @@ struct ShareTests {
         try await sheet.waitForCalls([Self.update(show.handle, "running"), Self.update(show.handle, "failed", message)])
     }
 
+    @Test("A sheet that answers failed (2) fails the job with its message")
+    func sheetFailureFailsTheJob() async throws {
+        let f = try await Self.start()
+        let sheet = try await RecordingSheet(bus: f.bus)
+        let finished = f.finishedSignals()
+        try await f.settle()
+        let job = try await Self.share(f)
+        try await sheet.shows.next("Show").fail("no display to show on")
+        let end = try await f.finished(job, in: finished)
+        #expect(end.state == "failed")
+        #expect(end.results["error"] == .string(BrokerFixture.errorPrefix + "ProviderFailed"))
+        let message = end.results["message"]?.string ?? ""
+        #expect(message.contains("no display to show on"), "\(message)")
+    }
+
     @Test("A choice the broker did not offer fails the job and performs nothing")
     func choiceNotOfferedFails() async throws {
         let f = try await Self.start()

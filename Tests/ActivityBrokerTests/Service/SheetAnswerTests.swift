@@ -1,0 +1,45 @@
+// The broker's reading of the sheet's answers and of Share's parent_window, without a bus.
+import ActivityBrokerInterface
+import ActivityKit
+import DBus
+import Testing
+
+@testable import ActivityBroker
+
+@Suite struct SheetAnswerTests {
+    @Test func showRepliesAreReadStrictly() {
+        func read(_ values: [Value]) -> String {
+            switch SheetClient.response(values) {
+            case .success(.chosen(let id, let token)): "chosen \(id) \(token ?? "-")"
+            case .success(.cancelled): "cancelled"
+            case .success(.failed(let message)): "failed \(message)"
+            case .failure(let error): error.name
+            }
+        }
+        let invalid = "org.freedesktop.DBus.Error.InvalidSignature"
+        #expect(read([.uint32(0), .vardict(["activity_id": .string("a.b"), "activation_token": .string("t")])]) == "chosen a.b t")
+        #expect(read([.uint32(0), .vardict(["activity_id": .string("a.b")])]) == "chosen a.b -")
+        #expect(read([.uint32(1), .vardict([:])]) == "cancelled")
+        #expect(read([.uint32(2), .vardict(["message": .string("no screen")])]) == "failed no screen")
+        #expect(read([.uint32(2), .vardict([:])]) == "failed no reason given")
+        #expect(read([.uint32(0), .vardict([:])]) == invalid, "chosen without an activity_id")
+        #expect(read([.uint32(0), .vardict(["activity_id": .uint32(3)])]) == invalid)
+        #expect(read([.uint32(3), .vardict([:])]) == invalid)
+        #expect(read([.string("0"), .vardict([:])]) == invalid)
+        #expect(read([.uint32(0)]) == invalid)
+        #expect(read([]) == invalid)
+    }
+
+    @Test(arguments: ["", "x11:1", "x11:3a00007", "x11:ffffffffffffffff", "wayland:abc-DEF_123", "wayland:" + String(repeating: "h", count: 256)])
+    func parentWindowsAccepted(_ parent: String) throws {
+        try ShareRequests.checkParentWindow(parent)
+    }
+
+    @Test(arguments: [
+        "x11:", "x11:0x12", "x11:12g", "x11:" + String(repeating: "f", count: 17), "wayland:", "wayland:a b",
+        "wayland:" + String(repeating: "h", count: 257), "wayland:é", "mir:1", "X11:1", " x11:1",
+    ])
+    func parentWindowsRefused(_ parent: String) {
+        #expect(throws: ActivityError.self) { try ShareRequests.checkParentWindow(parent) }
+    }
+}
