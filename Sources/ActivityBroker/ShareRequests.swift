@@ -103,7 +103,15 @@ final class ShareRequests: @unchecked Sendable {
                 log.event("job \(job.number): its caller left; closing the share sheet")
                 jobs.cancel(job)
             })
-        connection.queue.async { [self] in show(request, timeout: timeout) }
+        // Who is asking, for the sheet's header (display only), then the sheet; after the reply.
+        connection.call(
+            MethodCall(
+                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
+                member: "GetConnectionUnixProcessID", body: [.string(caller)]), timeout: .seconds(5)
+        ) { [unowned self] result in
+            let pid = (try? result.get())?.first?.uint32
+            show(request, appID: pid.map { CallerApplication.id(ofProcess: $0) } ?? "", timeout: timeout)
+        }
         return job.path
     }
 
@@ -118,11 +126,11 @@ final class ShareRequests: @unchecked Sendable {
         let showOptions: [String: Value]
     }
 
-    private func show(_ request: Request, timeout: UInt32) {
+    private func show(_ request: Request, appID: String, timeout: UInt32) {
         let job = request.job
         guard job.state == .choosing else { return }
         let pending = sheet.show(
-            handle: request.handle, appID: "", parentWindow: request.parentWindow,
+            handle: request.handle, appID: appID, parentWindow: request.parentWindow,
             items: ItemKey.record(url: request.items.url.string, title: request.items.title, text: request.items.text),
             activities: request.records, options: request.showOptions,
             // The job's timer ends a sheet that never answers; this is only a backstop.

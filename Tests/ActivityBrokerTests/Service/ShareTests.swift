@@ -5,6 +5,12 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ActivityBroker
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite("Broker1.Share")
 struct ShareTests {
     static let url = "https://example.org/shared-page"
@@ -89,6 +95,7 @@ struct ShareTests {
         #expect(show.items["url"] == .string(Self.url))
         #expect(show.items["title"] == .string("A page title"))
         #expect(show.parentWindow == "")
+        #expect(show.appID == CallerApplication.id(ofProcess: UInt32(getpid())), "the caller is this test process")
         #expect(show.handle.rawValue.hasPrefix("/org/activitybroker/Broker1/request/"))
         #expect(show.activities.first?["name"] == .string("Open Share"))
         show.choose("org.test.open")

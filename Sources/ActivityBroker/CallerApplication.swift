@@ -1,0 +1,84 @@
+// Which application a caller is, as far as its process tells: the `app_id` a share sheet shows.
+import Foundation
+
+/// The application id of a calling process (a desktop file id such as `org.gnome.Nautilus`),
+/// or "" when it cannot be told — the sheet then shows no app name.
+///
+/// Sources, as xdg-desktop-portal reads them: a Flatpak sandbox's `/.flatpak-info`
+/// (`[Application] name=`), else the systemd unit of the process's cgroup as desktops name
+/// app launches (`app[-<launcher>]-<app id>[@<random>].service`, `app[-<launcher>]-<app
+/// id>-<random>.scope`; systemd.io "Desktop Environment Integration"). It is for display
+/// only: nothing is granted or refused on its strength (a pid can be reused meanwhile).
+enum CallerApplication {
+    /// The id for the process `pid`, reading `procRoot` (`/proc`); "" when none is found.
+    /// A few small reads of /proc: cheap enough for the loop.
+    static func id(ofProcess pid: UInt32, procRoot: String = "/proc") -> String {
+        let base = "\(procRoot)/\(pid)"
+        if let info = try? String(contentsOfFile: base + "/root/.flatpak-info", encoding: .utf8),
+            let id = id(fromFlatpakInfo: info)
+        {
+            return id
+        }
+        if let cgroup = try? String(contentsOfFile: base + "/cgroup", encoding: .utf8), let id = id(fromCgroup: cgroup) {
+            return id
+        }
+        return ""
+    }
+
+    /// `name=` of the `[Application]` group of a `.flatpak-info` key file.
+    static func id(fromFlatpakInfo text: String) -> String? {
+        var inApplication = false
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") {
+                inApplication = trimmed == "[Application]"
+            } else if inApplication, trimmed.hasPrefix("name=") {
+                return valid(String(trimmed.dropFirst("name=".count)))
+            }
+        }
+        return nil
+    }
+
+    /// The app id in the innermost `app-…` unit of a `/proc/<pid>/cgroup` text (the unified
+    /// hierarchy's `0::` line, else any line).
+    static func id(fromCgroup text: String) -> String? {
+        let lines = text.split(whereSeparator: \.isNewline)
+        let unified = lines.first { $0.hasPrefix("0::") }
+        for line in (unified.map { [$0] } ?? []) + lines {
+            guard let path = line.split(separator: ":", maxSplits: 2).last else { continue }
+            for unit in path.split(separator: "/").reversed() where unit.hasPrefix("app-") {
+                if let id = id(fromUnit: String(unit)) { return id }
+            }
+        }
+        return nil
+    }
+
+    /// `app-gnome-org.gnome.Terminal-1234.scope` → `org.gnome.Terminal`;
+    /// `app-org.gnome.Terminal@abc.service` → `org.gnome.Terminal`. A `-` inside the id is
+    /// escaped as `\x2d` in unit names.
+    static func id(fromUnit unit: String) -> String? {
+        var name = Substring(unit.dropFirst("app-".count))
+        if name.hasSuffix(".scope") {
+            name = name.dropLast(".scope".count)
+            // A scope always ends in a random part.
+            guard let dash = name.lastIndex(of: "-") else { return nil }
+            name = name[..<dash]
+        } else if name.hasSuffix(".service") {
+            name = name.dropLast(".service".count)
+            if let at = name.firstIndex(of: "@") { name = name[..<at] }
+        } else {
+            return nil
+        }
+        // What is left is `[<launcher>-]<app id>`: the id is the last part.
+        guard let last = name.split(separator: "-").last else { return nil }
+        return valid(last.replacingOccurrences(of: "\\x2d", with: "-"))
+    }
+
+    /// A desktop file id as the sheet may look it up: letters, digits, `._-`, up to 255 bytes.
+    private static func valid(_ id: String) -> String? {
+        guard !id.isEmpty, id.utf8.count <= 255,
+            id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
+        else { return nil }
+        return id
+    }
+}
