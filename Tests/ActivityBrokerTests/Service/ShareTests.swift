@@ -208,6 +208,19 @@ struct ShareTests {
         try await sheet.waitForCalls([Self.close(show.handle)])
     }
 
+    @Test("SIGTERM with a sheet open: the caller gets Finished(cancelled), the sheet gets Close, the broker exits 0")
+    func shutdownClosesAnOpenSheet() async throws {
+        let f = try await Self.start()
+        let sheet = try await RecordingSheet(bus: f.bus)
+        let finished = f.finishedSignals()
+        try await f.settle()
+        let job = try await Self.share(f)
+        let show = try await sheet.shows.next("Show")
+        #expect(try await f.stopBroker() == .exited(0))
+        #expect(try await f.finished(job, in: finished).state == "cancelled")
+        try await sheet.waitForCalls([Self.close(show.handle)])
+    }
+
     @Test("Cancel after the choice cancels the running activity; the sheet hears cancelled")
     func cancelWhileRunning() async throws {
         let f = try await Self.start()
