@@ -25,7 +25,7 @@ public final class RecordingSheet: Sendable {
             responder.reply([
                 .uint32(Sheet1.Response.chosen.rawValue),
                 .vardict([
-                    Sheet1.ResultKey.activityID: .string(id), Sheet1.ResultKey.activationToken: .string(token),
+                    Sheet1.ShowResultKey.activityID: .string(id), Sheet1.ShowResultKey.activationToken: .string(token),
                 ]),
             ])
         }
@@ -33,7 +33,7 @@ public final class RecordingSheet: Sendable {
         /// Answers `2` (failed: the sheet could not show itself) with `message`.
         public func fail(_ message: String) {
             responder.reply([
-                .uint32(Sheet1.Response.failed.rawValue), .vardict([Sheet1.ResultKey.message: .string(message)]),
+                .uint32(Sheet1.Response.failed.rawValue), .vardict([ResultKey.message: .string(message)]),
             ])
         }
 
@@ -72,15 +72,10 @@ public final class RecordingSheet: Sendable {
             Sheet1.objectPath,
             interfaces: [
                 Interface(
-                    Sheet1.interfaceName,
+                    Sheet1.interface,
                     methods: [
-                        Method(
-                            Sheet1.Member.show,
-                            in: [
-                                Argument("handle", "o"), Argument("app_id", "s"), Argument("parent_window", "s"),
-                                Argument("items", "a{sv}"), Argument("activities", "aa{sv}"), Argument("options", "a{sv}"),
-                            ], out: [Argument("response", "u"), Argument("results", "a{sv}")],
-                            handler: .deferred { call, responder in
+                        Sheet1.show.method(
+                            .deferred { call, responder in
                                 shows.put(
                                     Show(
                                         sender: call.sender, handle: call.body[0].objectPath ?? "/",
@@ -89,20 +84,17 @@ public final class RecordingSheet: Sendable {
                                         activities: (call.body[4].array ?? []).compactMap(\.vardict),
                                         options: call.body[5].vardict ?? [:], responder: responder))
                             }),
-                        Method(
-                            Sheet1.Member.update,
-                            in: [Argument("handle", "o"), Argument("state", "s"), Argument("message", "s")],
-                            handler: .immediate { call in
+                        Sheet1.update.method(
+                            .immediate { call in
                                 calls.put(
                                     Call(
                                         member: "Update", handle: call.body[0].objectPath ?? "/",
                                         state: call.body[1].string ?? "", message: call.body[2].string ?? ""))
                                 return []
                             }),
-                        Method(
-                            Sheet1.Member.close, in: [Argument("handle", "o")],
-                            handler: .immediate { call in
-                                calls.put(Call(member: "Close", handle: call.body[0].objectPath ?? "/", state: "", message: ""))
+                        Sheet1.close.method(
+                            .immediate { call in
+                                calls.put(Call(member: "Close", handle: call.body[0].objectPath ?? "/"))
                                 return []
                             }),
                     ])
