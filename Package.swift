@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "ShareSheet", dependencies: ["CGtk", "DBus", "ActivityBrokerInterface"]),
         .executableTarget(name: "activity-sheet", dependencies: ["ShareSheet"]),
         .target(name: "TerminalUI"),
-        .target(name: "Navigation", dependencies: ["ActivityBrokerClient"]),
+        .target(name: "Navigation", dependencies: ["ActivityBrokerClient", "SystemSupport"]),
         .target(name: "TextPages", dependencies: ["Navigation"]),
         .target(
             name: "ShareCLI",

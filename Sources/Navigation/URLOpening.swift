@@ -1,10 +1,8 @@
 // URLOpening: hands a URL to the system (xdg-open by default), spawned without a shell.
 
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
+import SystemSupport
 
 /// Hands a URL to the system's opener (the default browser, mail client, …).
 public protocol URLOpening: Sendable {
@@ -31,13 +29,12 @@ public enum URLOpenerError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Opens URLs with `xdg-open URL` (or another program given the URL as its last argument).
 ///
-/// The child is spawned with `posix_spawnp` — no shell, so nothing in the URL is
-/// interpreted — with its signal mask emptied and every signal reset to its default
-/// (`POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF`: our threads may run with signals
-/// blocked, and a child would inherit that), and with stdin, stdout and stderr on
-/// `/dev/null` so it never holds our terminal or a test runner's pipes. `open` waits for
-/// the opener to exit (xdg-open returns once it has launched the handler) on a thread of
-/// its own, never on the caller's.
+/// The child is started by SystemSupport's `ProcessSpawner`, the package's one careful spawn:
+/// no shell, so nothing in the URL is interpreted; an empty signal mask and every signal at its
+/// default (our threads may run with signals blocked, and a child would inherit that); and
+/// stdin, stdout and stderr on `/dev/null`, so it never holds our terminal or a test runner's
+/// pipes. `open` waits for the opener to exit (xdg-open returns once it has launched the
+/// handler) on a thread of its own, never on the caller's.
 public struct SystemURLOpener: URLOpening {
     /// The program and the arguments that come before the URL.
     public let command: [String]
@@ -49,54 +46,37 @@ public struct SystemURLOpener: URLOpening {
     }
 
     public func open(_ url: URL) async throws {
-        let argv = command + [url.absoluteString]
-        let pid = try Self.spawn(argv)
-        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            // waitpid blocks; a dedicated thread keeps the cooperative pool free.
-            Thread.detachNewThread { continuation.resume(returning: Self.waitForExit(pid)) }
+        let arguments = command + [url.absoluteString]
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<ProcessExit, SpawnError>, Never>) in
+            // The spawn and its wait block; a dedicated thread keeps the cooperative pool free.
+            Thread.detachNewThread {
+                continuation.resume(
+                    returning: Result { () throws(SpawnError) in
+                        try ProcessSpawner.run(
+                            arguments, environment: ProcessInfo.processInfo.environment,
+                            standardStreams: .null)
+                    })
+            }
         }
-        guard status == 0 else { throw URLOpenerError.exited(program: command[0], status: status) }
+        switch outcome {
+        case .success(let exit):
+            guard exit.shellStatus == 0 else {
+                throw URLOpenerError.exited(program: command[0], status: exit.shellStatus)
+            }
+        case .failure(let error):
+            throw URLOpenerError.spawnFailed(program: command[0], detail: Self.reason(error))
+        }
     }
 
-    /// Spawns `argv` (searched on `PATH`) with a clean signal state and stdio on /dev/null.
-    // TODO(process layer): this and `waitForExit(_:)` are the opener's only process code;
-    // replace both with SystemSupport's careful spawn when that target lands (issue 10, point 5).
-    static func spawn(_ argv: [String]) throws(URLOpenerError) -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArguments { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawnp(&pid, argv[0], &actions, &attributes, &cArguments, environ)
-        guard result == 0 else {
-            throw .spawnFailed(program: argv[0], detail: String(cString: strerror(result)))
+    /// The `strerror` text of why the opener could not start, as `spawnFailed` has always said it.
+    private static func reason(_ error: SpawnError) -> String {
+        let code: Int32
+        switch error {
+        case .notFound: code = ENOENT
+        case .permissionDenied: code = EACCES
+        case .failed(_, _, let number): code = number
         }
-        return pid
-    }
-
-    /// Waits for `pid` and returns its exit status (128 + signal when killed).
-    static func waitForExit(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { return -1 }
-        }
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return String(cString: strerror(code))
     }
 }

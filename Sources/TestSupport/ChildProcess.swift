@@ -55,7 +55,7 @@ public final class ChildProcess: @unchecked Sendable {
             if let input { close(input.read) }
         }
         let environment = environment ?? ProcessInfo.processInfo.environment
-        // A bare name is looked up on our PATH, as posix_spawnp would.
+        // A bare name is looked up on our PATH, as execvp would.
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ExecutableLocator.defaultPath
         var request = SpawnRequest(
             executable: ExecutableLocator.search(executable, path: path) ?? executable,
