@@ -34,9 +34,14 @@ let package = Package(
         ),
         .target(name: "ShareSheet", dependencies: ["CGtk", "DBus", "ActivityBrokerInterface"]),
         .executableTarget(name: "activity-sheet", dependencies: ["ShareSheet"]),
-        .target(name: "TerminalUI"),
+        .target(name: "TerminalUI", dependencies: ["SystemSupport"]),
         .target(name: "Navigation", dependencies: ["ActivityBrokerClient", "SystemSupport"]),
-        .target(name: "TextPages", dependencies: ["Navigation"]),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "TextPages", dependencies: ["Navigation", "CCurl"]),
         .target(
             name: "ShareCLI",
             dependencies: ["ActivityBrokerClient", "Navigation", "TextPages", "TerminalUI", "SystemSupport"]

@@ -1,163 +1,160 @@
-// Curl: the one seam to libcurl, loaded at run time, that the terminal's page loader transfers with.
+// Curl: the one seam to libcurl (through CCurl's shim) that the terminal's page loader transfers with.
 
-import Foundation
+import CCurl
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// libcurl's easy interface, opened with `dlopen` from `libcurl.so.4`.
+/// The few calls of libcurl's easy interface the page loader makes; each names the C function
+/// it wraps, and nothing else in the package calls libcurl.
 ///
-/// Why not `URLSession`: on Linux it hands every received chunk to the delegate queue
-/// asynchronously, with no back-pressure, so a gzip bomb or an endless body filled hundreds
-/// of megabytes before the delegate could count them and stop the transfer. libcurl's write
-/// callback runs as the bytes arrive (after decompression) and stops the transfer when it
-/// returns short, so the cap holds exactly.
+/// Why libcurl and not `URLSession`: on Linux `URLSession` hands every received chunk to the
+/// delegate queue asynchronously, with no back-pressure, so a gzip bomb or an endless body filled
+/// hundreds of megabytes before the delegate could count them and stop the transfer. libcurl's
+/// write callback runs as the bytes arrive (after decompression) and stops the transfer when it
+/// returns short, so the cap holds exactly. (FoundationNetworking is itself built on libcurl, so
+/// this adds no library to what `share` loads.)
 ///
-/// Why `dlopen`: FoundationNetworking itself links `libcurl.so.4`, so the library is present
-/// wherever `share` runs, but its development headers are not a build dependency of this
-/// package. The few functions used are declared here with their C prototypes; each wrapper
-/// names the function it calls. `curl_easy_setopt` and `curl_easy_getinfo` are variadic in C:
-/// they are called through prototypes with one fixed extra argument, which the x86-64 and
-/// AArch64 Linux calling conventions pass exactly like the variadic one.
-struct Curl: @unchecked Sendable {
-    // @unchecked Sendable: only immutable C function pointers, valid for the process's life.
+/// `curl_easy_setopt` and `curl_easy_getinfo` are variadic in C, which Swift cannot call: CCurl's
+/// `shim.h` wraps each use in a fixed-argument `static inline` function, and the option, info and
+/// error constants come from `<curl/curl.h>` itself.
+enum Curl {
+    /// An easy handle (`CURL *`).
+    typealias Handle = UnsafeMutableRawPointer
+    /// A list of header lines (`struct curl_slist *`).
+    typealias List = UnsafeMutablePointer<curl_slist>
+    /// `curl_write_callback`: takes the bytes received; returning less than offered stops the transfer.
+    typealias WriteCallback = curl_write_callback
+    /// `curl_xferinfo_callback`: called as the transfer progresses; non-zero aborts it.
+    typealias ProgressCallback = curl_xferinfo_callback
 
-    typealias Handle = OpaquePointer
-    typealias WriteCallback =
-        @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
-    typealias ProgressCallback =
-        @convention(c) (UnsafeMutableRawPointer?, Int64, Int64, Int64, Int64) -> Int32
+    /// The size libcurl's error buffer must have (`CURL_ERROR_SIZE`).
+    static let errorBufferSize = Int(CURL_ERROR_SIZE)
 
-    private typealias GlobalInit = @convention(c) (Int) -> Int32
-    private typealias EasyInit = @convention(c) () -> Handle?
-    private typealias SetLong = @convention(c) (Handle, Int32, Int) -> Int32
-    private typealias SetPointer = @convention(c) (Handle, Int32, UnsafeRawPointer?) -> Int32
-    private typealias Perform = @convention(c) (Handle) -> Int32
-    private typealias GetInfo = @convention(c) (Handle, Int32, UnsafeMutableRawPointer) -> Int32
-    private typealias Cleanup = @convention(c) (Handle) -> Void
-    private typealias StringError = @convention(c) (Int32) -> UnsafePointer<CChar>?
-    private typealias ListAppend = @convention(c) (OpaquePointer?, UnsafePointer<CChar>) -> OpaquePointer?
-    private typealias ListFree = @convention(c) (OpaquePointer?) -> Void
-
-    private let easyInit: EasyInit
-    private let setLong: SetLong
-    private let setPointer: SetPointer
-    private let perform: Perform
-    private let getInfo: GetInfo
-    private let cleanup: Cleanup
-    private let stringError: StringError
-    private let listAppend: ListAppend
-    private let listFree: ListFree
-
-    /// The library, or why it could not be opened.
-    static let shared: Result<Curl, CurlUnavailable> = Curl.open()
-
-    private static func open() -> Result<Curl, CurlUnavailable> {
-        guard let library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(
-                CurlUnavailable(detail: dlerror().map { String(cString: $0) } ?? "libcurl.so.4 not found"))
-        }
-        func symbol<T>(_ name: String, as: T.Type) throws(CurlUnavailable) -> T {
-            guard let pointer = dlsym(library, name) else {
-                throw CurlUnavailable(detail: "libcurl has no \(name)")
-            }
-            return unsafeBitCast(pointer, to: T.self)
-        }
-        do {
-            let globalInit = try symbol("curl_global_init", as: GlobalInit.self)
-            // CURL_GLOBAL_ALL (3); libcurl counts the calls, FoundationNetworking makes its own.
-            guard globalInit(3) == 0 else {
-                return .failure(CurlUnavailable(detail: "curl_global_init failed"))
-            }
-            return .success(
-                Curl(
-                    easyInit: try symbol("curl_easy_init", as: EasyInit.self),
-                    setLong: try symbol("curl_easy_setopt", as: SetLong.self),
-                    setPointer: try symbol("curl_easy_setopt", as: SetPointer.self),
-                    perform: try symbol("curl_easy_perform", as: Perform.self),
-                    getInfo: try symbol("curl_easy_getinfo", as: GetInfo.self),
-                    cleanup: try symbol("curl_easy_cleanup", as: Cleanup.self),
-                    stringError: try symbol("curl_easy_strerror", as: StringError.self),
-                    listAppend: try symbol("curl_slist_append", as: ListAppend.self),
-                    listFree: try symbol("curl_slist_free_all", as: ListFree.self)))
-        } catch {
-            return .failure(error)
-        }
-    }
+    /// `curl_global_init(CURL_GLOBAL_ALL)`, once; the library counts the calls and
+    /// FoundationNetworking makes its own. Fails only when libcurl cannot set up TLS.
+    static let ready: Result<Void, CurlUnavailable> =
+        ab_curl_global_init_all() == CURLE_OK
+        ? .success(()) : .failure(CurlUnavailable(detail: "curl_global_init failed"))
 
     /// `curl_easy_init`.
-    func makeHandle() -> Handle? { easyInit() }
+    static func makeHandle() -> Handle? { curl_easy_init() }
     /// `curl_easy_cleanup`.
-    func free(_ handle: Handle) { cleanup(handle) }
+    static func free(_ handle: Handle) { curl_easy_cleanup(handle) }
     /// `curl_easy_setopt` with a `long`.
     @discardableResult
-    func set(_ handle: Handle, _ option: Option, _ value: Int) -> Int32 {
-        setLong(handle, option.rawValue, value)
+    static func set(_ handle: Handle, _ option: Option, _ value: Int) -> Int32 {
+        code(ab_curl_setopt_long(handle, option.value, value))
     }
-    /// `curl_easy_setopt` with a pointer (a string, a list, a callback or its data).
+    /// `curl_easy_setopt` with a string, which libcurl copies.
     @discardableResult
-    func set(_ handle: Handle, _ option: Option, pointer: UnsafeRawPointer?) -> Int32 {
-        setPointer(handle, option.rawValue, pointer)
-    }
-    /// `curl_easy_perform`: blocks until the transfer ends; returns the `CURLcode`.
-    func run(_ handle: Handle) -> Int32 { perform(handle) }
-    /// `curl_easy_getinfo` for a `long`.
-    func long(_ handle: Handle, _ info: Info) -> Int {
-        var value = 0
-        _ = withUnsafeMutablePointer(to: &value) {
-            getInfo(handle, info.rawValue, UnsafeMutableRawPointer($0))
+    static func set(_ handle: Handle, _ option: Option, string: String) -> Int32 {
+        string.withCString {
+            code(ab_curl_setopt_pointer(handle, option.value, UnsafeMutableRawPointer(mutating: $0)))
         }
+    }
+    /// `curl_easy_setopt` with a pointer (a list, a buffer, a callback's data).
+    @discardableResult
+    static func set(_ handle: Handle, _ option: Option, pointer: UnsafeMutableRawPointer?) -> Int32 {
+        code(ab_curl_setopt_pointer(handle, option.value, pointer))
+    }
+    /// `curl_easy_setopt(CURLOPT_WRITEFUNCTION)`.
+    @discardableResult
+    static func setWriteFunction(_ handle: Handle, _ callback: WriteCallback) -> Int32 {
+        code(ab_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, callback))
+    }
+    /// `curl_easy_setopt(CURLOPT_XFERINFOFUNCTION)`.
+    @discardableResult
+    static func setProgressFunction(_ handle: Handle, _ callback: ProgressCallback) -> Int32 {
+        code(ab_curl_setopt_xferinfo_callback(handle, callback))
+    }
+    /// `curl_easy_setopt(CURLOPT_PROTOCOLS_STR, "http,https")`, or `CURLOPT_PROTOCOLS` on a
+    /// libcurl older than 7.85.
+    @discardableResult
+    static func restrictToHTTP(_ handle: Handle) -> Int32 { code(ab_curl_restrict_to_http(handle)) }
+    /// `curl_easy_perform`: blocks until the transfer ends; returns the `CURLcode`.
+    static func run(_ handle: Handle) -> Int32 { code(curl_easy_perform(handle)) }
+    /// `curl_easy_getinfo` for a `long`.
+    static func long(_ handle: Handle, _ info: Info) -> Int {
+        var value = 0
+        _ = ab_curl_getinfo_long(handle, info.value, &value)
         return value
     }
     /// `curl_easy_getinfo` for a string; `nil` when libcurl has none.
-    func string(_ handle: Handle, _ info: Info) -> String? {
+    static func string(_ handle: Handle, _ info: Info) -> String? {
         var value: UnsafePointer<CChar>?
-        _ = withUnsafeMutablePointer(to: &value) {
-            getInfo(handle, info.rawValue, UnsafeMutableRawPointer($0))
-        }
+        _ = ab_curl_getinfo_string(handle, info.value, &value)
         return value.map { String(cString: $0) }
     }
     /// `curl_easy_strerror`.
-    func describe(_ code: Int32) -> String {
-        stringError(code).map { String(cString: $0) } ?? "error \(code)"
+    static func describe(_ code: Int32) -> String {
+        curl_easy_strerror(CURLcode(UInt32(bitPattern: code))).map { String(cString: $0) } ?? "error \(code)"
     }
     /// `curl_slist_append`.
-    func append(_ list: OpaquePointer?, _ line: String) -> OpaquePointer? {
-        line.withCString { listAppend(list, $0) }
+    static func append(_ list: List?, _ line: String) -> List? {
+        line.withCString { curl_slist_append(list, $0) }
     }
     /// `curl_slist_free_all`.
-    func freeList(_ list: OpaquePointer?) { listFree(list) }
+    static func freeList(_ list: List?) { curl_slist_free_all(list) }
 
-    /// The `CURLOPT_*` values used (curl.h: type base + number).
-    enum Option: Int32 {
-        case writeData = 10001, url = 10002, errorBuffer = 10010, userAgent = 10018, httpHeader = 10023,
-            headerData = 10029
-        case progressData = 10057, acceptEncoding = 10102, protocolsString = 10318
-        case writeFunction = 20011, headerFunction = 20079, progressFunction = 20219
-        case noProgress = 43, followLocation = 52, noSignal = 99, protocols = 181
-        case timeoutMilliseconds = 155, connectTimeoutMilliseconds = 156
+    /// A `CURLcode` as the number libcurl documents (and the loader's messages show).
+    private static func code(_ code: CURLcode) -> Int32 { Int32(bitPattern: code.rawValue) }
+
+    /// The `CURLOPT_*` options the loader sets, by what they do.
+    enum Option {
+        case url, userAgent, httpHeader, errorBuffer, acceptEncoding, writeData, progressData
+        case noProgress, followLocation, noSignal, timeoutMilliseconds, connectTimeoutMilliseconds
+
+        var value: CURLoption {
+            switch self {
+            case .url: CURLOPT_URL
+            case .userAgent: CURLOPT_USERAGENT
+            case .httpHeader: CURLOPT_HTTPHEADER
+            case .errorBuffer: CURLOPT_ERRORBUFFER
+            case .acceptEncoding: CURLOPT_ACCEPT_ENCODING
+            case .writeData: CURLOPT_WRITEDATA
+            case .progressData: CURLOPT_XFERINFODATA
+            case .noProgress: CURLOPT_NOPROGRESS
+            case .followLocation: CURLOPT_FOLLOWLOCATION
+            case .noSignal: CURLOPT_NOSIGNAL
+            case .timeoutMilliseconds: CURLOPT_TIMEOUT_MS
+            case .connectTimeoutMilliseconds: CURLOPT_CONNECTTIMEOUT_MS
+            }
+        }
     }
 
-    /// The `CURLINFO_*` values used.
-    enum Info: Int32 {
-        case responseCode = 0x200002, contentType = 0x100012, redirectURL = 0x10001F
+    /// The `CURLINFO_*` answers the loader reads.
+    enum Info {
+        case responseCode, contentType, redirectURL
+
+        var value: CURLINFO {
+            switch self {
+            case .responseCode: CURLINFO_RESPONSE_CODE
+            case .contentType: CURLINFO_CONTENT_TYPE
+            case .redirectURL: CURLINFO_REDIRECT_URL
+            }
+        }
     }
 
     /// `CURLcode`s the loader tells apart.
     enum Code {
-        static let ok: Int32 = 0
-        static let couldNotResolveHost: Int32 = 6
-        static let couldNotConnect: Int32 = 7
-        static let timedOut: Int32 = 28
-        static let unknownOption: Int32 = 48
+        static let ok = number(CURLE_OK)
+        static let couldNotResolveHost = number(CURLE_COULDNT_RESOLVE_HOST)
+        static let couldNotConnect = number(CURLE_COULDNT_CONNECT)
+        static let timedOut = number(CURLE_OPERATION_TIMEDOUT)
         /// TLS: connect, engine, certificate, cipher, verification, CA file, shutdown, CRL,
         /// issuer, pinned key, certificate status, client certificate.
-        static let tls: Set<Int32> = [35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98]
+        static let tls: Set<Int32> = Set(
+            [
+                CURLE_SSL_CONNECT_ERROR, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+                CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_INITFAILED,
+                CURLE_SSL_CACERT_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE,
+                CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
+                CURLE_SSL_CLIENTCERT, CURLE_PEER_FAILED_VERIFICATION,
+            ].map(number))
+
+        private static func number(_ code: CURLcode) -> Int32 { Int32(bitPattern: code.rawValue) }
     }
 }
 
-/// libcurl could not be opened.
+/// libcurl could not be set up.
 struct CurlUnavailable: Error, CustomStringConvertible {
     var detail: String
     var description: String { "libcurl is not available: \(detail)" }

@@ -76,19 +76,14 @@ final class HTTPTransfer: @unchecked Sendable {
     private func perform(_ url: URL, userAgent: String, timeout: TimeInterval, reportedTimeout: TimeInterval)
         -> Result<Response, PageLoadError>
     {
-        let curl: Curl
-        switch Curl.shared {
-        case .success(let library): curl = library
-        case .failure(let error): return .failure(.network(detail: "\(error)"))
-        }
-        guard let handle = curl.makeHandle() else {
+        if case .failure(let error) = Curl.ready { return .failure(.network(detail: "\(error)")) }
+        guard let handle = Curl.makeHandle() else {
             return .failure(.network(detail: "curl_easy_init failed"))
         }
-        defer { curl.free(handle) }
-        let headers = curl.append(nil, "Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
-        defer { curl.freeList(headers) }
-        // CURL_ERROR_SIZE is 256.
-        var errorBuffer = [CChar](repeating: 0, count: 256)
+        defer { Curl.free(handle) }
+        let headers = Curl.append(nil, "Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
+        defer { Curl.freeList(headers) }
+        var errorBuffer = [CChar](repeating: 0, count: Curl.errorBufferSize)
         let context = Unmanaged.passUnretained(self).toOpaque()
         let write: Curl.WriteCallback = { data, size, count, context in
             Unmanaged<HTTPTransfer>.fromOpaque(context!).takeUnretainedValue().receive(
@@ -98,42 +93,37 @@ final class HTTPTransfer: @unchecked Sendable {
             Unmanaged<HTTPTransfer>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
         }
         let code: Int32 = errorBuffer.withUnsafeMutableBufferPointer { errors in
-            // String options are copied by libcurl when set.
-            url.absoluteString.withCString { _ = curl.set(handle, .url, pointer: $0) }
-            userAgent.withCString { _ = curl.set(handle, .userAgent, pointer: $0) }
-            "http,https".withCString { protocols in
-                if curl.set(handle, .protocolsString, pointer: protocols) == Curl.Code.unknownOption {
-                    curl.set(handle, .protocols, 3)  // CURLPROTO_HTTP | CURLPROTO_HTTPS, before curl 7.85
-                }
-            }
-            "".withCString { _ = curl.set(handle, .acceptEncoding, pointer: $0) }  // every encoding libcurl decodes
-            curl.set(handle, .httpHeader, pointer: UnsafeRawPointer(headers))
-            curl.set(handle, .errorBuffer, pointer: errors.baseAddress)
-            curl.set(handle, .noSignal, 1)
-            curl.set(handle, .followLocation, 0)
+            Curl.set(handle, .url, string: url.absoluteString)
+            Curl.set(handle, .userAgent, string: userAgent)
+            Curl.restrictToHTTP(handle)
+            Curl.set(handle, .acceptEncoding, string: "")  // every encoding libcurl decodes
+            Curl.set(handle, .httpHeader, pointer: UnsafeMutableRawPointer(headers))
+            Curl.set(handle, .errorBuffer, pointer: UnsafeMutableRawPointer(errors.baseAddress))
+            Curl.set(handle, .noSignal, 1)
+            Curl.set(handle, .followLocation, 0)
             let milliseconds = max(1, Int(timeout * 1000))
-            curl.set(handle, .timeoutMilliseconds, milliseconds)
-            curl.set(handle, .connectTimeoutMilliseconds, milliseconds)
-            curl.set(handle, .writeFunction, pointer: unsafeBitCast(write, to: UnsafeRawPointer.self))
-            curl.set(handle, .writeData, pointer: context)
-            curl.set(handle, .noProgress, 0)
-            curl.set(handle, .progressFunction, pointer: unsafeBitCast(progress, to: UnsafeRawPointer.self))
-            curl.set(handle, .progressData, pointer: context)
-            return curl.run(handle)
+            Curl.set(handle, .timeoutMilliseconds, milliseconds)
+            Curl.set(handle, .connectTimeoutMilliseconds, milliseconds)
+            Curl.setWriteFunction(handle, write)
+            Curl.set(handle, .writeData, pointer: context)
+            Curl.set(handle, .noProgress, 0)
+            Curl.setProgressFunction(handle, progress)
+            Curl.set(handle, .progressData, pointer: context)
+            return Curl.run(handle)
         }
         if overLimit { return .failure(.tooLarge(limit: maximumBytes)) }
         if isCancelled { return .failure(.cancelled) }
         guard code == Curl.Code.ok else {
             let message = String(
                 decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let detail = message.isEmpty ? curl.describe(code) : message
+            let detail = message.isEmpty ? Curl.describe(code) : message
             return .failure(Self.classify(code, detail: detail, url: url, timeout: reportedTimeout))
         }
-        let status = curl.long(handle, .responseCode)
-        let location = curl.string(handle, .redirectURL).flatMap { URL(string: $0) }
+        let status = Curl.long(handle, .responseCode)
+        let location = Curl.string(handle, .redirectURL).flatMap { URL(string: $0) }
         return .success(
             Response(
-                status: status, contentType: curl.string(handle, .contentType), location: location, body: body
+                status: status, contentType: Curl.string(handle, .contentType), location: location, body: body
             ))
     }
 
