@@ -1,11 +1,12 @@
 // Validated D-Bus name types: object paths, bus/interface/member/error names and signatures.
 import CDBus
 
-/// Runs a libdbus validator on `string` after rejecting embedded NULs (which C would truncate).
-private func validate(
-    _ string: String, kind: String,
+/// Runs a libdbus validator on `string` after rejecting embedded NULs (which C would truncate),
+/// and returns it.
+private func validated(
+    _ string: String, _ kind: String,
     _ check: (UnsafePointer<CChar>, UnsafeMutablePointer<CDBus.DBusError>) -> dbus_bool_t
-) throws(DBusError) {
+) throws(DBusError) -> String {
     if string.utf8.contains(0) {
         throw .invalidArgs("invalid \(kind) \(string.debugDescription): contains a NUL byte")
     }
@@ -16,26 +17,43 @@ private func validate(
         let why = error.message.map { String(cString: $0) } ?? "not valid"
         throw .invalidArgs("invalid \(kind) \(string.debugDescription): \(why)")
     }
+    return string
 }
 
-/// A D-Bus object path such as `/org/example/Object`, validated with `dbus_validate_path`.
-public struct ObjectPath: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
-    /// The path text; always valid.
-    public let rawValue: String
+/// What the name types below share (zbus has a type for each kind of D-Bus name): text that a
+/// libdbus validator accepted once, at construction; a literal that must be valid; ordering and
+/// printing by the text.
+public protocol ValidatedName: Hashable, Sendable, Comparable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+where StringLiteralType == String {
+    /// The text; always valid.
+    var rawValue: String { get }
+    /// Validates `string`; throws an `InvalidArgs` `DBusError` when it is not of this kind.
+    init(_ string: String) throws(DBusError)
+}
 
-    /// Validates `string`; throws an `InvalidArgs` `DBusError` when it is not an object path.
-    public init(_ string: String) throws(DBusError) {
-        try validate(string, kind: "object path") { dbus_validate_path($0, $1) }
-        rawValue = string
-    }
-
-    init(unchecked string: String) { rawValue = string }
-
+extension ValidatedName {
     /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
     /// `T("…")` with a literal argument is a literal coercion and lands here too.
     public init(stringLiteral value: String) {
         do { try self.init(value) } catch { preconditionFailure(error.description) }
     }
+
+    public var description: String { rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A D-Bus object path such as `/org/example/Object`, validated with `dbus_validate_path`.
+public struct ObjectPath: ValidatedName {
+    /// The path text; always valid.
+    public let rawValue: String
+
+    /// Validates `string`; throws an `InvalidArgs` `DBusError` when it is not an object path.
+    public init(_ string: String) throws(DBusError) {
+        rawValue = try validated(string, "object path", dbus_validate_path)
+    }
+
+    init(unchecked string: String) { rawValue = string }
 
     /// The root path `/`.
     public static let root = ObjectPath(unchecked: "/")
@@ -62,135 +80,85 @@ public struct ObjectPath: Hashable, Sendable, Comparable, CustomStringConvertibl
         if isRoot { return true }
         return other.rawValue.hasPrefix(rawValue + "/")
     }
-
-    public var description: String { rawValue }
-    public static func < (lhs: ObjectPath, rhs: ObjectPath) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A bus name: unique (`:1.5`) or well-known (`org.example.Service`), validated with
 /// `dbus_validate_bus_name`.
-public struct BusName: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct BusName: ValidatedName {
     /// The name text; always valid.
     public let rawValue: String
 
     /// Validates `string`; throws an `InvalidArgs` `DBusError` when it is not a bus name.
     public init(_ string: String) throws(DBusError) {
-        try validate(string, kind: "bus name") { dbus_validate_bus_name($0, $1) }
-        rawValue = string
+        rawValue = try validated(string, "bus name", dbus_validate_bus_name)
     }
 
     init(unchecked string: String) { rawValue = string }
-
-    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
-    /// `T("…")` with a literal argument is a literal coercion and lands here too.
-    public init(stringLiteral value: String) {
-        do { try self.init(value) } catch { preconditionFailure(error.description) }
-    }
 
     /// Whether this is a unique connection name (starts with `:`).
     public var isUnique: Bool { rawValue.hasPrefix(":") }
 
     /// The bus itself, `org.freedesktop.DBus`.
     public static let bus = BusName(unchecked: "org.freedesktop.DBus")
-
-    public var description: String { rawValue }
-    public static func < (lhs: BusName, rhs: BusName) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// An interface name such as `org.example.Thing1`, validated with `dbus_validate_interface`.
-public struct InterfaceName: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct InterfaceName: ValidatedName {
     /// The name text; always valid.
     public let rawValue: String
 
     /// Validates `string`; throws an `InvalidArgs` `DBusError` when it is not an interface name.
     public init(_ string: String) throws(DBusError) {
-        try validate(string, kind: "interface name") { dbus_validate_interface($0, $1) }
-        rawValue = string
+        rawValue = try validated(string, "interface name", dbus_validate_interface)
     }
 
     init(unchecked string: String) { rawValue = string }
-
-    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
-    /// `T("…")` with a literal argument is a literal coercion and lands here too.
-    public init(stringLiteral value: String) {
-        do { try self.init(value) } catch { preconditionFailure(error.description) }
-    }
 
     public static let introspectable = InterfaceName(unchecked: "org.freedesktop.DBus.Introspectable")
     public static let peer = InterfaceName(unchecked: "org.freedesktop.DBus.Peer")
     public static let properties = InterfaceName(unchecked: "org.freedesktop.DBus.Properties")
     public static let bus = InterfaceName(unchecked: "org.freedesktop.DBus")
-
-    public var description: String { rawValue }
-    public static func < (lhs: InterfaceName, rhs: InterfaceName) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A method, signal or property name such as `Perform`, validated with `dbus_validate_member`.
-public struct MemberName: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct MemberName: ValidatedName {
     /// The name text; always valid.
     public let rawValue: String
 
     /// Validates `string`; throws an `InvalidArgs` `DBusError` when it is not a member name.
     public init(_ string: String) throws(DBusError) {
-        try validate(string, kind: "member name") { dbus_validate_member($0, $1) }
-        rawValue = string
+        rawValue = try validated(string, "member name", dbus_validate_member)
     }
 
     init(unchecked string: String) { rawValue = string }
-
-    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
-    /// `T("…")` with a literal argument is a literal coercion and lands here too.
-    public init(stringLiteral value: String) {
-        do { try self.init(value) } catch { preconditionFailure(error.description) }
-    }
-
-    public var description: String { rawValue }
-    public static func < (lhs: MemberName, rhs: MemberName) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// An error name such as `org.freedesktop.DBus.Error.Failed`, validated with
 /// `dbus_validate_error_name`.
-public struct ErrorName: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct ErrorName: ValidatedName {
     /// The name text; always valid.
     public let rawValue: String
 
     /// Validates `string`; throws an `InvalidArgs` `DBusError` when it is not an error name.
     public init(_ string: String) throws(DBusError) {
-        try validate(string, kind: "error name") { dbus_validate_error_name($0, $1) }
-        rawValue = string
+        rawValue = try validated(string, "error name", dbus_validate_error_name)
     }
 
     init(unchecked string: String) { rawValue = string }
-
-    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
-    /// `T("…")` with a literal argument is a literal coercion and lands here too.
-    public init(stringLiteral value: String) {
-        do { try self.init(value) } catch { preconditionFailure(error.description) }
-    }
-
-    public var description: String { rawValue }
-    public static func < (lhs: ErrorName, rhs: ErrorName) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A type signature such as `a{sv}` (zero or more complete types), validated with
 /// `dbus_signature_validate`.
-public struct Signature: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct Signature: ValidatedName {
     /// The signature text; always valid.
     public let rawValue: String
 
     /// Validates `string`; throws an `InvalidArgs` `DBusError` when it is not a signature.
     public init(_ string: String) throws(DBusError) {
-        try validate(string, kind: "signature") { dbus_signature_validate($0, $1) }
-        rawValue = string
+        rawValue = try validated(string, "signature", dbus_signature_validate)
     }
 
     init(unchecked string: String) { rawValue = string }
-
-    /// A literal must be valid: an invalid literal is a programmer error (precondition). Note that
-    /// `T("…")` with a literal argument is a literal coercion and lands here too.
-    public init(stringLiteral value: String) {
-        do { try self.init(value) } catch { preconditionFailure(error.description) }
-    }
 
     /// The signature of no values.
     public static let empty = Signature(unchecked: "")
@@ -204,7 +172,4 @@ public struct Signature: Hashable, Sendable, Comparable, CustomStringConvertible
     public init(concatenating parts: [Signature]) {
         rawValue = parts.map(\.rawValue).joined()
     }
-
-    public var description: String { rawValue }
-    public static func < (lhs: Signature, rhs: Signature) -> Bool { lhs.rawValue < rhs.rawValue }
 }

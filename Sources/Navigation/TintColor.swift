@@ -1,19 +1,36 @@
-// TintColor: the accent colour of a navigation session's controls, from "#0a84ff" or a name.
+// TintColor: the accent colour of a navigation session's controls, from "#0a84ff" or a name; the one colour parser.
 
 import Foundation
 
 /// The accent colour for a session's controls (`SFSafariViewController.preferredControlTintColor`).
 ///
-/// Parsed from `#rgb`, `#rrggbb` (case-insensitive) or one of a few CSS colour names.
+/// The one parser of a colour an app gives: `#rgb`, `#rrggbb` (case-insensitive), a few CSS
+/// colour names or an Apple system tint (`systemBlue`). A view takes the components: the
+/// terminal's `TerminalColor` is built from them.
 public struct TintColor: Hashable, Sendable, CustomStringConvertible {
-    /// CSS names accepted, with their values.
-    public static let names: [String: (UInt8, UInt8, UInt8)] = [
-        "black": (0, 0, 0), "white": (255, 255, 255), "red": (255, 0, 0), "green": (0, 128, 0),
-        "blue": (0, 0, 255), "yellow": (255, 255, 0), "orange": (255, 165, 0), "purple": (128, 0, 128),
-        "pink": (255, 192, 203), "gray": (128, 128, 128), "grey": (128, 128, 128), "teal": (0, 128, 128),
-        "navy": (0, 0, 128), "maroon": (128, 0, 0), "olive": (128, 128, 0), "cyan": (0, 255, 255),
-        "magenta": (255, 0, 255), "indigo": (75, 0, 130), "brown": (165, 42, 42),
-    ]
+    /// Names accepted (lowercase), with their colours: basic CSS names and the Apple system tints.
+    public static let names: [String: TintColor] = {
+        let table: [(String, UInt32)] = [
+            ("black", 0x000000), ("white", 0xFFFFFF), ("gray", 0x808080), ("grey", 0x808080),
+            ("red", 0xFF0000), ("green", 0x008000), ("blue", 0x0000FF), ("yellow", 0xFFFF00),
+            ("orange", 0xFFA500), ("purple", 0x800080), ("pink", 0xFFC0CB), ("brown", 0xA52A2A),
+            ("cyan", 0x00FFFF), ("magenta", 0xFF00FF), ("teal", 0x008080), ("indigo", 0x4B0082),
+            ("navy", 0x000080), ("maroon", 0x800000), ("olive", 0x808000),
+            ("systemblue", 0x007AFF), ("systemred", 0xFF3B30), ("systemgreen", 0x34C759),
+            ("systemorange", 0xFF9500), ("systemyellow", 0xFFCC00), ("systempink", 0xFF2D55),
+            ("systempurple", 0xAF52DE), ("systemteal", 0x5AC8FA), ("systemindigo", 0x5856D6),
+            ("systemgray", 0x8E8E93),
+        ]
+        return Dictionary(
+            uniqueKeysWithValues: table.map { name, value in
+                (
+                    name,
+                    TintColor(
+                        red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF),
+                        blue: UInt8(value & 0xFF))
+                )
+            })
+    }()
 
     /// Red component.
     public let red: UInt8
@@ -32,8 +49,8 @@ public struct TintColor: Hashable, Sendable, CustomStringConvertible {
     /// Parses `#rgb`, `#rrggbb` or a colour name; `nil` when it is none of these.
     public init?(_ string: String) {
         let text = string.trimmingCharacters(in: .whitespaces).lowercased()
-        if let (r, g, b) = Self.names[text] {
-            self.init(red: r, green: g, blue: b)
+        if let color = Self.names[text] {
+            self = color
             return
         }
         guard text.hasPrefix("#") else { return nil }

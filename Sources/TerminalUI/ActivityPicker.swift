@@ -11,11 +11,8 @@ import Glibc
 /// `ActivityPickerModel`; Ctrl-Z suspends the job as usual. Use it when
 /// `Terminal.isInteractive`, otherwise `NumberedPrompt` (`choose` decides).
 public struct ActivityPicker: Sendable {
+    /// What it shows and how keys move through it (`ActivityPickerModel(header:entries:status:)`).
     public var model: ActivityPickerModel
-
-    public init(header: ActivityPickerHeader, entries: [ActivityPickerEntry], status: String? = nil) {
-        model = ActivityPickerModel(header: header, entries: entries, status: status)
-    }
 
     public init(model: ActivityPickerModel) {
         self.model = model
@@ -25,7 +22,7 @@ public struct ActivityPicker: Sendable {
     ///
     /// Blocks the calling thread, which must own `terminal`. Enters raw mode with a hidden cursor
     /// and restores the terminal before returning or throwing (signals are covered by
-    /// `RawModeRegistry`). Throws `TerminalError` when raw mode cannot be entered (not a tty).
+    /// `RawModeRegistry`). Throws `SystemError` when raw mode cannot be entered (not a tty).
     public func run(on terminal: Terminal) throws -> PickerResult {
         try terminal.withRawMode(alternateScreen: false, hideCursor: true) {
             var model = self.model
@@ -73,7 +70,7 @@ public struct ActivityPicker: Sendable {
     /// one is. With TERM=dumb, or no terminal to draw on, but a terminal as input: the
     /// `NumberedPrompt`, on `output` or else `errorOutput` if only that is a terminal. With no
     /// terminal as input there is nobody to ask: nil (the caller reports that `--activity` is
-    /// needed). Throws `TerminalError` only if raw mode fails on a terminal.
+    /// needed). Throws `SystemError` only if raw mode fails on a terminal.
     public static func choose(
         header: ActivityPickerHeader, entries: [ActivityPickerEntry], status: String? = nil,
         input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, errorOutput: Int32 = STDERR_FILENO,
@@ -82,10 +79,8 @@ public struct ActivityPicker: Sendable {
         guard isatty(input) == 1 else { return nil }
         let drawOn = isatty(output) == 1 ? output : (isatty(errorOutput) == 1 ? errorOutput : output)
         let terminal = Terminal(input: input, output: drawOn, environment: environment)
-        if terminal.isInteractive {
-            return try ActivityPicker(header: header, entries: entries, status: status).run(on: terminal)
-        }
-        return NumberedPrompt(header: header, entries: entries, status: status).run(
-            input: input, output: drawOn)
+        let model = ActivityPickerModel(header: header, entries: entries, status: status)
+        if terminal.isInteractive { return try ActivityPicker(model: model).run(on: terminal) }
+        return NumberedPrompt(model: model).run(input: input, output: drawOn)
     }
 }

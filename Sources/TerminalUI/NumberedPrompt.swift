@@ -10,11 +10,8 @@ import Glibc
 /// line, "q", or end of input cancels; a number in range chooses; anything else is reported and
 /// asked again.
 public struct NumberedPrompt: Sendable {
+    /// What it shows and how keys move through it (`ActivityPickerModel(header:entries:status:)`).
     public var model: ActivityPickerModel
-
-    public init(header: ActivityPickerHeader, entries: [ActivityPickerEntry], status: String? = nil) {
-        model = ActivityPickerModel(header: header, entries: entries, status: status)
-    }
 
     public init(model: ActivityPickerModel) {
         self.model = model

@@ -136,10 +136,9 @@ enum RawModeRegistry {
             if signal != SIGWINCH && signal != SIGCONT && isIgnored(previous) { continue }
             var action = sigaction()
             switch signal {
-            case SIGTSTP: action.__sigaction_handler.sa_handler = onSuspendSignal
             case SIGCONT: action.__sigaction_handler.sa_handler = onContinueSignal
             case SIGWINCH: action.__sigaction_handler.sa_handler = onResizeSignal
-            default: action.__sigaction_handler.sa_handler = onTerminatingSignal
+            default: action.__sigaction_handler.sa_handler = onLeavingSignal  // SIGTSTP too
             }
             sigemptyset(&action.sa_mask)
             // Block the others while one runs, so restore and re-enter never interleave.
@@ -235,25 +234,16 @@ enum RawModeRegistry {
     }
 }
 
-private func onTerminatingSignal(_ signal: Int32) {
+/// SIGTSTP and the terminating signals: put every terminal back, then take the signal's default
+/// action (stop, or end) by re-raising it with the default disposition: blocked while we run,
+/// delivered when we return. After a stop, SIGCONT re-arms this handler for SIGTSTP.
+private func onLeavingSignal(_ signal: Int32) {
     let savedErrno = errno
     RawModeRegistry.forEachActiveSlotNewestFirst { index in
         RawModeRegistry.restoreTerminal(slot: index, when: TCSANOW)
     }
-    // Default disposition, then re-raise: blocked while we run, delivered when we return.
     _ = Glibc.signal(signal, SIG_DFL)
     _ = raise(signal)
-    errno = savedErrno
-}
-
-private func onSuspendSignal(_ signal: Int32) {
-    let savedErrno = errno
-    RawModeRegistry.forEachActiveSlotNewestFirst { index in
-        RawModeRegistry.restoreTerminal(slot: index, when: TCSANOW)
-    }
-    // Stop with the default action once we return; SIGCONT re-arms this handler.
-    _ = Glibc.signal(SIGTSTP, SIG_DFL)
-    _ = raise(SIGTSTP)
     errno = savedErrno
 }
 

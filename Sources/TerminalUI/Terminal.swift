@@ -2,15 +2,14 @@
 
 import Foundation
 import Glibc
+import SystemSupport
 
 /// A terminal's size in character cells.
 public struct TerminalSize: Equatable, Sendable {
     public var columns: Int
     public var rows: Int
-    public init(columns: Int, rows: Int) {
-        self.columns = columns
-        self.rows = rows
-    }
+    // Measured only here (and made up by tests): the memberwise initializer stays internal.
+
     /// Used when the size cannot be read (not a tty, or the tty reports 0).
     public static let fallback = TerminalSize(columns: 80, rows: 24)
 }
@@ -24,16 +23,6 @@ public enum TerminalEvent: Equatable, Sendable {
     case redraw
     /// End of input (EOF, or the other side of a pseudo-terminal closed).
     case endOfInput
-}
-
-/// A failed terminal system call, with the C function's name and `errno`.
-public struct TerminalError: Error, Equatable, Sendable {
-    public var operation: String
-    public var code: Int32
-    public init(operation: String, code: Int32) {
-        self.operation = operation
-        self.code = code
-    }
 }
 
 /// A terminal on an input and an output file descriptor (by default standard input and output).
@@ -135,13 +124,13 @@ public final class Terminal {
     /// Enters raw mode; optionally switches to the alternate screen and hides the cursor.
     ///
     /// The original termios is recorded for the signal handlers before anything changes.
-    /// Throws `TerminalError` when the input is not a terminal (tcgetattr) or tcsetattr fails.
+    /// Throws SystemSupport's `SystemError` when the input is not a terminal (tcgetattr) or tcsetattr fails.
     /// Calling it again while raw does nothing.
     public func enterRawMode(alternateScreen: Bool = false, hideCursor: Bool = true) throws {
         guard savedTermios == nil else { return }
         var original = termios()
         guard tcgetattr(inputFD, &original) == 0 else {
-            throw TerminalError(operation: "tcgetattr", code: errno)
+            throw SystemError("tcgetattr", code: errno)
         }
         var raw = original
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
@@ -159,7 +148,7 @@ public final class Terminal {
             let code = errno
             if let slot { RawModeRegistry.unregister(slot) }
             slot = nil
-            throw TerminalError(operation: "tcsetattr", code: code)
+            throw SystemError("tcsetattr", code: code)
         }
         savedTermios = original
         rawHidesCursor = hideCursor

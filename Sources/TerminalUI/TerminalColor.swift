@@ -1,4 +1,4 @@
-// TerminalColor: a color given as a name or #rrggbb, and its truecolor / 256-color escape forms.
+// TerminalColor: an RGB color and its truecolor / 256-color escape forms.
 
 /// How many colors the output can show.
 public enum ColorSupport: Sendable, Equatable {
@@ -16,7 +16,10 @@ public enum ColorSupport: Sendable, Equatable {
     }
 }
 
-/// An RGB color, for tints given by applications as a name ("blue", "systemOrange") or "#rrggbb"/"#rgb".
+/// An RGB color and its escape sequences.
+///
+/// Built from components: parsing a colour an app gives (a name or `#rrggbb`) is Navigation's
+/// `TintColor`, whose components the share CLI hands over.
 public struct TerminalColor: Equatable, Hashable, Sendable {
     public var red: UInt8
     public var green: UInt8
@@ -27,41 +30,6 @@ public struct TerminalColor: Equatable, Hashable, Sendable {
         self.green = green
         self.blue = blue
     }
-
-    /// Parses `#rrggbb`, `#rgb` or a name from `named` (case-insensitive); nil for anything else.
-    public init?(_ specification: String) {
-        let text = specification.trimmingCharacters(in: " ").lowercased()
-        if text.hasPrefix("#") {
-            var digits = Array(text.dropFirst())
-            if digits.count == 3 { digits = digits.flatMap { [$0, $0] } }
-            guard digits.count == 6, let value = UInt32(String(digits), radix: 16) else { return nil }
-            self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
-        } else if let color = Self.named[text] {
-            self = color
-        } else {
-            return nil
-        }
-    }
-
-    /// Color names understood by `init?(_:)`: basic CSS names and the Apple system tints.
-    public static let named: [String: TerminalColor] = {
-        let table: [(String, UInt32)] = [
-            ("black", 0x000000), ("white", 0xFFFFFF), ("gray", 0x808080), ("grey", 0x808080),
-            ("red", 0xFF0000), ("green", 0x008000), ("blue", 0x0000FF), ("yellow", 0xFFFF00),
-            ("orange", 0xFFA500), ("purple", 0x800080), ("pink", 0xFFC0CB), ("brown", 0xA52A2A),
-            ("cyan", 0x00FFFF), ("magenta", 0xFF00FF), ("teal", 0x008080), ("indigo", 0x4B0082),
-            ("systemblue", 0x007AFF), ("systemred", 0xFF3B30), ("systemgreen", 0x34C759),
-            ("systemorange", 0xFF9500), ("systemyellow", 0xFFCC00), ("systempink", 0xFF2D55),
-            ("systempurple", 0xAF52DE), ("systemteal", 0x5AC8FA), ("systemindigo", 0x5856D6),
-            ("systemgray", 0x8E8E93),
-        ]
-        var result: [String: TerminalColor] = [:]
-        for (name, value) in table {
-            result[name] = TerminalColor(
-                red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
-        }
-        return result
-    }()
 
     /// The nearest entry of the xterm 256-color palette (6x6x6 cube or gray ramp).
     public var ansi256Index: Int {
@@ -102,11 +70,5 @@ public struct TerminalColor: Equatable, Hashable, Sendable {
         case .ansi256: return "\u{1B}[48;5;\(ansi256Index)m"
         case .truecolor: return "\u{1B}[48;2;\(red);\(green);\(blue)m"
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in character: Character) -> String {
-        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
     }
 }

@@ -6,12 +6,7 @@ public struct HTMLAttribute: Hashable, Sendable {
     public var name: String
     /// The value with character references decoded; empty for a bare attribute.
     public var value: String
-
-    /// Creates an attribute.
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
+    // Made only by the scanner: the memberwise initializer stays internal.
 }
 
 /// One token of an HTML page.

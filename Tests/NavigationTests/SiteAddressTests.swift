@@ -110,4 +110,14 @@ struct SiteAddressTests {
     func badTintColorsAreRejected(text: String) {
         #expect(TintColor(text) == nil)
     }
+
+    /// What the terminal's colour parser accepted before TintColor became the one parser.
+    @Test func tintColorsTakeTheTerminalsFormsAndSystemTints() {
+        #expect(TintColor("#ff8000") == TintColor(red: 255, green: 128, blue: 0))
+        #expect(TintColor("#F80") == TintColor(red: 255, green: 136, blue: 0))
+        #expect(TintColor("Blue") == TintColor(red: 0, green: 0, blue: 255))
+        #expect(TintColor("systemBlue") == TintColor(red: 0, green: 0x7A, blue: 0xFF))
+        #expect(TintColor("systemGray") == TintColor(red: 0x8E, green: 0x8E, blue: 0x93))
+        #expect(TintColor("chartreuse-ish") == nil)
+    }
 }

@@ -2,18 +2,20 @@
 
 import Foundation
 import Glibc
+import SystemSupport
 import Testing
 
 @testable import TerminalUI
 
 @Suite struct ActivityPickerTerminalTests {
     static let picker = ActivityPicker(
-        header: .init(title: "Example page", url: "https://example.com/"),
-        entries: [
-            .init(id: "telegram", title: "Telegram", group: .share),
-            .init(id: "mail", title: "Mail", group: .share),
-            .init(id: "copy", title: "Copy Link", group: .action),
-        ])
+        model: ActivityPickerModel(
+            header: .init(title: "Example page", url: "https://example.com/"),
+            entries: [
+                .init(id: "telegram", title: "Telegram", group: .share),
+                .init(id: "mail", title: "Mail", group: .share),
+                .init(id: "copy", title: "Copy Link", group: .action),
+            ]))
 
     /// Runs `picker` on the slave in a background thread, types `keys` once the first frame is
     /// drawn, and returns the result with the pseudo-terminal (for its output and attributes).
@@ -118,7 +120,7 @@ import Testing
         defer { close(fds[0]); close(fds[1]) }
         let terminal = Terminal(input: fds[0], output: fds[1], environment: ["TERM": "xterm"])
         #expect(!terminal.isInteractive)
-        #expect(throws: TerminalError.self) { try Self.picker.run(on: terminal) }
+        #expect(throws: SystemError.self) { try Self.picker.run(on: terminal) }
     }
 
     @Test func interactiveNeedsTTYsAndACapableTerm() throws {

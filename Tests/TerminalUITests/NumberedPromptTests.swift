@@ -3,16 +3,18 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import TerminalUI
 
 @Suite struct NumberedPromptTests {
     static let prompt = NumberedPrompt(
-        header: .init(title: "Example \u{1B}[31mpage", url: "https://example.com/"),
-        entries: [
-            .init(id: "copy", title: "Copy Link", group: .action),
-            .init(id: "telegram", title: "Telegram", glyph: "✈", group: .share),
-            .init(id: "mail", title: "Mail", group: .share),
-        ])
+        model: ActivityPickerModel(
+            header: .init(title: "Example \u{1B}[31mpage", url: "https://example.com/"),
+            entries: [
+                .init(id: "copy", title: "Copy Link", group: .action),
+                .init(id: "telegram", title: "Telegram", glyph: "✈", group: .share),
+                .init(id: "mail", title: "Mail", group: .share),
+            ]))
 
     /// Runs the prompt with `input` already written and the write end closed; returns result and output.
     static func run(_ input: String, closeInput: Bool = true) -> (PickerResult, String) {
@@ -31,16 +33,18 @@ import Testing
 
     @Test func listsNumberedEntriesSharesFirst() {
         let (_, output) = Self.run("\n")
-        #expect(output.hasPrefix("""
-            Example page
-            https://example.com/
-            Share:
-              1. ✈ Telegram
-              2. Mail
-            Actions:
-              3. Copy Link
-            Choose 1-3 (Enter to cancel): 
-            """))
+        #expect(
+            output.hasPrefix(
+                """
+                Example page
+                https://example.com/
+                Share:
+                  1. ✈ Telegram
+                  2. Mail
+                Actions:
+                  3. Copy Link
+                Choose 1-3 (Enter to cancel): 
+                """))
         #expect(!output.contains("\u{1B}"))
     }
 

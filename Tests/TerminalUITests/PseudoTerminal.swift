@@ -2,6 +2,7 @@
 
 import Foundation
 import Glibc
+import SystemSupport
 import TerminalUI
 
 /// A pseudo-terminal for tests: the code under test uses `slave`, the test plays the user on `master`.
@@ -16,7 +17,7 @@ final class PseudoTerminal {
         var slave: Int32 = -1
         var window = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&master, &slave, nil, nil, &window) == 0 else {
-            throw TerminalError(operation: "openpty", code: errno)
+            throw SystemError("openpty", code: errno)
         }
         self.master = master
         self.slave = slave

@@ -1,19 +1,9 @@
-// ScreenTests: colors from names and #rrggbb, SGR sequences, and the screen frame builder.
+// ScreenTests: colors in the 256-color palette, SGR sequences, and the screen frame builder.
 
 import Testing
 @testable import TerminalUI
 
 @Suite struct ScreenTests {
-    @Test func parsesColors() {
-        #expect(TerminalColor("#ff8000") == TerminalColor(red: 255, green: 128, blue: 0))
-        #expect(TerminalColor("#F80") == TerminalColor(red: 255, green: 136, blue: 0))
-        #expect(TerminalColor("Blue") == TerminalColor(red: 0, green: 0, blue: 255))
-        #expect(TerminalColor("systemBlue") == TerminalColor(red: 0, green: 0x7A, blue: 0xFF))
-        #expect(TerminalColor("#12345") == nil)
-        #expect(TerminalColor("#gggggg") == nil)
-        #expect(TerminalColor("chartreuse-ish") == nil)
-    }
-
     @Test func mapsTo256Colors() {
         #expect(TerminalColor(red: 255, green: 0, blue: 0).ansi256Index == 196)
         #expect(TerminalColor(red: 0, green: 0, blue: 0).ansi256Index == 16)

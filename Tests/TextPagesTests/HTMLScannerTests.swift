@@ -1,7 +1,8 @@
 // HTMLScannerTests: tokens, attributes, entities, comments and raw-text elements.
 
 import Testing
-import TextPages
+
+@testable import TextPages
 
 @Suite("HTML scanner")
 struct HTMLScannerTests {
