@@ -9,12 +9,13 @@ import CCurl
 /// delegate queue asynchronously, with no back-pressure, so a gzip bomb or an endless body filled
 /// hundreds of megabytes before the delegate could count them and stop the transfer. libcurl's
 /// write callback runs as the bytes arrive (after decompression) and stops the transfer when it
-/// returns short, so the cap holds exactly. (FoundationNetworking is itself built on libcurl, so
-/// this adds no library to what `share` loads.)
+/// returns short, so the cap holds exactly.
 ///
-/// `curl_easy_setopt` and `curl_easy_getinfo` are variadic in C, which Swift cannot call: CCurl's
-/// `shim.h` wraps each use in a fixed-argument `static inline` function, and the option, info and
-/// error constants come from `<curl/curl.h>` itself.
+/// Why a C module: `curl_easy_setopt` and `curl_easy_getinfo` are variadic in C, which Swift
+/// cannot call; CCurl's `shim.h` wraps each use in a fixed-argument `static inline` function, and
+/// the option, info and error constants come from `<curl/curl.h>` itself rather than copied
+/// numbers. `share` links `libcurl.so.4` (the library FoundationNetworking is built on); building
+/// needs its headers (`libcurl4-openssl-dev`, installed by `scripts/install-deps.sh`).
 enum Curl {
     /// An easy handle (`CURL *`).
     typealias Handle = UnsafeMutableRawPointer
