@@ -61,7 +61,9 @@ public indirect enum Value: Hashable, Sendable {
         }
     }
 
-    var signatureText: String {
+    /// The type code of a basic value, in static storage that C reads without a copy (the
+    /// encoder's fast path for a basic value in a variant); nil for a container.
+    var basicTypeCode: StaticString? {
         switch self {
         case .byte: "y"
         case .boolean: "b"
@@ -76,10 +78,17 @@ public indirect enum Value: Hashable, Sendable {
         case .objectPath: "o"
         case .signature: "g"
         case .unixFD: "h"
+        case .array, .dictionary, .structure, .variant: nil
+        }
+    }
+
+    var signatureText: String {
+        switch self {
         case .array(let element, _): "a" + element.rawValue
         case .dictionary(let key, let value, _): "a{" + key.rawValue + value.rawValue + "}"
         case .structure(let fields): "(" + fields.map(\.signatureText).joined() + ")"
         case .variant: "v"
+        default: basicTypeCode!.description  // every other case is basic
         }
     }
 

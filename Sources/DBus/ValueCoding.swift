@@ -197,28 +197,6 @@ enum ValueCoding {
         try result.get()
     }
 
-    /// The NUL-terminated signature of a basic value (static storage), nil for containers.
-    private static func basicSignature(_ value: Value) -> UnsafePointer<CChar>? {
-        let text: StaticString
-        switch value {
-        case .byte: text = "y"
-        case .boolean: text = "b"
-        case .int16: text = "n"
-        case .uint16: text = "q"
-        case .int32: text = "i"
-        case .uint32: text = "u"
-        case .int64: text = "x"
-        case .uint64: text = "t"
-        case .double: text = "d"
-        case .string: text = "s"
-        case .objectPath: text = "o"
-        case .signature: text = "g"
-        case .unixFD: text = "h"
-        case .array, .dictionary, .structure, .variant: return nil
-        }
-        return UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
-    }
-
     private static func append(_ value: Value, to iter: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) {
         switch value {
         case .byte(let v): try appendBasic(iter, CDBUS_TYPE_BYTE, v)
@@ -264,8 +242,9 @@ enum ValueCoding {
                 for field in fields { try append(field, to: sub) }
             }
         case .variant(let inner):
-            if let signature = basicSignature(inner) {
+            if let code = inner.basicTypeCode {
                 // A single basic type code is always a valid signature.
+                let signature = UnsafeRawPointer(code.utf8Start).assumingMemoryBound(to: CChar.self)
                 try withContainer(iter, CDBUS_TYPE_VARIANT, signature) { sub throws(DBusError) in try append(inner, to: sub) }
             } else {
                 // libdbus aborts on an invalid contained signature: check it before opening.
