@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_TIMEOUT ?= 1200
 RELEASE_BIN = .build/release
 
-.PHONY: all build release run test deps install format bench clean
+.PHONY: all build release run test deps install uninstall completions format bench clean
 
 all: build
 
@@ -17,8 +17,12 @@ release: deps
 
 ## make run: the broker with the repository's extensions/ on the session bus, or on a
 ## private bus that it starts (and prints the export line for) when there is none.
+## REPLACE=1 takes the name over from a running broker; RUN_STATE=home keeps the usage
+## ranking in your real XDG_STATE_HOME (default: .build/run-state).
+REPLACE ?= 0
+RUN_STATE ?=
 run: release
-	@scripts/run-broker.sh $(RELEASE_BIN)
+	@REPLACE='$(REPLACE)' RUN_STATE='$(RUN_STATE)' scripts/run-broker.sh $(RELEASE_BIN)
 
 ## make test: everything, from a fresh machine (installs what is missing), under a timeout.
 test: deps
@@ -37,19 +41,74 @@ bench: deps
 	$(SWIFT) build -c release
 	$(RELEASE_BIN)/broker-bench $(BENCH_ARGS)
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/activity-broker/extensions \
-		$(DESTDIR)$(PREFIX)/lib/systemd/user $(DESTDIR)$(PREFIX)/share/dbus-1/services
-	install -m 755 $(RELEASE_BIN)/activity-broker $(RELEASE_BIN)/share $(DESTDIR)$(PREFIX)/bin/
-	@for exe in activity-reading-list activity-qr; do \
-		if [ -x $(RELEASE_BIN)/$$exe ]; then install -m 755 $(RELEASE_BIN)/$$exe $(DESTDIR)$(PREFIX)/bin/; fi; \
+## make install: copies what `make release` built (it compiles nothing and installs no packages).
+## BUILD_DIR picks another build (e.g. .build/debug); DESTDIR stages for a package.
+BUILD_DIR ?= $(RELEASE_BIN)
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+DATADIR = $(DESTDIR)$(PREFIX)/share
+EXTENSIONSDIR = $(DATADIR)/activity-broker/extensions
+UNITDIR = $(DESTDIR)$(PREFIX)/lib/systemd/user
+SERVICEDIR = $(DATADIR)/dbus-1/services
+INTERFACEDIR = $(DATADIR)/dbus-1/interfaces
+MAN1DIR = $(DATADIR)/man/man1
+MAN5DIR = $(DATADIR)/man/man5
+BASHCOMPDIR = $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
+DOCDIR = $(DATADIR)/doc/activity-broker
+# Required, then installed only when built (and each with its D-Bus activation file, if any).
+BINARIES = activity-broker share
+OPTIONAL_BINARIES = activity-reading-list activity-qr activity-sheet activity-browser
+# The binary each activation file starts.
+SERVICE_activity-broker = org.activitybroker.Broker1.service
+SERVICE_activity-reading-list = org.activitybroker.ReadingList.service
+SERVICE_activity-sheet = org.activitybroker.Sheet.service
+# Paths in systemd/ name /usr/local/; installed files name $(PREFIX)/.
+SUBST_PREFIX = sed 's|/usr/local/|$(PREFIX)/|g'
+
+install:
+	@for exe in $(BINARIES); do \
+		if [ ! -x $(BUILD_DIR)/$$exe ]; then \
+			echo "make install: $(BUILD_DIR)/$$exe is not built; run 'make release' first" >&2; exit 1; \
+		fi; \
 	done
-	install -m 644 extensions/*.json $(DESTDIR)$(PREFIX)/share/activity-broker/extensions/
-	sed 's|/usr/local/bin|$(PREFIX)/bin|g' systemd/activity-broker.service \
-		> $(DESTDIR)$(PREFIX)/lib/systemd/user/activity-broker.service
-	@for f in systemd/org.*.service; do \
-		sed 's|/usr/local/bin|$(PREFIX)/bin|g' $$f > $(DESTDIR)$(PREFIX)/share/dbus-1/services/$$(basename $$f); \
+	install -d $(BINDIR) $(EXTENSIONSDIR) $(UNITDIR) $(SERVICEDIR) $(INTERFACEDIR) \
+		$(MAN1DIR) $(MAN5DIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(DOCDIR)
+	@for exe in $(BINARIES) $(OPTIONAL_BINARIES); do \
+		[ -x $(BUILD_DIR)/$$exe ] || continue; \
+		echo "install -m 755 $(BUILD_DIR)/$$exe $(BINDIR)/"; \
+		install -m 755 $(BUILD_DIR)/$$exe $(BINDIR)/ || exit 1; \
+		case $$exe in \
+		activity-broker) service=$(SERVICE_activity-broker) ;; \
+		activity-reading-list) service=$(SERVICE_activity-reading-list) ;; \
+		activity-sheet) service=$(SERVICE_activity-sheet) ;; \
+		*) continue ;; \
+		esac; \
+		$(SUBST_PREFIX) systemd/$$service > $(SERVICEDIR)/$$service || exit 1; \
 	done
+	install -m 644 extensions/*.json $(EXTENSIONSDIR)/
+	$(SUBST_PREFIX) systemd/activity-broker.service > $(UNITDIR)/activity-broker.service
+	install -m 644 docs/interfaces/*.xml $(INTERFACEDIR)/
+	install -m 644 man/share.1 man/activity-broker.1 $(MAN1DIR)/
+	install -m 644 man/activity-broker-manifest.5 $(MAN5DIR)/
+	install -m 644 completions/share.bash $(BASHCOMPDIR)/share
+	install -m 644 completions/_share $(ZSHCOMPDIR)/_share
+	install -m 644 LICENSE $(DOCDIR)/LICENSE
+
+## make uninstall: removes exactly what `make install` installs (same PREFIX and DESTDIR).
+uninstall:
+	rm -f $(addprefix $(BINDIR)/,$(BINARIES) $(OPTIONAL_BINARIES))
+	rm -f $(addprefix $(EXTENSIONSDIR)/,$(notdir $(wildcard extensions/*.json)))
+	rm -f $(UNITDIR)/activity-broker.service
+	rm -f $(addprefix $(SERVICEDIR)/,$(notdir $(wildcard systemd/org.*.service)))
+	rm -f $(addprefix $(INTERFACEDIR)/,$(notdir $(wildcard docs/interfaces/*.xml)))
+	rm -f $(MAN1DIR)/share.1 $(MAN1DIR)/activity-broker.1 $(MAN5DIR)/activity-broker-manifest.5
+	rm -f $(BASHCOMPDIR)/share $(ZSHCOMPDIR)/_share $(DOCDIR)/LICENSE
+	-rmdir $(EXTENSIONSDIR) $(DATADIR)/activity-broker $(DOCDIR) 2>/dev/null
+
+## make completions: regenerates completions/ from the built `share` (a test checks they match).
+completions:
+	$(BUILD_DIR)/share --completions bash > completions/share.bash
+	$(BUILD_DIR)/share --completions zsh > completions/_share
 
 format:
 	$(SWIFT) format --in-place --recursive --configuration .swift-format Package.swift Sources Tests

@@ -2,16 +2,48 @@
 # `make run`: starts the built broker with the repository's extensions/ on the session bus.
 # When DBUS_SESSION_BUS_ADDRESS is unset or that bus does not answer, it first starts a
 # private dbus-daemon (with this build's providers activatable) and prints the export line
-# for a second terminal.
+# for a second terminal. Ctrl-C (or SIGTERM) stops the broker and the private bus and
+# removes the bus's temporary directory.
+#
+# Usage: scripts/run-broker.sh [BUILD_DIR]   (default .build/release)
+# Environment:
+#   REPLACE=1        pass --replace: take the name over from a broker already running
+#   RUN_STATE=home   keep usage in your real $XDG_STATE_HOME; RUN_STATE=DIR uses DIR;
+#                    unset: .build/run-state, so trying things out does not change your ranking
 set -euo pipefail
 bin=$(cd "${1:-.build/release}" && pwd)
 repo=$(cd "$(dirname "$0")/.." && pwd)
+
+broker=""
+daemon_pid=""
+runtime=""
+# Runs once, on any way out; nothing in it may stop it half-way (no errexit here: the
+# broker may be gone already, and the directory must go regardless).
+cleanup() {
+  set +e
+  trap - EXIT INT TERM
+  if [ -n "$broker" ]; then
+    kill -TERM "$broker" 2>/dev/null
+    wait "$broker" 2>/dev/null
+  fi
+  [ -n "$daemon_pid" ] && kill -TERM "$daemon_pid" 2>/dev/null
+  [ -n "$runtime" ] && rm -rf "$runtime"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
 
 bus_answers() {
   [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] &&
     timeout 3 dbus-send --session --print-reply --dest=org.freedesktop.DBus \
       /org/freedesktop/DBus org.freedesktop.DBus.Peer.Ping >/dev/null 2>&1
 }
+
+case "${RUN_STATE:-}" in
+  home) ;;
+  "") export XDG_STATE_HOME="$repo/.build/run-state" && mkdir -p "$XDG_STATE_HOME" ;;
+  *) export XDG_STATE_HOME="$RUN_STATE" && mkdir -p "$XDG_STATE_HOME" ;;
+esac
 
 if ! bus_answers; then
   runtime=$(mktemp -d "${TMPDIR:-/tmp}/activity-broker-bus.XXXXXX")
@@ -35,10 +67,9 @@ if ! bus_answers; then
   </policy>
 </busconfig>
 CONF
-  exec 3< <(dbus-daemon --nofork --config-file="$runtime/bus.conf" --print-address=1 2>/dev/null)
+  exec 3< <(exec dbus-daemon --nofork --config-file="$runtime/bus.conf" --print-address=1 2>/dev/null)
   daemon_pid=$!
   read -r address <&3
-  trap 'kill $daemon_pid 2>/dev/null; rm -rf "$runtime"' EXIT
   export DBUS_SESSION_BUS_ADDRESS="$address"
   echo "No session bus answered; started a private one. In a second terminal:"
   echo
@@ -48,8 +79,15 @@ CONF
   echo
 fi
 
+arguments=(--extensions-dir "$repo/extensions" --verbose)
+[ "${REPLACE:-0}" = 1 ] && arguments+=(--replace)
 echo "Starting activity-broker on $DBUS_SESSION_BUS_ADDRESS (Ctrl-C stops it)"
-PATH="$bin:$PATH" "$bin/activity-broker" --extensions-dir "$repo/extensions" --verbose &
+echo "Usage ranking in ${XDG_STATE_HOME:-$HOME/.local/state}/activity-broker (RUN_STATE=home for your own)"
+PATH="$bin:$PATH" "$bin/activity-broker" "${arguments[@]}" &
 broker=$!
-trap 'kill -TERM $broker 2>/dev/null; wait $broker; kill ${daemon_pid:-} 2>/dev/null; rm -rf "${runtime:-/nonexistent}"' EXIT INT TERM
-wait $broker
+# A broker that exits on its own ends the script with its status (after the cleanup).
+set +e
+wait "$broker"
+status=$?
+broker=""
+exit "$status"

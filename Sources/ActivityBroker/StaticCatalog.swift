@@ -28,7 +28,10 @@ final class StaticCatalog: @unchecked Sendable {
         var directories: [(ActivityOrigin, String)] = []
         let manifestDirectories = paths.manifestDirectories
         if let user = manifestDirectories.first { directories.append((.user, user)) }
-        directories += manifestDirectories.dropFirst().map { (.system, $0) }
+        // An installed broker's own `$datadir/activity-broker/extensions` is also an
+        // XDG_DATA_DIRS entry: read it once, as the built-ins it holds, not as `system`.
+        let builtins = Set(builtinDirectories.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+        directories += manifestDirectories.dropFirst().filter { !builtins.contains($0) }.map { (.system, $0) }
         directories += builtinDirectories.map { (.builtin, $0) }
         self.manifestDirectories = directories
         self.applications = DesktopApplicationsSource(environment: environment, machine: machine)
