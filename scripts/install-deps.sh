@@ -16,6 +16,10 @@ command -v tmux >/dev/null || need+=(tmux)
 command -v xdg-open >/dev/null || need+=(xdg-utils)
 [ -x /usr/bin/python3 ] || need+=(python3)
 /usr/bin/python3 -c 'import dbus, gi' 2>/dev/null || need+=(python3-dbus python3-gi)
+# The manifest JSON Schema test (docs/manifest.schema.json).
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || need+=(python3-jsonschema)
+# The man page check (groff's warnings).
+command -v groff >/dev/null || need+=(groff)
 # The graphical UI services and their headless tests.
 pkg-config --exists gtk4 2>/dev/null || need+=(libgtk-4-dev)
 command -v Xvfb >/dev/null || need+=(xvfb xauth)
