@@ -92,6 +92,7 @@ install:
 	install -m 644 man/activity-broker-manifest.5 $(MAN5DIR)/
 	install -m 644 completions/share.bash $(BASHCOMPDIR)/share
 	install -m 644 completions/_share $(ZSHCOMPDIR)/_share
+	install -m 644 docs/manifest.schema.json $(DATADIR)/activity-broker/manifest.schema.json
 	install -m 644 LICENSE $(DOCDIR)/LICENSE
 
 ## make uninstall: removes exactly what `make install` installs (same PREFIX and DESTDIR).
@@ -103,6 +104,7 @@ uninstall:
 	rm -f $(addprefix $(INTERFACEDIR)/,$(notdir $(wildcard docs/interfaces/*.xml)))
 	rm -f $(MAN1DIR)/share.1 $(MAN1DIR)/activity-broker.1 $(MAN5DIR)/activity-broker-manifest.5
 	rm -f $(BASHCOMPDIR)/share $(ZSHCOMPDIR)/_share $(DOCDIR)/LICENSE
+	rm -f $(DATADIR)/activity-broker/manifest.schema.json
 	-rmdir $(EXTENSIONSDIR) $(DATADIR)/activity-broker $(DOCDIR) 2>/dev/null
 
 ## make completions: regenerates completions/ from the built `share` (a test checks they match).

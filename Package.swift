@@ -6,6 +6,9 @@ let package = Package(
     name: "ActivityBroker",
     products: [
         .library(name: "ActivityBrokerClient", targets: ["ActivityBrokerClient"]),
+        // The client's public API takes DBus's `Connection`, `BusAddress` and `ObjectPath`:
+        // apps import it too (docs/client-library.md).
+        .library(name: "DBus", targets: ["DBus"]),
         .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "ActivityKit", targets: ["ActivityKit"]),
         .executable(name: "activity-broker", targets: ["activity-broker"]),

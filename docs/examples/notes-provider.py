@@ -79,10 +79,18 @@ def main():
     DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     NotesProvider(bus, sys.argv[1])
-    register(bus)
-    # A broker that restarts forgets dynamic activities: register again when it comes back.
-    bus.watch_name_owner(BROKER_NAME, lambda owner: owner and register(bus))
-    print(f"registered {ACTIVITY_ID}", flush=True)
+    register(bus)  # starts the broker by D-Bus activation when it is not running
+    registered_with = {"owner": bus.get_name_owner(BROKER_NAME)}
+
+    # A broker that restarts forgets dynamic activities: register again when a new one comes.
+    # (The watch also reports the current owner once at the start: nothing to do then.)
+    def broker_changed(owner):
+        if owner and owner != registered_with["owner"]:
+            register(bus)
+        registered_with["owner"] = owner
+
+    bus.watch_name_owner(BROKER_NAME, broker_changed)
+    print(f"registered {ACTIVITY_ID} as {bus.get_unique_name()}", flush=True)
     try:
         GLib.MainLoop().run()
     except KeyboardInterrupt:
