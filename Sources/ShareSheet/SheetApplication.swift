@@ -52,12 +52,13 @@ public enum SheetApplication {
             body: [
                 .string(Sheet1.busName.rawValue), .uint32(Connection.NameRequestFlags.doNotQueue.rawValue),
             ])
+        // Built here: a closure formed inside the reply handler would inherit the main actor's
+        // isolation and trap when run on the bus loop (it did, whenever there was no display).
+        let displayNote = displayError.map { " (\($0))" } ?? ""
         connection.call(request) { result in
             switch result {
             case .success(let values) where values.first?.uint32 == 1:
-                log(
-                    "serving \(Sheet1.busName) as \(connection.uniqueName)\(displayError.map { " (\($0))" } ?? "")"
-                )
+                log("serving \(Sheet1.busName) as \(connection.uniqueName)\(displayNote)")
             case .success:
                 log("\(Sheet1.busName) is already owned: exiting")
                 exit(0)

@@ -72,12 +72,12 @@ struct InstallTests {
         #expect(!install.standardOutput.contains("Compiling"), "\(install.standardOutput)")
         #expect(Self.files(below: stage.path) == (try Self.expectedFiles()))
 
-        // Installed files name the prefix, never the source's /usr/local.
+        // The unit and activation files name the prefix, never the source's /usr/local.
         let unit = try String(contentsOfFile: stage.file("usr/lib/systemd/user/activity-broker.service"), encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/bin/activity-broker --extensions-dir /usr/share/activity-broker/extensions\n"))
         #expect(unit.contains("\nDocumentation=man:activity-broker(1)\n"))
         #expect(!unit.contains("NoNewPrivileges="))
-        for file in Self.files(below: stage.path) where !file.hasPrefix("usr/bin/") {
+        for file in Self.files(below: stage.path) where file.hasSuffix(".service") {
             let text = (try? String(contentsOfFile: stage.file(file), encoding: .utf8)) ?? ""
             #expect(!text.contains("/usr/local/"), "\(file) names /usr/local")
         }

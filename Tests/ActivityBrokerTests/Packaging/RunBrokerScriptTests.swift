@@ -26,9 +26,11 @@ struct RunBrokerScriptTests {
         defer { root.remove() }
         let temporary = try root.directory("tmp")
         let state = root.file("state")
+        // In a process group of its own (setsid execs it in place), so that SIGINT can go to the
+        // whole group, as Ctrl-C in a terminal does.
         let script = try ChildProcess(
-            executable: "/bin/bash",
-            arguments: [repositoryRoot + "/scripts/run-broker.sh", BuiltProducts.directory.path],
+            executable: "/usr/bin/setsid",
+            arguments: ["/bin/bash", repositoryRoot + "/scripts/run-broker.sh", BuiltProducts.directory.path],
             environment: [
                 "PATH": "/usr/bin:/bin", "HOME": root.path, "TMPDIR": temporary.path, "LANG": "C",
                 "XDG_DATA_HOME": root.file("data"), "XDG_DATA_DIRS": root.file("system"),
@@ -53,7 +55,8 @@ struct RunBrokerScriptTests {
         let environment = (try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8)) ?? ""
         #expect(environment.split(separator: "\0").contains("XDG_STATE_HOME=\(state)"))
 
-        script.send(SIGINT)
+        #expect(getpgid(script.pid) == script.pid)
+        kill(-script.pid, SIGINT)
         let termination = try await script.exit(deadline: .seconds(20))
         #expect(termination == .exited(130), "\(script.standardOutput)\n\(script.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [], "the bus directory is left")

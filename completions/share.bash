@@ -1,0 +1,22 @@
+# bash completion for share — source it: eval "$(share --completions bash)"
+_share() {
+    local cur prev
+    cur="${COMP_WORDS[COMP_CWORD]}"
+    prev="${COMP_WORDS[COMP_CWORD-1]}"
+    case "$prev" in
+        --activity|explain)
+            COMPREPLY=($(compgen -W "$(share __complete-ids 2>/dev/null)" -- "$cur"))
+            return ;;
+        --completions)
+            COMPREPLY=($(compgen -W "bash zsh" -- "$cur"))
+            return ;;
+        --bus|--title|--text|--locale)
+            return ;;
+    esac
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "list activities explain browse open --help --version --completions" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -W "--activity --title --text --json --locale --bus" -- "$cur"))
+    fi
+}
+complete -F _share share
