@@ -10,7 +10,8 @@ import Testing
 
     static func swift(_ arguments: [String], deadline: Deadline) async throws -> ChildProcess {
         let child = try ChildProcess(
-            executable: "swift", arguments: arguments + ["--package-path", fixture, "--scratch-path", scratch],
+            executable: "swift",
+            arguments: arguments + ["--package-path", fixture, "--scratch-path", scratch],
             workingDirectory: fixture)
         do {
             try await child.exit(deadline: deadline)

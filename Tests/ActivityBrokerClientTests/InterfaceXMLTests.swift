@@ -36,13 +36,17 @@ import Testing
         """
 
     /// Compares the shipped `file` with the XML `connection` gets from `destination` at `path`.
-    func compare(_ file: String, destination: BusName, path: ObjectPath, on connection: Connection) async throws {
+    func compare(_ file: String, destination: BusName, path: ObjectPath, on connection: Connection)
+        async throws
+    {
         let reply = try await connection.call(
-            MethodCall(destination: destination, path: path, interface: .introspectable, member: "Introspect"),
+            MethodCall(
+                destination: destination, path: path, interface: .introspectable, member: "Introspect"),
             timeout: .seconds(10))
         let live = try TemporaryDirectory(prefix: "introspect")
         defer { live.remove() }
-        try (reply.first?.string ?? "").write(toFile: live.file("live.xml"), atomically: true, encoding: .utf8)
+        try (reply.first?.string ?? "").write(
+            toFile: live.file("live.xml"), atomically: true, encoding: .utf8)
         let run = try await ChildProcess.run(
             "/usr/bin/python3", ["-c", Self.summarize, Self.directory + file, live.file("live.xml")])
         #expect(run.termination == .exited(0), "\(run.standardError)")
@@ -75,11 +79,16 @@ import Testing
             MethodCall(
                 destination: "org.activitybroker.Broker1", path: "/org/activitybroker/Broker1",
                 interface: "org.activitybroker.Broker1", member: "Perform",
-                body: [.string("org.test.true"), .vardict(["url": .string("https://example.org/")]), .vardict([:])]),
+                body: [
+                    .string("org.test.true"), .vardict(["url": .string("https://example.org/")]),
+                    .vardict([:]),
+                ]),
             timeout: .seconds(10))
         let job = try #require(reply.first?.objectPath)
         // A finished job stays exported for a minute: long enough to introspect.
-        try await compare("org.activitybroker.Job1.xml", destination: "org.activitybroker.Broker1", path: job, on: connection)
+        try await compare(
+            "org.activitybroker.Job1.xml", destination: "org.activitybroker.Broker1", path: job,
+            on: connection)
     }
 
     @Test("Provider1.xml describes what ActivityProvider exports")
@@ -89,7 +98,8 @@ import Testing
         let providerConnection = try bus.connect()
         let provider = ActivityProvider(connection: providerConnection, objectPath: "/org/example/Notes")
         try await provider.start(
-            [ProvidedActivity(id: "org.example.Notes.save", name: "Save") { _ in .completed }], register: false)
+            [ProvidedActivity(id: "org.example.Notes.save", name: "Save") { _ in .completed }],
+            register: false)
         let connection = try bus.connect()
         defer { connection.close() }
         try await compare(

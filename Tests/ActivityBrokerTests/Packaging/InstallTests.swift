@@ -9,11 +9,14 @@ struct InstallTests {
     /// The built products (the test's own build: `make install` takes any BUILD_DIR).
     static var buildDirectory: String { BuiltProducts.directory.path }
 
-    static func make(_ target: String, destination: String, dryRun: Bool = false) async throws -> CommandResult {
+    static func make(_ target: String, destination: String, dryRun: Bool = false) async throws
+        -> CommandResult
+    {
         try await runCommand(
             "make",
             (dryRun ? ["-n"] : []) + [
-                "--no-print-directory", target, "DESTDIR=\(destination)", "PREFIX=/usr", "BUILD_DIR=\(buildDirectory)",
+                "--no-print-directory", target, "DESTDIR=\(destination)", "PREFIX=/usr",
+                "BUILD_DIR=\(buildDirectory)",
             ])
     }
 
@@ -23,7 +26,9 @@ struct InstallTests {
         var files: [String] = []
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 files.append(path)
             }
         }
@@ -34,12 +39,14 @@ struct InstallTests {
     static func expectedFiles() throws -> [String] {
         let manifests = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/extensions")
             .filter { $0.hasSuffix(".json") }
-        let interfaces = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/docs/interfaces")
+        let interfaces = try FileManager.default.contentsOfDirectory(
+            atPath: repositoryRoot + "/docs/interfaces")
         var binaries = ["activity-broker", "share", "activity-reading-list", "activity-qr", "activity-sheet"]
         if FileManager.default.isExecutableFile(atPath: buildDirectory + "/activity-browser") {
             binaries.append("activity-browser")
         }
-        return (binaries.map { "usr/bin/" + $0 }
+        return
+            (binaries.map { "usr/bin/" + $0 }
             + manifests.map { "usr/share/activity-broker/extensions/" + $0 }
             + interfaces.map { "usr/share/dbus-1/interfaces/" + $0 }
             + [
@@ -55,7 +62,9 @@ struct InstallTests {
             ]).sorted()
     }
 
-    @Test("install on a built tree compiles nothing, stages exactly the expected files; uninstall removes them all")
+    @Test(
+        "install on a built tree compiles nothing, stages exactly the expected files; uninstall removes them all"
+    )
     func stagedInstallAndUninstall() async throws {
         let stage = try TemporaryDirectory(prefix: "staged-install")
         defer { stage.remove() }
@@ -63,7 +72,9 @@ struct InstallTests {
         let plan = try await Self.make("install", destination: stage.path, dryRun: true)
         #expect(plan.succeeded, "\(plan.transcript)")
         for forbidden in ["swift ", "apt-get", "install-deps", "sudo"] {
-            #expect(!plan.standardOutput.contains(forbidden), "make -n install runs '\(forbidden)':\n\(plan.standardOutput)")
+            #expect(
+                !plan.standardOutput.contains(forbidden),
+                "make -n install runs '\(forbidden)':\n\(plan.standardOutput)")
         }
         #expect(Self.files(below: stage.path).isEmpty, "make -n wrote files")
 
@@ -73,8 +84,12 @@ struct InstallTests {
         #expect(Self.files(below: stage.path) == (try Self.expectedFiles()))
 
         // The unit and activation files name the prefix, never the source's /usr/local.
-        let unit = try String(contentsOfFile: stage.file("usr/lib/systemd/user/activity-broker.service"), encoding: .utf8)
-        #expect(unit.contains("\nExecStart=/usr/bin/activity-broker --extensions-dir /usr/share/activity-broker/extensions\n"))
+        let unit = try String(
+            contentsOfFile: stage.file("usr/lib/systemd/user/activity-broker.service"), encoding: .utf8)
+        #expect(
+            unit.contains(
+                "\nExecStart=/usr/bin/activity-broker --extensions-dir /usr/share/activity-broker/extensions\n"
+            ))
         #expect(unit.contains("\nDocumentation=man:activity-broker(1)\n"))
         #expect(!unit.contains("NoNewPrivileges="))
         for file in Self.files(below: stage.path) where file.hasSuffix(".service") {
@@ -82,7 +97,8 @@ struct InstallTests {
             #expect(!text.contains("/usr/local/"), "\(file) names /usr/local")
         }
         let activation = try String(
-            contentsOfFile: stage.file("usr/share/dbus-1/services/org.activitybroker.Sheet.service"), encoding: .utf8)
+            contentsOfFile: stage.file("usr/share/dbus-1/services/org.activitybroker.Sheet.service"),
+            encoding: .utf8)
         #expect(activation.contains("Exec=/usr/bin/activity-sheet"))
         #expect(FileManager.default.isExecutableFile(atPath: stage.file("usr/bin/share")))
 
@@ -98,7 +114,10 @@ struct InstallTests {
         defer { stage.remove() }
         let run = try await runCommand(
             "make",
-            ["--no-print-directory", "install", "DESTDIR=\(stage.path)", "PREFIX=/usr", "BUILD_DIR=\(stage.path)/none"])
+            [
+                "--no-print-directory", "install", "DESTDIR=\(stage.path)", "PREFIX=/usr",
+                "BUILD_DIR=\(stage.path)/none",
+            ])
         #expect(run.termination != .exited(0))
         #expect(run.standardError.contains("make release"), "\(run.transcript)")
         #expect(Self.files(below: stage.path) == [])
@@ -125,7 +144,9 @@ struct InstallTests {
                 interface: "org.activitybroker.Broker1", member: "ListRegistered", body: [.vardict([:])]),
             timeout: .seconds(10))
         let records = (reply.first?.array ?? []).compactMap(\.vardict)
-        let origins = Dictionary(records.map { ($0["id"]?.string ?? "", $0["origin"]?.string ?? "") }) { a, _ in a }
+        let origins = Dictionary(records.map { ($0["id"]?.string ?? "", $0["origin"]?.string ?? "") }) {
+            a, _ in a
+        }
         #expect(origins["org.activitybroker.open-in-browser"] == "builtin", "\(origins)")
         #expect(!origins.values.contains("system"), "\(origins)")
     }

@@ -19,15 +19,18 @@ struct ManPageTests {
     /// The long options a program's `--help` names, e.g. `--extensions-dir`.
     static func longOptions(in text: String) -> Set<String> {
         var options = Set<String>()
-        for word in text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") }) where word.hasPrefix("--") {
+        for word in text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") })
+        where word.hasPrefix("--") {
             if word.count > 2 { options.insert(String(word)) }
         }
         return options
     }
 
-    @Test("each page documents every long option of its program's --help", arguments: [
-        ("share", "share.1"), ("activity-broker", "activity-broker.1"),
-    ])
+    @Test(
+        "each page documents every long option of its program's --help",
+        arguments: [
+            ("share", "share.1"), ("activity-broker", "activity-broker.1"),
+        ])
     func documentsEveryOption(program: String, page: String) async throws {
         let help = try await runCommand(try BuiltProducts.executable(program), ["--help"])
         let options = Self.longOptions(in: help.standardOutput + help.standardError)

@@ -27,7 +27,8 @@ struct ManifestSchemaTests {
         "missing-perform.json": #"{"id": "a.b", "name": "A", "category": "share"}"#,
         "bad-id.json": #"{"id": "a b", "name": "A", "category": "share", "perform": {"open": "{url}"}}"#,
         "empty-name.json": #"{"id": "a.b", "name": " ", "category": "share", "perform": {"open": "{url}"}}"#,
-        "bad-category.json": #"{"id": "a.b", "name": "A", "category": "social", "perform": {"open": "{url}"}}"#,
+        "bad-category.json":
+            #"{"id": "a.b", "name": "A", "category": "social", "perform": {"open": "{url}"}}"#,
         "names-not-strings.json":
             #"{"id": "a.b", "name": "A", "names": {"de": 1}, "category": "share", "perform": {"open": "{url}"}}"#,
         "match-typo.json":
@@ -41,7 +42,8 @@ struct ManifestSchemaTests {
         "two-performs.json":
             #"{"id": "a.b", "name": "A", "category": "share", "perform": {"exec": ["x"], "open": "{url}"}}"#,
         "empty-exec.json": #"{"id": "a.b", "name": "A", "category": "share", "perform": {"exec": []}}"#,
-        "placeholder-program.json": #"{"id": "a.b", "name": "A", "category": "share", "perform": {"exec": ["{url}"]}}"#,
+        "placeholder-program.json":
+            #"{"id": "a.b", "name": "A", "category": "share", "perform": {"exec": ["{url}"]}}"#,
         "stdin-with-open.json":
             #"{"id": "a.b", "name": "A", "category": "share", "perform": {"open": "{url}", "stdin": "{url}"}}"#,
         "env-outside-candidates.json":
@@ -52,7 +54,8 @@ struct ManifestSchemaTests {
             #"{"id": "a.b", "name": "A", "category": "share", "perform": {"dbus": {"name": "org.example.A", "path": "org/x"}}}"#,
         "dbus-bad-name.json":
             #"{"id": "a.b", "name": "A", "category": "share", "perform": {"dbus": {"name": "example", "path": "/x"}}}"#,
-        "empty-candidates.json": #"{"id": "a.b", "name": "A", "category": "share", "perform": {"candidates": []}}"#,
+        "empty-candidates.json":
+            #"{"id": "a.b", "name": "A", "category": "share", "perform": {"candidates": []}}"#,
         "candidate-bad-env.json":
             #"{"id": "a.b", "name": "A", "category": "share", "perform": {"candidates": [{"exec": ["x"], "env": ["1X"]}]}}"#,
         "priority-string.json":
@@ -115,7 +118,8 @@ struct ManifestSchemaTests {
         defer { directory.remove() }
         let verdicts = try await validate(try write(Self.broken, into: directory))
         for name in Self.broken.keys.sorted() {
-            #expect(verdicts[name]?.hasPrefix("invalid") == true, "\(name): \(verdicts[name] ?? "no verdict")")
+            #expect(
+                verdicts[name]?.hasPrefix("invalid") == true, "\(name): \(verdicts[name] ?? "no verdict")")
         }
         // The set is only worth testing if each file is really broken for the broker.
         for (name, json) in Self.broken {

@@ -23,7 +23,8 @@ func runCommand(
     do {
         let termination = try await child.exit(deadline: deadline)
         return CommandResult(
-            termination: termination, standardOutput: child.standardOutput, standardError: child.standardError)
+            termination: termination, standardOutput: child.standardOutput, standardError: child.standardError
+        )
     } catch {
         child.kill()
         throw error

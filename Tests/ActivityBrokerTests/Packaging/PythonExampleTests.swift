@@ -9,22 +9,26 @@ struct PythonExampleTests {
     static let example = repositoryRoot + "/docs/examples/notes-provider.py"
     static let activity = "org.example.Notes.save"
 
-    @Test("it registers Save to Notes, performs into the notes file and refuses callers other than the broker")
+    @Test(
+        "it registers Save to Notes, performs into the notes file and refuses callers other than the broker")
     func notesProviderRuns() async throws {
         let f = try await BrokerFixture()
         let notes = f.output("notes.txt")
         let provider = try ChildProcess(
-            executable: "/usr/bin/python3", arguments: [Self.example, notes], environment: f.harness.environment)
+            executable: "/usr/bin/python3", arguments: [Self.example, notes],
+            environment: f.harness.environment)
         defer { provider.terminate() }
         let started = try await provider.nextLine(deadline: .seconds(20)) { $0.hasPrefix("registered ") }
-        #expect(started.hasPrefix("registered \(Self.activity) as :"), "\(started)\n\(provider.standardError)")
+        #expect(
+            started.hasPrefix("registered \(Self.activity) as :"), "\(started)\n\(provider.standardError)")
 
         let offered = try await f.offeredRecords("https://example.org/page")
         let record = offered.first { $0["id"]?.string == Self.activity }
         #expect(record?["name"]?.string == "Save to Notes", "\(offered)")
         #expect(record?["category"]?.string == "action")
         #expect(record?["origin"]?.string == "dbus")
-        let german = try await f.offeredRecords("https://example.org/page", options: ["locale": .string("de_DE")])
+        let german = try await f.offeredRecords(
+            "https://example.org/page", options: ["locale": .string("de_DE")])
         #expect(german.first { $0["id"]?.string == Self.activity }?["name"]?.string == "In Notizen sichern")
         // Its match rule: https only.
         #expect(try await f.offered("http://example.org/page").contains(Self.activity) == false)
@@ -45,7 +49,10 @@ struct PythonExampleTests {
         let call = MethodCall(
             destination: uniqueName, path: "/org/example/Notes", interface: "org.activitybroker.Provider1",
             member: "Perform",
-            body: [.string(Self.activity), .vardict(["url": .string("https://example.org/forged")]), .vardict([:])])
+            body: [
+                .string(Self.activity), .vardict(["url": .string("https://example.org/forged")]),
+                .vardict([:]),
+            ])
         do {
             _ = try await stranger.call(call, timeout: .seconds(10))
             Issue.record("a non-broker caller was served")

@@ -14,13 +14,16 @@ struct RunBrokerScriptTests {
     static func ask(_ connection: Connection, _ member: MemberName, _ name: String) async throws -> Value? {
         try await connection.call(
             MethodCall(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus",
                 member: member, body: [.string(name)]),
             timeout: .seconds(5)
         ).first
     }
 
-    @Test("with no session bus it starts one, runs the broker with --replace and its own state, and Ctrl-C removes everything")
+    @Test(
+        "with no session bus it starts one, runs the broker with --replace and its own state, and Ctrl-C removes everything"
+    )
     func interruptCleansUp() async throws {
         let root = try TemporaryDirectory(prefix: "run-broker")
         defer { root.remove() }
@@ -30,7 +33,9 @@ struct RunBrokerScriptTests {
         // whole group, as Ctrl-C in a terminal does.
         let script = try ChildProcess(
             executable: "/usr/bin/setsid",
-            arguments: ["/bin/bash", repositoryRoot + "/scripts/run-broker.sh", BuiltProducts.directory.path],
+            arguments: [
+                "/bin/bash", repositoryRoot + "/scripts/run-broker.sh", BuiltProducts.directory.path,
+            ],
             environment: [
                 "PATH": "/usr/bin:/bin", "HOME": root.path, "TMPDIR": temporary.path, "LANG": "C",
                 "XDG_DATA_HOME": root.file("data"), "XDG_DATA_DIRS": root.file("system"),
@@ -38,7 +43,9 @@ struct RunBrokerScriptTests {
             ],
             workingDirectory: repositoryRoot)
         defer { script.kill() }
-        let export = try await script.nextLine(deadline: .seconds(20)) { $0.contains("export DBUS_SESSION_BUS_ADDRESS=") }
+        let export = try await script.nextLine(deadline: .seconds(20)) {
+            $0.contains("export DBUS_SESSION_BUS_ADDRESS=")
+        }
         let address = String(export.split(separator: "'").dropFirst().first ?? "")
         #expect(address.hasPrefix("unix:"), "\(export)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).count == 1)
@@ -49,7 +56,8 @@ struct RunBrokerScriptTests {
             try await Self.ask(connection, "NameHasOwner", "org.activitybroker.Broker1") == .boolean(true)
         }
         let pid = try #require(
-            try await Self.ask(connection, "GetConnectionUnixProcessID", "org.activitybroker.Broker1")?.uint32)
+            try await Self.ask(connection, "GetConnectionUnixProcessID", "org.activitybroker.Broker1")?.uint32
+        )
         let arguments = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
         #expect(arguments.split(separator: "\0").contains("--replace"), "\(arguments)")
         let environment = (try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8)) ?? ""
@@ -59,7 +67,9 @@ struct RunBrokerScriptTests {
         kill(-script.pid, SIGINT)
         let termination = try await script.exit(deadline: .seconds(20))
         #expect(termination == .exited(130), "\(script.standardOutput)\n\(script.standardError)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [], "the bus directory is left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [],
+            "the bus directory is left")
         #expect(kill(pid_t(pid), 0) == -1 && errno == ESRCH, "the broker still runs")
     }
 }

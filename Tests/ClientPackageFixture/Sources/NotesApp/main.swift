@@ -9,7 +9,9 @@ let broker = BrokerProxy(connection: connection, address: BrokerProxy.describe(.
 if CommandLine.arguments.contains("--serve") {
     let provider = ActivityProvider(connection: connection, objectPath: "/org/example/Notes")
     try await provider.start([
-        ProvidedActivity(id: "org.example.Notes.save", name: "Save to Notes", category: "action", schemes: ["https"]) {
+        ProvidedActivity(
+            id: "org.example.Notes.save", name: "Save to Notes", category: "action", schemes: ["https"]
+        ) {
             request in
             print("\(request.items.title ?? request.items.url)\t\(request.items.url)")
             return ActivityOutcome(state: .completed, results: ["saved": .boolean(true)])
