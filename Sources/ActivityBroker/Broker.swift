@@ -7,7 +7,8 @@ import SystemSupport
 
 /// The `org.activitybroker.Broker1` service.
 ///
-/// Only wiring: the features (`Offers`, `Registrations`, `JobTable`, `ShareRequests`) share `ActivityState` and
+/// Only wiring: the features (`Offers`, `Registrations`, `JobTable`, `ShareRequests`,
+/// `BrowsingSessions`) share `ActivityState` and
 /// get everything else they use as explicit inputs. Ownership: all of it is read and written on
 /// `connection.queue` only (the loop); D-Bus handlers, child-exit callbacks, timers and
 /// watchers all run there, so the domain needs no locks. `@unchecked Sendable` rests on that.
@@ -37,6 +38,8 @@ public final class Broker: @unchecked Sendable {
     private let catalog: StaticCatalog
     private let jobs: JobTable
     private let shares: ShareRequests
+    private let sessions: BrowsingSessions
+    private let prewarmer: Prewarmer
 
     /// Connects to the bus and builds the service; `start()` exports it and takes the name.
     public init(configuration: BrokerConfiguration, clock: @escaping @Sendable () -> Date = { Date() }) throws {
@@ -58,7 +61,8 @@ public final class Broker: @unchecked Sendable {
         self.offers = offers
         registrations = Registrations(activities: activities, connection: connection, log: log)
         announcer = ChangeAnnouncer(connection: connection)
-        (catalog, jobs, shares) = connection.queue.sync {
+        prewarmer = Prewarmer(log: log)
+        (catalog, jobs, shares, sessions) = connection.queue.sync {
             let catalog = StaticCatalog(
                 paths: paths, environment: configuration.environment,
                 builtinDirectories: configuration.extensionDirectories,
@@ -69,11 +73,14 @@ public final class Broker: @unchecked Sendable {
                 connection: connection, activities: activities, dispatcher: dispatcher, log: log,
                 afterlife: configuration.jobAfterlife, maximumRunning: configuration.maximumRunningJobs,
                 completed: { usage.recordUse(of: $0, at: clock()) })
+            let sessions = BrowsingSessions(
+                connection: connection, browser: BrowserClient(connection: connection, log: log), machine: machine,
+                environment: configuration.environment, log: log)
             let shares = ShareRequests(
                 connection: connection, offers: offers, activities: activities, jobs: jobs,
-                sheet: SheetClient(connection: connection, log: log), machine: machine,
+                sheet: SheetClient(connection: connection, log: log), sessions: sessions, machine: machine,
                 environment: configuration.environment, log: log)
-            return (catalog, jobs, shares)
+            return (catalog, jobs, shares, sessions)
         }
     }
 
@@ -88,10 +95,10 @@ public final class Broker: @unchecked Sendable {
                 interfaces: [
                     BrokerInterface.make(
                         offers: offers, registrations: registrations, jobs: jobs, shares: shares,
-                        activities: activities, usage: usage, log: log)
+                        sessions: sessions, prewarmer: prewarmer, activities: activities, usage: usage, log: log)
                 ])
             usage.load()
-            shares.start()
+            sessions.start()
             activities.onChange = { [unowned self] change in
                 switch change {
                 case .activities:
@@ -122,6 +129,7 @@ public final class Broker: @unchecked Sendable {
             // children must not outlive us) and keep the usage, instead of lingering.
             log.event("lost the connection to the bus; exiting")
             jobs.cancelAll()
+            sessions.closeAll()
             usage.flush()
             whenStopped(.disconnected)
         }
@@ -164,6 +172,7 @@ public final class Broker: @unchecked Sendable {
     public func shutdown() {
         connection.queue.sync {
             jobs.cancelAll()
+            sessions.closeAll()
             usage.flush()
         }
         connection.close()

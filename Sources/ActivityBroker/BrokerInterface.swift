@@ -8,7 +8,8 @@ import DBus
 /// cannot drift.
 enum BrokerInterface {
     static func make(
-        offers: Offers, registrations: Registrations, jobs: JobTable, shares: ShareRequests, activities: ActivityState,
+        offers: Offers, registrations: Registrations, jobs: JobTable, shares: ShareRequests,
+        sessions: BrowsingSessions, prewarmer: Prewarmer, activities: ActivityState,
         usage: UsageStore, log: BrokerLog
     ) -> Interface {
         Interface(
@@ -52,6 +53,17 @@ enum BrokerInterface {
                         [.objectPath(try shares.share(
                             parentWindow: call.body[0].string ?? "", items: call.body[1].vardict ?? [:],
                             options: call.body[2].vardict ?? [:], caller: call.sender))]
+                    }),
+                Broker1.browse.method(
+                    .immediate { call in
+                        [.objectPath(try sessions.browse(
+                            parentWindow: call.body[0].string ?? "", url: call.body[1].string ?? "",
+                            options: call.body[2].vardict ?? [:], caller: call.sender))]
+                    }),
+                Broker1.prewarm.method(
+                    .immediate { call in
+                        try prewarmer.prewarm(call.body[0].stringArray ?? [])
+                        return []
                     }),
                 Broker1.clearHistory.method(
                     .immediate { _ in

@@ -14,42 +14,37 @@ import Foundation
 /// nonsense fails the job with the D-Bus error name and a reason; one that never answers is
 /// closed when the job's timeout ends it. A caller that leaves while the sheet is open
 /// closes the sheet and cancels the job.
+///
+/// The browser window's Action button is a `Share` from the browser service with option
+/// `session` (its window's handle): the list is then the session owner's (its `owner`
+/// activities in, the session's `exclude` applied) and the choice is performed on the owner's
+/// behalf, but the job is the browser service's: the app hears nothing of it.
 final class ShareRequests: @unchecked Sendable {
     private let connection: Connection
     private let offers: Offers
     private let activities: ActivityState
     private let jobs: JobTable
     private let sheet: SheetClient
+    private let sessions: BrowsingSessions
     private let machine: any Environment
     private let graphical: Bool
     private let log: BrokerLog
-    /// The unique name owning `org.activitybroker.Browser`: the only caller whose `session`
-    /// option is honoured.
-    private var browserOwner: String?
-    private var browserWatch: Subscription?
 
     /// `environment` is the broker's own: a graphical session is one with `WAYLAND_DISPLAY`
     /// or `DISPLAY` set, as the sheet will inherit them when the bus starts it.
     init(
         connection: Connection, offers: Offers, activities: ActivityState, jobs: JobTable, sheet: SheetClient,
-        machine: any Environment, environment: [String: String], log: BrokerLog
+        sessions: BrowsingSessions, machine: any Environment, environment: [String: String], log: BrokerLog
     ) {
         self.connection = connection
         self.offers = offers
         self.activities = activities
         self.jobs = jobs
         self.sheet = sheet
+        self.sessions = sessions
         self.machine = machine
-        self.graphical = ["WAYLAND_DISPLAY", "DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
+        self.graphical = GraphicalSession.isPresent(in: environment)
         self.log = log
-    }
-
-    /// Starts following the owner of `org.activitybroker.Browser`. On the loop.
-    func start() {
-        connection.assertOnLoop()
-        browserWatch = connection.watchNameOwner(Broker1.browserBusName) { [unowned self] owner in
-            browserOwner = owner
-        }
     }
 
     /// `Share`: every check happens before the job exists; then the job (`choosing`) is
@@ -60,20 +55,27 @@ final class ShareRequests: @unchecked Sendable {
         connection.assertOnLoop()
         let method = Broker1.share.name.rawValue
         let options = try OptionSchema.share.validate(rawOptions)
-        if let session = options[OptionKey.session]?.objectPath {
-            guard let browserOwner, caller == browserOwner else {
+        // Whose activities are offered and performed: the caller's, or for the browser's
+        // Action button, the session owner's.
+        var onBehalfOf = caller
+        var exclude = options[OptionKey.exclude]?.stringArray ?? []
+        if let handle = options[OptionKey.session]?.objectPath {
+            guard let browserOwner = sessions.browserOwner, caller == browserOwner else {
                 throw .accessDenied(
                     "\(method): option 'session' is reserved for the browser service (\(Broker1.browserBusName.rawValue))")
             }
-            // The browser's sessions (Browse) are not served yet: no session can match.
-            throw .notFound("\(method): no browsing session \(session.rawValue)")
+            guard let session = sessions.session(handle: handle, browser: caller) else {
+                throw .notFound("\(method): no browsing session \(handle.rawValue)")
+            }
+            onBehalfOf = session.owner
+            exclude += session.exclude
         }
         let items = try ItemsDecoder.decode(rawItems)
         let timeout = try JobTable.timeout(options, method: method)
         try Self.checkParentWindow(parentWindow)
         let locale = options[OptionKey.locale]?.string
         let offered = try offers.offeredForShare(
-            items: items, locale: locale, exclude: options[OptionKey.exclude]?.stringArray ?? [], caller: caller)
+            items: items, locale: locale, exclude: exclude, caller: onBehalfOf)
         guard !offered.isEmpty else {
             throw .notApplicable("\(method): no activity applies to these items for this caller")
         }
@@ -86,14 +88,15 @@ final class ShareRequests: @unchecked Sendable {
         try jobs.admit(caller: caller)
 
         let job = jobs.create(caller: caller, activityID: nil, state: .choosing, timeout: timeout)
-        log.event("job \(job.number): share sheet requested (by \(caller), \(offered.count) activities)")
+        let behalf = onBehalfOf == caller ? "" : " for \(onBehalfOf)"
+        log.event("job \(job.number): share sheet requested (by \(caller)\(behalf), \(offered.count) activities)")
         var showOptions: [String: Value] = [:]
         if let locale { showOptions[OptionKey.locale] = .string(locale) }
         if let token = options[OptionKey.activationToken]?.string {
             showOptions[OptionKey.activationToken] = .string(token)
         }
         let request = Request(
-            job: job, handle: SheetClient.newHandle(), parentWindow: parentWindow, items: items,
+            job: job, onBehalfOf: onBehalfOf, handle: SheetClient.newHandle(), parentWindow: parentWindow, items: items,
             offered: offered.map(\.id), records: offered.map(\.record), showOptions: showOptions)
         // The caller leaving while the sheet is open closes it; once running, the job runs on
         // like a `Perform` whose caller left.
@@ -103,11 +106,11 @@ final class ShareRequests: @unchecked Sendable {
                 log.event("job \(job.number): its caller left; closing the share sheet")
                 jobs.cancel(job)
             })
-        // Who is asking, for the sheet's header (display only), then the sheet; after the reply.
+        // Who is asking (the app, also for its browser window), for the sheet's header (display only), then the sheet; after the reply.
         connection.call(
             MethodCall(
                 destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
-                member: "GetConnectionUnixProcessID", body: [.string(caller)]), timeout: .seconds(5)
+                member: "GetConnectionUnixProcessID", body: [.string(onBehalfOf)]), timeout: .seconds(5)
         ) { [unowned self] result in
             let pid = (try? result.get())?.first?.uint32
             show(request, appID: pid.map { CallerApplication.id(ofProcess: $0) } ?? "", timeout: timeout)
@@ -118,6 +121,8 @@ final class ShareRequests: @unchecked Sendable {
     /// What one `Share` asked for, kept until the sheet answers.
     private struct Request {
         let job: Job
+        /// Whose activities are offered and performed (the caller, or a browsing session's owner).
+        let onBehalfOf: String
         let handle: ObjectPath
         let parentWindow: String
         let items: Items
@@ -170,7 +175,7 @@ final class ShareRequests: @unchecked Sendable {
                 throw .providerFailed("the share sheet chose '\(id.prefix(255))', which was not offered")
             }
             // Looked up again: it may have gone or changed while the sheet was open.
-            let activity = try activities.lookUp(chosen.rawValue, caller: job.caller)
+            let activity = try activities.lookUp(chosen.rawValue, caller: request.onBehalfOf)
             let plan = try jobs.prepare(activity, items: request.items, activationToken: token)
             job.whenFinished = { outcome in
                 sheet.update(handle: handle, state: outcome.state, message: outcome.message)
@@ -184,7 +189,7 @@ final class ShareRequests: @unchecked Sendable {
     }
 
     /// `parent_window` as the portals spell it: "", `x11:<hex XID>` or `wayland:<handle>`.
-    static func checkParentWindow(_ parent: String) throws(ActivityError) {
+    static func checkParentWindow(_ parent: String, method: String = "Share") throws(ActivityError) {
         if parent.isEmpty { return }
         let valid: Bool
         if parent.hasPrefix("x11:") {
@@ -198,7 +203,7 @@ final class ShareRequests: @unchecked Sendable {
         }
         guard valid else {
             throw .invalidArgument(
-                "Share: parent_window must be \"\", x11:<hex XID> or wayland:<handle>, got '\(parent.prefix(64))'")
+                "\(method): parent_window must be \"\", x11:<hex XID> or wayland:<handle>, got '\(parent.prefix(64))'")
         }
     }
 }

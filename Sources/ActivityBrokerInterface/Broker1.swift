@@ -42,6 +42,15 @@ public enum Broker1 {
         interface, "Share",
         in: [Argument("parent_window", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
         out: [Argument("job", "o")])
+    /// `Browse(s parent_window, s url, a{sv} options) → (o session)` (API.md §10): opens the
+    /// browser window; the returned `Session1` object reports to the caller alone.
+    public static let browse = MethodSignature(
+        interface, "Browse",
+        in: [Argument("parent_window", "s"), Argument("url", "s"), Argument("options", "a{sv}")],
+        out: [Argument("session", "o")])
+    /// `Prewarm(as urls) → ()`: best-effort DNS prefetch of URLs the app may soon `Browse`;
+    /// returns at once.
+    public static let prewarm = MethodSignature(interface, "Prewarm", in: [Argument("urls", "as")])
 
     // MARK: Options (allow-lists: key → type)
 
@@ -58,7 +67,12 @@ public enum Broker1 {
         OptionKey.session: "o",
     ]
     /// The name whose owner alone may pass `Share`'s `session` option.
-    public static let browserBusName: BusName = "org.activitybroker.Browser"
+    public static let browserBusName: BusName = Browser1.busName
+    /// The options `Browse` accepts: the window's own (`Browser1.openOptions`, keys
+    /// `Browser1.OptionKey`); the broker checks their values and keeps `event_attribution`.
+    public static let browseOptions: [String: Signature] = Browser1.openOptions
+    /// URLs one `Prewarm` may name (`LimitExceeded` beyond).
+    public static let prewarmMaximumURLs = 16
     /// The options `ListRegistered` accepts.
     public static let listRegisteredOptions: [String: Signature] = [OptionKey.locale: "s"]
 

@@ -54,3 +54,24 @@ public enum ResultKey {
     /// A `Share` job's `Finished`: the activity the user chose and the broker performed.
     public static let activityID = "activity_id"
 }
+
+/// Keys of `Browse`'s `event_attribution` (a{sv}, API.md §11, after `UIEventAttribution`),
+/// with their types.
+public enum EventAttributionKey {
+    /// y: the ad's id, 0–255.
+    public static let sourceIdentifier = "source_identifier"
+    /// s: an https URL on the site the click leads to (the site of the URL browsed).
+    public static let destinationURL = "destination_url"
+    /// s: the https origin that receives the report.
+    public static let reportEndpoint = "report_endpoint"
+    /// s: what was clicked, for people; at most `maximumDescriptionLength` characters.
+    public static let sourceDescription = "source_description"
+    /// s: who placed the ad, for people.
+    public static let purchaser = "purchaser"
+
+    public static let maximumDescriptionLength = 256
+    /// Every key with its type (all are required).
+    public static let types: [String: Signature] = [
+        sourceIdentifier: "y", destinationURL: "s", reportEndpoint: "s", sourceDescription: "s", purchaser: "s",
+    ]
+}

@@ -1,0 +1,248 @@
+// Broker1.Browse and Session1: opens browser windows for apps and passes their window's events to them alone.
+import ActivityBrokerInterface
+import ActivityKit
+import DBus
+import Foundation
+
+/// `Browse` (API.md §10): the broker gives the app a `Session1` object and asks the browser
+/// service (`org.activitybroker.Browser`) to open a window for it under a handle only the two
+/// of them know. The service reports through `Event(handle, name, details)` signals unicast to
+/// the broker; the broker passes the four an app may know on to the session's owner, unicast,
+/// and drops everything else (`ClickActivated` is for issue 17).
+///
+/// Loop-confined (the connection's loop). Events are taken only from the current owner of
+/// the browser's name (a match on its unique name, checked again locally): another
+/// connection sending `Event` to the broker is ignored. A session ends, once:
+/// - when the window finishes (`Event` `Finished`): `Finished` to the owner;
+/// - when its owner calls `Close`: the window is closed, then `Finished`;
+/// - when `Open` fails or the browser service leaves the bus: `Finished` to the owner;
+/// - when the owner leaves the bus: the window is closed, nobody is told;
+/// - at shutdown: the window is closed, `Finished` to the owner.
+/// Then its object is unexported.
+final class BrowsingSessions: @unchecked Sendable {
+    private let connection: Connection
+    private let browser: BrowserClient
+    private let machine: any Environment
+    private let graphical: Bool
+    private let log: BrokerLog
+    private var sessions: [ObjectPath: BrowsingSession] = [:]
+    private var countByOwner: [String: Int] = [:]
+    private var nextNumber: UInt64 = 1
+    /// The unique name owning `org.activitybroker.Browser`, nil when none.
+    private(set) var browserOwner: String?
+    private var ownerWatch: Subscription?
+    private var events: Subscription?
+
+    /// Sessions one connection may have open at once (`LimitExceeded` beyond): each is a
+    /// window on the user's screen.
+    static let maximumPerOwner = 16
+
+    init(connection: Connection, browser: BrowserClient, machine: any Environment, environment: [String: String], log: BrokerLog) {
+        self.connection = connection
+        self.browser = browser
+        self.machine = machine
+        self.graphical = GraphicalSession.isPresent(in: environment)
+        self.log = log
+    }
+
+    /// Starts following the owner of `org.activitybroker.Browser` and its events. On the loop.
+    func start() {
+        connection.assertOnLoop()
+        ownerWatch = connection.watchNameOwner(Browser1.busName) { [unowned self] owner in
+            browserChanged(to: owner)
+        }
+    }
+
+    /// The session whose window is `handle`, if it is served by `caller` (the browser service's
+    /// `Share` with option `session`).
+    func session(handle: ObjectPath, browser caller: String) -> BrowsingSession? {
+        guard let session = sessions[handle], session.browser == nil || session.browser == caller else { return nil }
+        return session
+    }
+
+    // MARK: Browse
+
+    /// `Browse`: every check happens before the session exists; the window is asked for after
+    /// the reply has gone out.
+    func browse(parentWindow: String, url: String, options: [String: Value], caller: String) throws(ActivityError)
+        -> ObjectPath
+    {
+        connection.assertOnLoop()
+        let method = Broker1.browse.name.rawValue
+        let request = try BrowseRequest.decode(parentWindow: parentWindow, url: url, options: options)
+        guard graphical else {
+            throw .unavailable("\(method): no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set for the broker)")
+        }
+        guard browserOwner != nil || machine.hasBusName(Browser1.busName.rawValue) else {
+            throw .unavailable(
+                "\(method): no browser window is installed (\(Browser1.busName.rawValue) is neither running nor activatable)")
+        }
+        let open = countByOwner[caller, default: 0]
+        guard open < Self.maximumPerOwner else {
+            throw .limitExceeded(
+                "\(method): \(caller) already has \(open) browsing sessions (at most \(Self.maximumPerOwner) per connection)")
+        }
+        let session = BrowsingSession(
+            number: nextNumber, token: Job.randomToken(), handle: BrowserClient.newHandle(), owner: caller,
+            exclude: request.exclude, attribution: request.attribution, browser: browserOwner)
+        nextNumber += 1
+        do {
+            try connection.export(session.path, interfaces: [sessionInterface(session)], listed: false)
+        } catch {
+            preconditionFailure("session paths are unique: \(error)")
+        }
+        sessions[session.handle] = session
+        countByOwner[caller, default: 0] += 1
+        session.subscriptions.append(
+            connection.watchDisconnect(of: caller) { [unowned self] in
+                guard sessions[session.handle] === session else { return }
+                log.event("session \(session.number): its owner left; closing the window")
+                browser.close(handle: session.handle)
+                end(session, tellOwner: false)
+            })
+        log.event("session \(session.number): browser window requested (by \(caller))")
+        // Who is asking, for the window's title (display only), then the window.
+        connection.call(
+            MethodCall(
+                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
+                member: "GetConnectionUnixProcessID", body: [.string(caller)]), timeout: .seconds(5)
+        ) { [unowned self] result in
+            guard sessions[session.handle] === session else { return }
+            let pid = (try? result.get())?.first?.uint32
+            session.opening = browser.open(
+                handle: session.handle, appID: pid.map { CallerApplication.id(ofProcess: $0) } ?? "",
+                parentWindow: request.parentWindow, url: request.url.string, options: request.windowOptions
+            ) { [unowned self] error in
+                session.opening = nil
+                guard let error, sessions[session.handle] === session else { return }
+                log.event("session \(session.number): the browser window could not open: \(error.name)")
+                end(session, tellOwner: true)
+            }
+        }
+        return session.path
+    }
+
+    // MARK: Events
+
+    private func browserChanged(to owner: String?) {
+        let previous = browserOwner
+        browserOwner = owner
+        if let events { connection.cancel(events) }
+        events = nil
+        if let owner {
+            events = connection.addMatch(
+                MatchRule(
+                    sender: owner, interface: Browser1.interface.rawValue, member: Browser1.event.name.rawValue,
+                    path: Browser1.objectPath)
+            ) { [unowned self] signal in
+                received(signal)
+            }
+        }
+        for session in sessions.values.sorted(by: { $0.number < $1.number }) {
+            if session.browser == nil, owner != nil {
+                // Started for this session (or another): its window is served by the new owner.
+                session.browser = owner
+            } else if let served = session.browser, served != owner {
+                log.event("session \(session.number): the browser service \(previous ?? served) left; the window is gone")
+                end(session, tellOwner: true)
+            }
+        }
+    }
+
+    /// One `Event(o handle, s name, a{sv} details)` from the browser service.
+    private func received(_ signal: IncomingSignal) {
+        guard signal.sender == browserOwner, signal.body.count == 3, let handle = signal.body[0].objectPath,
+            let name = signal.body[1].string, let details = signal.body[2].vardict
+        else { return }
+        guard let session = sessions[handle], session.browser == nil || session.browser == signal.sender else {
+            log.debug("an Event for no session of this browser service was ignored")
+            return
+        }
+        session.browser = signal.sender
+        typealias Name = Browser1.EventName
+        switch name {
+        case Name.initialLoadCompleted:
+            guard !session.initialLoadCompleted, let success = details[Browser1.DetailKey.success]?.bool else { return }
+            session.initialLoadCompleted = true
+            tell(session, Session1.initialLoadCompleted, [.boolean(success)])
+        case Name.initialLoadRedirected:
+            guard !session.initialLoadCompleted, !session.initialLoadRedirected,
+                let url = details[Browser1.DetailKey.url]?.string
+            else { return }
+            session.initialLoadRedirected = true
+            tell(session, Session1.initialLoadRedirected, [.string(url)])
+        case Name.willOpenInBrowser:
+            tell(session, Session1.willOpenInBrowser, [])
+        case Name.finished:
+            log.event("session \(session.number): the window was closed")
+            end(session, tellOwner: true)
+        case Name.clickActivated:
+            // Private Click Measurement's gesture proof: issue 17. Never for the app.
+            log.debug("session \(session.number): ClickActivated received")
+        default:
+            log.debug("session \(session.number): unknown browser event '\(name.prefix(64))' ignored")
+        }
+    }
+
+    /// A `Session1` signal to the session's owner alone.
+    private func tell(_ session: BrowsingSession, _ signal: SignalSpec, _ body: [Value]) {
+        do {
+            try connection.emit(
+                Signal(
+                    path: session.path, interface: Session1.interface, member: signal.name, body: body,
+                    destination: try BusName(session.owner)))
+        } catch {
+            log.event("session \(session.number): could not send \(signal.name): \(error)")
+        }
+    }
+
+    // MARK: Ending
+
+    /// Ends the session once: `Finished` to the owner when `tellOwner`, then the object goes.
+    private func end(_ session: BrowsingSession, tellOwner: Bool) {
+        guard sessions.removeValue(forKey: session.handle) != nil else { return }
+        countByOwner[session.owner, default: 1] -= 1
+        if countByOwner[session.owner] == 0 { countByOwner[session.owner] = nil }
+        for subscription in session.subscriptions { connection.cancel(subscription) }
+        session.subscriptions.removeAll()
+        session.opening?.cancel()
+        session.opening = nil
+        if tellOwner { tell(session, Session1.finished, []) }
+        connection.unexport(session.path)
+        log.event("session \(session.number): finished")
+    }
+
+    /// Closes every window (shutdown); their owners get `Finished`.
+    func closeAll() {
+        for session in sessions.values.sorted(by: { $0.number < $1.number }) {
+            browser.close(handle: session.handle)
+            end(session, tellOwner: true)
+        }
+    }
+
+    private func sessionInterface(_ session: BrowsingSession) -> Interface {
+        Interface(
+            Session1.interface,
+            methods: [
+                Session1.close.method(
+                    .immediate { [unowned self] call in
+                        guard call.sender == session.owner else {
+                            throw ActivityError.accessDenied(
+                                "only the connection that called Browse may close session \(session.number)")
+                        }
+                        guard sessions[session.handle] === session else { return [] }
+                        log.event("session \(session.number): close requested by its owner")
+                        // Finished once the service has closed it (or could not): exactly once,
+                        // whatever the service sends meanwhile.
+                        browser.close(handle: session.handle) { [unowned self] in end(session, tellOwner: true) }
+                        return []
+                    })
+            ],
+            signals: Session1.signals,
+            propertyAccess: { sender in
+                guard sender == session.owner else {
+                    throw ActivityError.accessDenied("only the connection that called Browse may use its session")
+                }
+            })
+    }
+}

@@ -1,0 +1,95 @@
+// The org.activitybroker.impl.Browser1 interface of the browser window's UI service (API.md §10): names, methods, events, options.
+import DBus
+
+/// The browser service's bus name, object, interface, methods, signal and option keys, spelled
+/// once for the service (`activity-browser`), the broker that calls it and the tests.
+///
+/// Only the owner of `Broker1.busName` may call it: anyone else gets
+/// `BrokerErrorName.accessDenied`. The service exports nothing under a `handle`; its events go
+/// to the calling broker alone (unicast `Event` signals from `objectPath`).
+public enum Browser1 {
+    /// The well-known name `activity-browser` owns (started by D-Bus activation).
+    public static let busName: BusName = "org.activitybroker.Browser"
+    /// The one object the service exports.
+    public static let objectPath: ObjectPath = "/org/activitybroker/Browser"
+    public static let interface: InterfaceName = "org.activitybroker.impl.Browser1"
+
+    /// A call of `method` on the browser object, with `body`.
+    public static func call(_ method: MethodSignature, _ body: [Value] = []) -> MethodCall {
+        method.call(busName, path: objectPath, body: body)
+    }
+
+    /// `Open(o handle, s app_id, s parent_window, s url, a{sv} options) → ()`: opens one window
+    /// for `handle` on `url` (http or https) and returns once it is shown. A handle that already
+    /// has a window is `InvalidArgs`; so is an option outside `openOptions` or of another type.
+    public static let open = MethodSignature(
+        interface, "Open",
+        in: [
+            Argument("handle", "o"), Argument("app_id", "s"), Argument("parent_window", "s"),
+            Argument("url", "s"), Argument("options", "a{sv}"),
+        ])
+    /// `Close(o handle) → ()`: closes the window (sending `Finished` if not yet sent). A handle
+    /// with no window is a no-op.
+    public static let close = MethodSignature(interface, "Close", in: [Argument("handle", "o")])
+
+    /// `Event(o handle, s name, a{sv} details)`: unicast to the broker that opened `handle`.
+    public static let event = SignalSpec(
+        "Event", arguments: [Argument("handle", "o"), Argument("name", "s"), Argument("details", "a{sv}")])
+
+    /// The `name`s of `Event`, with their `details` keys.
+    public enum EventName {
+        /// After the first load: `success` (b).
+        public static let initialLoadCompleted = "InitialLoadCompleted"
+        /// The first load ended at another URL than the one opened: `url` (s), the final URL.
+        public static let initialLoadRedirected = "InitialLoadRedirected"
+        /// Open in Browser was pressed; sent before the system opener runs.
+        public static let willOpenInBrowser = "WillOpenInBrowser"
+        /// The window was dismissed (its button, the window manager, Esc/Ctrl+W, or `Close`);
+        /// sent once per handle, last.
+        public static let finished = "Finished"
+        /// Whether the window activated with the token became the active window (§11): `b`.
+        public static let clickActivated = "ClickActivated"
+    }
+
+    /// Keys of `Event`'s details.
+    public enum DetailKey {
+        public static let success = "success", url = "url", activated = "activated"
+    }
+
+    /// Keys of `Open`'s options (API.md §10, `Broker1.Browse`).
+    public enum OptionKey {
+        /// s: `done` | `close` | `cancel`.
+        public static let dismissButtonStyle = "dismiss_button_style"
+        /// s: `#rrggbb`, the colour of the controls.
+        public static let controlTint = "control_tint"
+        /// s: `#rrggbb`, the colour of the header bar.
+        public static let barTint = "bar_tint"
+        /// b: show the article view at once when the page has one.
+        public static let entersReaderIfAvailable = "enters_reader_if_available"
+        /// b (default true): whether the bars may collapse while scrolling.
+        public static let barCollapsingEnabled = "bar_collapsing_enabled"
+        /// as: activity ids or `category:…` left out of the Action sheet.
+        public static let exclude = "exclude"
+        /// s: lets the window take the focus.
+        public static let activationToken = "activation_token"
+        /// a{sv}: Private Click Measurement (§11); the broker validates it, the window ignores it.
+        public static let eventAttribution = "event_attribution"
+    }
+
+    /// The allow-list of `Open`'s options: key → type.
+    public static let openOptions: [String: Signature] = [
+        OptionKey.dismissButtonStyle: "s", OptionKey.controlTint: "s", OptionKey.barTint: "s",
+        OptionKey.entersReaderIfAvailable: "b", OptionKey.barCollapsingEnabled: "b", OptionKey.exclude: "as",
+        OptionKey.activationToken: "s", OptionKey.eventAttribution: "a{sv}",
+    ]
+
+    /// `Broker1.Share(s parent_window, a{sv} items, a{sv} options) → (o job)`, as the window's
+    /// Action button calls it (API.md §10), with option `shareSession` set to the handle.
+    public static let brokerShare = MethodSignature(
+        Broker1.interface, "Share",
+        in: [Argument("parent_window", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
+        out: [Argument("job", "o")])
+    /// o: the `Share` option naming the browsing session the sheet is for; the broker accepts it
+    /// only from the owner of `busName`.
+    public static let shareSession = "session"
+}
