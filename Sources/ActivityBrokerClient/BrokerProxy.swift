@@ -134,6 +134,43 @@ public final class BrokerProxy: Sendable {
         return try await runJob(Broker1.share, body, onStarted: onStarted)
     }
 
+    // MARK: - Browse
+
+    /// Opens the desktop's browser window on `url` for this app (`Browse`, API.md §10), like
+    /// presenting an `SFSafariViewController`, and returns its session at once; its events go to
+    /// `delegate`. The app learns nothing else of the browsing; the window's Action sheet offers
+    /// the app's own `owner` activities.
+    ///
+    /// Throws before any window: `invalidArgument` (not http or https, a bad option),
+    /// `unavailable` (no graphical session, no browser service), `limitExceeded`.
+    public func browse(
+        url: URL, configuration: BrowseConfiguration = BrowseConfiguration(),
+        delegate: (any BrowsingSessionDelegate)? = nil
+    ) async throws(BrokerError) -> BrowsingSession {
+        // Subscribed before the call: no event can come before the session listens.
+        let session = BrowsingSession(connection: connection, delegate: delegate)
+        do throws(BrokerError) {
+            let reply = try await call(
+                Broker1.browse,
+                [.string(configuration.parentWindow), .string(url.absoluteString), .vardict(configuration.vardict)])
+            guard let path = reply.first?.objectPath else {
+                throw BrokerError.other(
+                    name: "org.freedesktop.DBus.Error.InvalidSignature", message: "Browse replied without a session path")
+            }
+            session.attach(path)
+            return session
+        } catch {
+            session.detach()
+            throw error
+        }
+    }
+
+    /// Asks the broker to resolve the hosts of `urls` ahead of a likely `browse` (`Prewarm`):
+    /// best-effort, returns at once. At most `Broker1.prewarmMaximumURLs` http(s) URLs.
+    public func prewarm(_ urls: [URL]) async throws(BrokerError) {
+        _ = try await call(Broker1.prewarm, [.stringArray(urls.map(\.absoluteString))])
+    }
+
     /// Calls a method that returns a job (`Perform`, `Share`) and waits for its `Finished`.
     private func runJob(
         _ method: MethodSignature, _ body: [Value], onStarted: (@Sendable (ObjectPath) -> Void)?

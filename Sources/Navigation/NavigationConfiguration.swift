@@ -1,22 +1,13 @@
 // NavigationConfiguration: how a navigation session looks and what its Action sheet offers.
 
+import ActivityBrokerClient
 import Foundation
 
-/// The label of the button that ends a session (`SFSafariViewController.DismissButtonStyle`).
-public enum DismissButtonStyle: String, Hashable, Sendable, CaseIterable {
-    case done
-    case close
-    case cancel
-
-    /// The English label for the button.
-    public var title: String {
-        switch self {
-        case .done: "Done"
-        case .close: "Close"
-        case .cancel: "Cancel"
-        }
-    }
-}
+/// The label of the button that ends a session: the client library's type, shared with
+/// `BrokerProxy.browse`.
+public typealias DismissButtonStyle = ActivityBrokerClient.DismissButtonStyle
+/// The accent colour of the controls: the client library's type, shared with `BrokerProxy.browse`.
+public typealias TintColor = ActivityBrokerClient.TintColor
 
 /// How a navigation session looks and what its Action sheet offers; fixed when the session
 /// is created (`SFSafariViewController.Configuration`).

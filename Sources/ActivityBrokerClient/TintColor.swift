@@ -1,4 +1,4 @@
-// TintColor: the accent colour of a navigation session's controls, from "#0a84ff" or a name; the one colour parser.
+// TintColor: the accent colour of a browsing or navigation session's controls, from "#0a84ff" or a name; the one colour parser.
 
 import Foundation
 
@@ -6,7 +6,9 @@ import Foundation
 ///
 /// The one parser of a colour an app gives: `#rgb`, `#rrggbb` (case-insensitive), a few CSS
 /// colour names or an Apple system tint (`systemBlue`). A view takes the components: the
-/// terminal's `TerminalColor` is built from them.
+/// terminal's `TerminalColor` is built from them. `hex` is the `#rrggbb` form `Browse` sends.
+/// It lives in the client so that `BrokerProxy.browse` and Navigation's in-process session
+/// (which keeps the name) share one type.
 public struct TintColor: Hashable, Sendable, CustomStringConvertible {
     /// Names accepted (lowercase), with their colours: basic CSS names and the Apple system tints.
     public static let names: [String: TintColor] = {

@@ -1,0 +1,89 @@
+// BrokerProxy.browse and BrowsingSession against the real broker and a recording browser service.
+import ActivityBrokerClient
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct BrowseSessionTests {
+    /// Records what the session told it, in order.
+    final class Recorder: BrowsingSessionDelegate {
+        let events = Inbox<String>()
+        func browsingSession(_ session: BrowsingSession, didCompleteInitialLoad success: Bool) {
+            events.put("completed \(success)")
+        }
+        func browsingSession(_ session: BrowsingSession, initialLoadDidRedirectTo url: URL) {
+            events.put("redirected \(url.absoluteString)")
+        }
+        func browsingSessionWillOpenInBrowser(_ session: BrowsingSession) { events.put("will open in browser") }
+        func browsingSessionDidFinish(_ session: BrowsingSession) { events.put("finished") }
+    }
+
+    static func start() async throws -> (BrokerHarness, RecordingBrowser, BrokerProxy) {
+        let broker = try await BrokerHarness(bus: TestBus(), start: false)
+        broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
+        try await broker.start()
+        let browser = try await RecordingBrowser(bus: broker.bus)
+        return (broker, browser, BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address))
+    }
+
+    @Test func theDelegateHearsTheWindowsEventsInOrderAndFinishOnce() async throws {
+        let (broker, browser, proxy) = try await Self.start()
+        defer { broker.stop() }
+        let recorder = Recorder()
+        let configuration = BrowseConfiguration(
+            dismissButtonStyle: .cancel, controlTint: TintColor("#0a84ff"), barCollapsingEnabled: false,
+            excludedActivities: ["category:action"])
+        let session = try await proxy.browse(
+            url: URL(string: "https://example.org/start")!, configuration: configuration, delegate: recorder)
+        let open = try await browser.opens.next("Open")
+        #expect(open.url == "https://example.org/start")
+        #expect(open.options["dismiss_button_style"] == .string("cancel"))
+        #expect(open.options["control_tint"] == .string("#0a84ff"))
+        #expect(open.options["bar_collapsing_enabled"] == .boolean(false))
+        #expect(open.options["exclude"] == .stringArray(["category:action"]))
+        try browser.send("InitialLoadRedirected", details: ["url": .string("https://example.org/final")], for: open)
+        try browser.send("InitialLoadCompleted", details: ["success": .boolean(true)], for: open)
+        try browser.send("WillOpenInBrowser", for: open)
+        try browser.send("Finished", for: open)
+        await session.finished()
+        try await recorder.events.waitForCount(4)
+        #expect(
+            recorder.events.items == [
+                "redirected https://example.org/final", "completed true", "will open in browser", "finished",
+            ])
+    }
+
+    @Test func closeClosesTheWindowAndFinishes() async throws {
+        let (broker, browser, proxy) = try await Self.start()
+        defer { broker.stop() }
+        let recorder = Recorder()
+        let session = try await proxy.browse(url: URL(string: "http://example.org/")!, delegate: recorder)
+        let open = try await browser.opens.next("Open")
+        try await session.close()
+        #expect(try await browser.closes.next("Close") == open.handle)
+        await session.finished()
+        #expect(recorder.events.items == ["finished"])
+        try await session.close()  // Already finished: nothing to do, no error.
+    }
+
+    @Test func refusedCallsThrowTypedErrors() async throws {
+        let (broker, _, proxy) = try await Self.start()
+        defer { broker.stop() }
+        await #expect(throws: BrokerError.self) { try await proxy.browse(url: URL(string: "ftp://example.org/")!) }
+        do {
+            _ = try await proxy.browse(url: URL(string: "gopher://example.org/")!)
+            Issue.record("Browse accepted gopher:")
+        } catch {
+            guard case .invalidArgument = error else { throw error }
+        }
+        try await proxy.prewarm([URL(string: "http://localhost/")!])
+        do {
+            try await proxy.prewarm((0..<17).map { URL(string: "https://h\($0).example/")! })
+            Issue.record("Prewarm accepted 17 URLs")
+        } catch {
+            guard case .limitExceeded = error else { throw error }
+        }
+    }
+}
