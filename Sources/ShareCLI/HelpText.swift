@@ -10,7 +10,8 @@ enum HelpText {
           share activities [--json]            every registered activity, available or not
           share explain ID URL                 why ID is or is not offered for URL
           share browse URL                     browse an http(s) URL in the terminal, with an Action button
-          share open URL [--json]              route URL: web pages to 'share browse', others to the system
+          share open URL [--json]              route URL: web pages to the desktop's browser window (or
+                                               'share browse' without one), others to the system
           share sheet URL [--title T]          the desktop's share sheet for URL; waits for the choice
           share --completions bash|zsh         print a shell completion script
           share --help | --version

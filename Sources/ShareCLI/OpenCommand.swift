@@ -5,7 +5,8 @@ import Foundation
 import Navigation
 import TerminalUI
 
-/// http and https (any case: `HTTP://` too) open a `share browse` session; other schemes go
+/// http and https (any case: `HTTP://` too) open the desktop's browser window in a graphical
+/// session (`WindowCommand`; waits until it closes), else a `share browse` session; other schemes go
 /// to the system opener; invalid or unsafe URLs (`javascript:`, `data:`) and local files are
 /// discarded with the reason (exit 2). It routes with `BrowseCommand.router`, so what it
 /// reports is what `share browse` does.
@@ -19,7 +20,14 @@ enum OpenCommand {
         let exit: ShareExit
         switch outcome.action {
         case .handled:
-            if !json { return try await BrowseCommand.run(url: url, bus: bus) }
+            if !json {
+                if WindowCommand.isGraphical(), let page = URL(string: url),
+                    let exit = try await WindowCommand.run(url: URLRouter.normalized(page), bus: bus)
+                {
+                    return exit
+                }
+                return try await BrowseCommand.run(url: url, bus: bus)
+            }
             exit = .completed
         case .systemAction:
             guard let original = URL(string: url), let target = outcome.systemURL(for: original) else {

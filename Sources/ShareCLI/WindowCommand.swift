@@ -1,0 +1,40 @@
+// `share open URL` in a graphical session: the desktop's browser window (Broker1.Browse), waited for until it closes.
+import ActivityBrokerClient
+import DBus
+import Foundation
+
+/// Opens the broker's browser window on a web page and returns when the window is gone. `share
+/// browse` stays the terminal session; `share open` uses the window when the session is
+/// graphical and the broker can show one, and the terminal session otherwise.
+enum WindowCommand {
+    /// Whether the session is graphical (`WAYLAND_DISPLAY` or `DISPLAY` set), as for the sheet.
+    static func isGraphical(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        ["WAYLAND_DISPLAY", "DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
+    }
+
+    /// Opens the window and waits for it to close: exit 0. Nil when there is no window to be
+    /// had (no broker, or it answers `Unavailable`: no browser service, no display of its
+    /// own), so that the caller browses in the terminal instead. Ctrl-C closes the window.
+    static func run(url: URL, bus: BusAddress) async throws -> ShareExit? {
+        let broker: BrokerProxy
+        do {
+            broker = try BrokerProxy.connect(bus: bus)
+        } catch {
+            return nil
+        }
+        let session: BrowsingSession
+        do {
+            session = try await broker.browse(url: url)
+        } catch .unavailable, .unreachable {
+            return nil
+        } catch {
+            throw ShareFailure(error)
+        }
+        let interrupt = InterruptHandler {
+            Task { try? await session.close() }
+        }
+        defer { interrupt.stop() }
+        await session.finished()
+        return .completed
+    }
+}

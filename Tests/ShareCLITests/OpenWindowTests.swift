@@ -1,0 +1,24 @@
+// `share open URL` in a graphical session: the broker's browser window, waited for until it closes.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct OpenWindowTests {
+    @Test func openInAGraphicalSessionShowsTheWindowAndWaitsForItToClose() async throws {
+        let broker = try await BrokerHarness(bus: TestBus(), manifests: shareTestManifests, start: false)
+        defer { broker.stop() }
+        broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
+        try await broker.start()
+        let browser = try await RecordingBrowser(bus: broker.bus)
+        let run = Task { try await broker.share(["open", "HTTPS://Example.ORG/window"]) }
+        let open = try await browser.opens.next("Open")
+        #expect(open.url == "https://example.org/window", "scheme and host lower-cased, as share browse loads it")
+        #expect(open.options.isEmpty, "the window's defaults")
+        try browser.send(Browser1.EventName.finished, for: open)
+        let result = try await run.value
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(browser.opens.items.count == 1)
+    }
+}
