@@ -1,5 +1,6 @@
 // SiteAddress: the host shown in the read-only address, with its registrable domain to emphasise.
 
+import ActivityKit
 import Foundation
 
 #if canImport(Glibc)
@@ -20,19 +21,9 @@ import Foundation
 /// Internationalized hosts are shown in the ASCII (punycode) form `URL` gives them, which
 /// shows look-alike characters for what they are.
 public struct SiteAddress: Hashable, Sendable {
-    /// Two-label public suffixes under which names are registered one label deeper.
-    public static let twoLevelSuffixes: Set<String> = [
-        "co.uk", "org.uk", "ac.uk", "gov.uk", "me.uk", "net.uk", "ltd.uk", "plc.uk", "sch.uk", "nhs.uk",
-        "com.au", "net.au", "org.au", "edu.au", "gov.au", "asn.au", "id.au",
-        "co.nz", "org.nz", "net.nz", "govt.nz", "ac.nz",
-        "co.jp", "ne.jp", "or.jp", "ac.jp", "go.jp", "gr.jp",
-        "co.za", "org.za", "gov.za", "com.br", "net.br", "org.br", "gov.br", "com.cn", "net.cn", "org.cn",
-        "gov.cn", "com.mx", "org.mx", "gob.mx", "co.in", "net.in", "org.in", "gov.in", "ac.in",
-        "co.kr", "or.kr", "go.kr", "com.tw", "org.tw", "gov.tw", "com.sg", "edu.sg", "gov.sg", "com.hk",
-        "org.hk", "gov.hk", "co.il", "org.il", "ac.il", "com.tr", "org.tr", "gov.tr", "com.ar", "gob.ar",
-        "co.id", "or.id", "go.id", "com.my", "gov.my", "com.ph", "com.vn", "com.ua", "co.th", "in.th",
-        "ac.th", "com.pl", "com.es", "com.co", "com.pe", "com.ng", "co.ke", "com.eg", "com.sa",
-    ]
+    /// Two-label public suffixes under which names are registered one label deeper
+    /// (ActivityKit's `RegistrableDomain`, which the broker's site checks use too).
+    public static var twoLevelSuffixes: Set<String> { RegistrableDomain.twoLevelSuffixes }
 
     /// The host (IPv6 bracketed), or the path of a `file:` URL.
     public let host: String
@@ -78,11 +69,7 @@ public struct SiteAddress: Hashable, Sendable {
 
     /// The approximate registrable domain of a DNS host name (see the type's documentation).
     public static func registrableDomain(of host: String) -> String {
-        let labels = host.lowercased().split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count > 2 else { return host.lowercased() }
-        let lastTwo = labels.suffix(2).joined(separator: ".")
-        let keep = twoLevelSuffixes.contains(lastTwo) ? 3 : 2
-        return labels.suffix(keep).joined(separator: ".")
+        RegistrableDomain.of(host: host)
     }
 
     /// Whether two URLs belong to the same site: same registrable domain (IP literals and
