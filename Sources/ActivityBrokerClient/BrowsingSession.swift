@@ -11,7 +11,7 @@ import Foundation
 /// (another peer cannot fake `Finished`). Those that arrive before `Browse` has returned are
 /// kept until the session's path is known, so none is lost.
 public final class BrowsingSession: @unchecked Sendable {
-    /// The `Session1` object; nil only until `Browse` returned.
+    /// The `Session1` object; set before `browse` returns the session.
     public private(set) var path: ObjectPath?
     /// Held weakly, like `SFSafariViewController.delegate`.
     public private(set) weak var delegate: (any BrowsingSessionDelegate)?
@@ -41,9 +41,10 @@ public final class BrowsingSession: @unchecked Sendable {
         }
     }
 
-    /// `Browse` returned `path`: the session's signals are delivered from now on.
+    /// `Browse` returned `path`: the session's signals are delivered from now on. Synchronous,
+    /// so that `path` is set (and never changes again) before the app holds the session.
     func attach(_ path: ObjectPath) {
-        connection.queue.async { [self] in
+        connection.queue.sync { [self] in
             self.path = path
             deliver()
         }

@@ -119,6 +119,26 @@ struct BrowseTests {
         #expect(browser.closes.items.isEmpty, "a window that finished is not closed again")
     }
 
+    @Test("The session object introspects as Session1 and is not listed under the broker's object")
+    func sessionIntrospection() async throws {
+        let f = try await Self.start()
+        let browser = try await RecordingBrowser(bus: f.bus)
+        defer { withExtendedLifetime(browser) {} }
+        let path = try await Self.browse(f)
+        let xml = try await f.call("Introspect", path: path, interface: .introspectable).first?.string ?? ""
+        for fragment in [
+            #"<interface name="org.activitybroker.Session1">"#, #"<method name="Close">"#,
+            #"<signal name="InitialLoadCompleted">"#, #"<arg name="success" type="b""#,
+            #"<signal name="InitialLoadRedirected">"#, #"<signal name="WillOpenInBrowser">"#,
+            #"<signal name="Finished">"#,
+        ] {
+            #expect(xml.contains(fragment), "\(fragment) missing in \(xml)")
+        }
+        #expect(!xml.contains("<property"), "a session has no properties")
+        let broker = try await f.call("Introspect", interface: .introspectable).first?.string ?? ""
+        #expect(!broker.contains(#"<node name="session""#), "sessions are unlisted: \(broker)")
+    }
+
     @Test("A second connection watching Session1 signals receives none of the owner's")
     func observerReceivesNothing() async throws {
         let f = try await Self.start()

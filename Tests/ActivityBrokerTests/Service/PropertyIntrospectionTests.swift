@@ -67,6 +67,8 @@ struct PropertyIntrospectionTests {
         (".Explain", "method", "sa{sv}", "bs"),
         (".ClearHistory", "method", "-", "-"),
         (".Share", "method", "sa{sv}a{sv}", "o"),
+        (".Browse", "method", "ssa{sv}", "o"),
+        (".Prewarm", "method", "as", "-"),
         (".Version", "property", "s", ""),
         (".ActivityCount", "property", "u", ""),
         (".ActivitiesChanged", "signal", "-", "-"),
