@@ -16,18 +16,19 @@ import Foundation
 /// can make the broker queue work without bound. It never connects anywhere: the browser
 /// service's own engine preconnects when it opens the page.
 ///
-/// Thread-safe: `prewarm` runs on the loop; the lookups run on `queue`, counted under `lock`.
+/// Thread-safe: `prewarm` runs on the loop; at most `concurrency` workers on a global queue
+/// take hosts from `waiting`, which (with `workers`) is guarded by `lock`. No thread blocks
+/// waiting for a turn: a host waits in the list, not on a semaphore.
 final class Prewarmer: @unchecked Sendable {
     /// Lookups running at once.
     static let concurrency = 4
-    /// Lookups waiting or running beyond which new hosts are dropped.
-    static let maximumPending = 64
+    /// Hosts waiting beyond which new ones are dropped.
+    static let maximumWaiting = 64
 
     private let log: BrokerLog
-    private let queue = DispatchQueue(label: "activity-broker.prewarm", attributes: .concurrent)
-    private let slots = DispatchSemaphore(value: Prewarmer.concurrency)
     private let lock = NSLock()
-    private var pending = 0
+    private var waiting: [String] = []
+    private var workers = 0
 
     init(log: BrokerLog) {
         self.log = log
@@ -55,25 +56,30 @@ final class Prewarmer: @unchecked Sendable {
             }
             if !hosts.contains(host) { hosts.append(host) }
         }
-        let admitted = admit(hosts.count)
+        let (admitted, started) = lock.withLock {
+            let admitted = min(hosts.count, max(0, Self.maximumWaiting - waiting.count))
+            waiting += hosts.prefix(admitted)
+            let started = min(Self.concurrency - workers, waiting.count)
+            workers += started
+            return (admitted, started)
+        }
         log.debug("prewarm: resolving \(admitted) of \(hosts.count) hosts")
-        for host in hosts.prefix(admitted) {
-            queue.async { [self] in
-                slots.wait()
-                let resolved = Self.resolve(host)
-                slots.signal()
-                lock.withLock { pending -= 1 }
-                log.debug("prewarm: a host was \(resolved ? "resolved" : "not resolved")")
-            }
+        for _ in 0..<started {
+            DispatchQueue.global(qos: .utility).async { [self] in work() }
         }
     }
 
-    /// How many of `count` new lookups fit under `maximumPending`; counts them as pending.
-    private func admit(_ count: Int) -> Int {
-        lock.withLock {
-            let admitted = min(count, max(0, Self.maximumPending - pending))
-            pending += admitted
-            return admitted
+    /// One worker: resolves waiting hosts until there are none.
+    private func work() {
+        while let host = lock.withLock({ () -> String? in
+            if waiting.isEmpty {
+                workers -= 1
+                return nil
+            }
+            return waiting.removeFirst()
+        }) {
+            let resolved = Self.resolve(host)
+            log.debug("prewarm: a host was \(resolved ? "resolved" : "not resolved")")
         }
     }
 

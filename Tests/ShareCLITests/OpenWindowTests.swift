@@ -20,5 +20,8 @@ import Testing
         let result = try await run.value
         #expect(result.status == 0, "\(result.errors)")
         #expect(browser.opens.items.count == 1)
+        // Had share not waited, its leaving would have ended the session first ("its owner left").
+        try await waitUntil("the session's end in the broker's log") { broker.log.contains("session 1: finished") }
+        #expect(!broker.log.contains("its owner left"), "share waited for the window: \(broker.log)")
     }
 }

@@ -96,6 +96,10 @@ struct BrowseTests {
         let path = try await Self.browse(f)
         let open = try await browser.opens.next("Open")
 
+        // Details of the wrong type are dropped without using up the first load.
+        try browser.send(Event.initialLoadCompleted, details: ["success": .string("yes")], for: open)
+        try browser.send(Event.initialLoadRedirected, details: ["url": .boolean(true)], for: open)
+        try browser.send("SomethingElse", for: open)
         try browser.send(Event.initialLoadRedirected, details: ["url": .string("https://example.org/final")], for: open)
         try browser.send(Event.initialLoadCompleted, details: ["success": .boolean(true)], for: open)
         // Not the first load any more: neither is passed on again.
@@ -276,6 +280,20 @@ struct BrowseTests {
         // The same attribution, well formed, is accepted (same site: www.example.org and example.org).
         _ = try await Self.browse(f, options: attribution { _ in })
         #expect(try await browser.opens.next("Open").options["event_attribution"] == nil)
+    }
+
+    @Test("LimitExceeded beyond 16 open sessions of one connection; a finished one frees its place")
+    func sessionLimit() async throws {
+        let f = try await Self.start()
+        let browser = try await RecordingBrowser(bus: f.bus)
+        for _ in 0..<16 { _ = try await Self.browse(f) }
+        #expect(await Self.browseError(f) == Self.error + "LimitExceeded")
+        let other = try f.bus.connect()
+        _ = try await Self.browse(f, on: other)
+        let first = try await browser.opens.next("Open")
+        try browser.send(Event.finished, for: first)
+        try await waitUntil("the session to end") { f.log.contains("session 1: finished") }
+        _ = try await Self.browse(f)
     }
 
     @Test("Unavailable without DISPLAY or WAYLAND_DISPLAY, and without a browser service")
