@@ -8,10 +8,10 @@ import SystemSupport
 /// The `org.activitybroker.Broker1` service.
 ///
 /// Only wiring: the features (`Offers`, `Registrations`, `JobTable`, `ShareRequests`,
-/// `BrowsingSessions`) share `ActivityState` and
-/// get everything else they use as explicit inputs. Ownership: all of it is read and written on
-/// `connection.queue` only (the loop); D-Bus handlers, child-exit callbacks, timers and
-/// watchers all run there, so the domain needs no locks. `@unchecked Sendable` rests on that.
+/// `BrowsingSessions`) share `ActivityState` and get everything else they use as explicit
+/// inputs. Ownership: all of it is read and written on `connection.queue` only (the loop);
+/// D-Bus handlers, child-exit callbacks, timers and watchers all run there, so the domain
+/// needs no locks. `@unchecked Sendable` rests on that.
 ///
 /// It never ends the process: when it stops serving on its own (the name taken over, the bus
 /// gone) it tells the `whenStopped` handler of `start`, and `main` decides.
