@@ -19,7 +19,8 @@ struct BrowseRequest {
     static let dismissButtonStyles: Set<String> = ["done", "close", "cancel"]
 
     /// Checks the arguments of `Browse`; throws `invalidArgument` naming the bad one.
-    static func decode(parentWindow: String, url text: String, options raw: [String: Value]) throws(ActivityError)
+    static func decode(parentWindow: String, url text: String, options raw: [String: Value])
+        throws(ActivityError)
         -> BrowseRequest
     {
         let method = Broker1.browse.name.rawValue
@@ -30,18 +31,21 @@ struct BrowseRequest {
             throw .invalidArgument("\(method): \(error.message)")
         }
         guard url.scheme == "http" || url.scheme == "https", url.host != nil else {
-            throw .invalidArgument("\(method): the URL must be http or https, got a '\(url.scheme.prefix(32))' URL")
+            throw .invalidArgument(
+                "\(method): the URL must be http or https, got a '\(url.scheme.prefix(32))' URL")
         }
         try ShareRequests.checkParentWindow(parentWindow, method: method)
         var options = try schema.validate(raw)
         typealias Key = Browser1.OptionKey
         if let style = options[Key.dismissButtonStyle]?.string, !dismissButtonStyles.contains(style) {
             throw .invalidArgument(
-                "\(method): option '\(Key.dismissButtonStyle)' must be done, close or cancel, got '\(style.prefix(32))'")
+                "\(method): option '\(Key.dismissButtonStyle)' must be done, close or cancel, got '\(style.prefix(32))'"
+            )
         }
         for key in [Key.controlTint, Key.barTint] {
             if let tint = options[key]?.string, !isColour(tint) {
-                throw .invalidArgument("\(method): option '\(key)' must be a colour #rrggbb, got '\(tint.prefix(32))'")
+                throw .invalidArgument(
+                    "\(method): option '\(key)' must be a colour #rrggbb, got '\(tint.prefix(32))'")
             }
         }
         let exclude = options[Key.exclude]?.stringArray ?? []
@@ -51,15 +55,17 @@ struct BrowseRequest {
             attribution = try decodeAttribution(fields, opening: url)
         }
         return BrowseRequest(
-            url: url, parentWindow: parentWindow, windowOptions: options, exclude: exclude, attribution: attribution)
+            url: url, parentWindow: parentWindow, windowOptions: options, exclude: exclude,
+            attribution: attribution)
     }
 
     /// `#rrggbb`, hex digits in either case.
     static func isColour(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)
-        return utf8.count == 7 && utf8[0] == UInt8(ascii: "#") && utf8.dropFirst().allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66)
-        }
+        return utf8.count == 7 && utf8[0] == UInt8(ascii: "#")
+            && utf8.dropFirst().allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66)
+            }
     }
 
     /// `event_attribution`: every key of `EventAttributionKey.types`, of its type, then the
@@ -71,11 +77,13 @@ struct BrowseRequest {
         for (key, value) in fields {
             guard let expected = Key.types[key] else {
                 throw .invalidArgument(
-                    "Browse: unknown event_attribution key '\(key.prefix(64))' (accepted: \(Key.types.keys.sorted().joined(separator: ", ")))")
+                    "Browse: unknown event_attribution key '\(key.prefix(64))' (accepted: \(Key.types.keys.sorted().joined(separator: ", ")))"
+                )
             }
             guard value.signature == expected else {
                 throw .invalidArgument(
-                    "Browse: event_attribution key '\(key)' must have type '\(expected.rawValue)', got '\(value.signature.rawValue)'")
+                    "Browse: event_attribution key '\(key)' must have type '\(expected.rawValue)', got '\(value.signature.rawValue)'"
+                )
             }
         }
         for key in Key.types.keys.sorted() where fields[key] == nil {

@@ -31,7 +31,8 @@ final class BrowserClient: @unchecked Sendable {
         completion: @escaping (DBusError?) -> Void
     ) -> PendingCall {
         let call = Browser1.call(
-            Browser1.open, [.objectPath(handle), .string(appID), .string(parentWindow), .string(url), .vardict(options)])
+            Browser1.open,
+            [.objectPath(handle), .string(appID), .string(parentWindow), .string(url), .vardict(options)])
         return connection.call(call, timeout: .seconds(30), autoStart: true) { result in
             switch result {
             case .success: completion(nil)
@@ -43,7 +44,9 @@ final class BrowserClient: @unchecked Sendable {
     /// `Close(handle)`; never starts a browser just to close a window. `completion` (on the
     /// loop) runs once the service answered or could not.
     func close(handle: ObjectPath, completion: @escaping () -> Void = {}) {
-        connection.call(Browser1.call(Browser1.close, [.objectPath(handle)]), timeout: .seconds(10), autoStart: false) {
+        connection.call(
+            Browser1.call(Browser1.close, [.objectPath(handle)]), timeout: .seconds(10), autoStart: false
+        ) {
             [log] result in
             if case .failure(let error) = result {
                 log.debug("the browser window did not take Close: \(error.name)")

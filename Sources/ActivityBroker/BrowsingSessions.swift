@@ -37,7 +37,10 @@ final class BrowsingSessions: @unchecked Sendable {
     /// window on the user's screen.
     static let maximumPerOwner = 16
 
-    init(connection: Connection, browser: BrowserClient, machine: any Environment, environment: [String: String], log: BrokerLog) {
+    init(
+        connection: Connection, browser: BrowserClient, machine: any Environment,
+        environment: [String: String], log: BrokerLog
+    ) {
         self.connection = connection
         self.browser = browser
         self.machine = machine
@@ -56,7 +59,9 @@ final class BrowsingSessions: @unchecked Sendable {
     /// The session whose window is `handle`, if it is served by `caller` (the browser service's
     /// `Share` with option `session`).
     func session(handle: ObjectPath, browser caller: String) -> BrowsingSession? {
-        guard let session = sessions[handle], session.browser == nil || session.browser == caller else { return nil }
+        guard let session = sessions[handle], session.browser == nil || session.browser == caller else {
+            return nil
+        }
         return session
     }
 
@@ -64,23 +69,27 @@ final class BrowsingSessions: @unchecked Sendable {
 
     /// `Browse`: every check happens before the session exists; the window is asked for after
     /// the reply has gone out.
-    func browse(parentWindow: String, url: String, options: [String: Value], caller: String) throws(ActivityError)
+    func browse(parentWindow: String, url: String, options: [String: Value], caller: String)
+        throws(ActivityError)
         -> ObjectPath
     {
         connection.assertOnLoop()
         let method = Broker1.browse.name.rawValue
         let request = try BrowseRequest.decode(parentWindow: parentWindow, url: url, options: options)
         guard graphical else {
-            throw .unavailable("\(method): no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set for the broker)")
+            throw .unavailable(
+                "\(method): no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set for the broker)")
         }
         guard browserOwner != nil || machine.hasBusName(Browser1.busName.rawValue) else {
             throw .unavailable(
-                "\(method): no browser window is installed (\(Browser1.busName.rawValue) is neither running nor activatable)")
+                "\(method): no browser window is installed (\(Browser1.busName.rawValue) is neither running nor activatable)"
+            )
         }
         let open = countByOwner[caller, default: 0]
         guard open < Self.maximumPerOwner else {
             throw .limitExceeded(
-                "\(method): \(caller) already has \(open) browsing sessions (at most \(Self.maximumPerOwner) per connection)")
+                "\(method): \(caller) already has \(open) browsing sessions (at most \(Self.maximumPerOwner) per connection)"
+            )
         }
         let session = BrowsingSession(
             number: nextNumber, token: Job.randomToken(), handle: BrowserClient.newHandle(), owner: caller,
@@ -132,7 +141,8 @@ final class BrowsingSessions: @unchecked Sendable {
         if let owner {
             events = connection.addMatch(
                 MatchRule(
-                    sender: owner, interface: Browser1.interface.rawValue, member: Browser1.event.name.rawValue,
+                    sender: owner, interface: Browser1.interface.rawValue,
+                    member: Browser1.event.name.rawValue,
                     path: Browser1.objectPath)
             ) { [unowned self] signal in
                 received(signal)
@@ -143,7 +153,9 @@ final class BrowsingSessions: @unchecked Sendable {
                 // Started for this session (or another): its window is served by the new owner.
                 session.browser = owner
             } else if let served = session.browser, served != owner {
-                log.event("session \(session.number): the browser service \(previous ?? served) left; the window is gone")
+                log.event(
+                    "session \(session.number): the browser service \(previous ?? served) left; the window is gone"
+                )
                 end(session, tellOwner: true)
             }
         }
@@ -154,7 +166,8 @@ final class BrowsingSessions: @unchecked Sendable {
         guard signal.sender == browserOwner, signal.body.count == 3, let handle = signal.body[0].objectPath,
             let name = signal.body[1].string, let details = signal.body[2].vardict
         else { return }
-        guard let session = sessions[handle], session.browser == nil || session.browser == signal.sender else {
+        guard let session = sessions[handle], session.browser == nil || session.browser == signal.sender
+        else {
             log.debug("an Event for no session of this browser service was ignored")
             return
         }
@@ -162,7 +175,8 @@ final class BrowsingSessions: @unchecked Sendable {
         typealias Name = Browser1.EventName
         switch name {
         case Name.initialLoadCompleted:
-            guard !session.initialLoadCompleted, let success = details[Browser1.DetailKey.success]?.bool else { return }
+            guard !session.initialLoadCompleted, let success = details[Browser1.DetailKey.success]?.bool
+            else { return }
             session.initialLoadCompleted = true
             tell(session, Session1.initialLoadCompleted, [.boolean(success)])
         case Name.initialLoadRedirected:
@@ -234,14 +248,17 @@ final class BrowsingSessions: @unchecked Sendable {
                         log.event("session \(session.number): close requested by its owner")
                         // Finished once the service has closed it (or could not): exactly once,
                         // whatever the service sends meanwhile.
-                        browser.close(handle: session.handle) { [unowned self] in end(session, tellOwner: true) }
+                        browser.close(handle: session.handle) { [unowned self] in
+                            end(session, tellOwner: true)
+                        }
                         return []
                     })
             ],
             signals: Session1.signals,
             propertyAccess: { sender in
                 guard sender == session.owner else {
-                    throw ActivityError.accessDenied("only the connection that called Browse may use its session")
+                    throw ActivityError.accessDenied(
+                        "only the connection that called Browse may use its session")
                 }
             })
     }

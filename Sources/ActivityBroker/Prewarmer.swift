@@ -41,7 +41,8 @@ final class Prewarmer: @unchecked Sendable {
         let method = Broker1.prewarm.name.rawValue
         guard urls.count <= Broker1.prewarmMaximumURLs else {
             throw .limitExceeded(
-                "\(method): \(urls.count) URLs given; at most \(Broker1.prewarmMaximumURLs) are allowed per call")
+                "\(method): \(urls.count) URLs given; at most \(Broker1.prewarmMaximumURLs) are allowed per call"
+            )
         }
         var hosts: [String] = []
         for (index, text) in urls.enumerated() {

@@ -24,8 +24,10 @@ public struct BrowseConfiguration: Hashable, Sendable {
     public var parentWindow: String
 
     public init(
-        dismissButtonStyle: DismissButtonStyle = .done, controlTint: TintColor? = nil, barTint: TintColor? = nil,
-        entersReaderIfAvailable: Bool = false, barCollapsingEnabled: Bool = true, excludedActivities: [String] = [],
+        dismissButtonStyle: DismissButtonStyle = .done, controlTint: TintColor? = nil,
+        barTint: TintColor? = nil,
+        entersReaderIfAvailable: Bool = false, barCollapsingEnabled: Bool = true,
+        excludedActivities: [String] = [],
         activationToken: String? = nil, parentWindow: String = ""
     ) {
         self.dismissButtonStyle = dismissButtonStyle
@@ -42,7 +44,9 @@ public struct BrowseConfiguration: Hashable, Sendable {
     var vardict: [String: Value] {
         typealias Key = Browser1.OptionKey
         var options: [String: Value] = [:]
-        if dismissButtonStyle != .done { options[Key.dismissButtonStyle] = .string(dismissButtonStyle.rawValue) }
+        if dismissButtonStyle != .done {
+            options[Key.dismissButtonStyle] = .string(dismissButtonStyle.rawValue)
+        }
         if let controlTint { options[Key.controlTint] = .string(controlTint.hex) }
         if let barTint { options[Key.barTint] = .string(barTint.hex) }
         if entersReaderIfAvailable { options[Key.entersReaderIfAvailable] = .boolean(true) }

@@ -28,7 +28,8 @@ public final class BrowsingSession: @unchecked Sendable {
         self.connection = connection
         self.delegate = delegate
         connection.queue.sync {
-            signals = connection.addMatch(MatchRule(interface: Session1.interface.rawValue)) { [self] signal in
+            signals = connection.addMatch(MatchRule(interface: Session1.interface.rawValue)) {
+                [self] signal in
                 early.append(signal)
                 deliver()
             }
@@ -60,8 +61,9 @@ public final class BrowsingSession: @unchecked Sendable {
     public func close() async throws(BrokerError) {
         guard let path, !connection.queue.sync(execute: { isFinished }) else { return }
         do {
-            _ = try await connection.call(Session1.close.call(Broker1.busName, path: path), timeout: .seconds(10))
-        } catch where error.name == DBusError.unknownObjectName {
+            _ = try await connection.call(
+                Session1.close.call(Broker1.busName, path: path), timeout: .seconds(10))
+        } catch  where error.name == DBusError.unknownObjectName {
             return  // It finished meanwhile.
         } catch {
             throw BrokerError(error, address: "the broker")
@@ -89,7 +91,9 @@ public final class BrowsingSession: @unchecked Sendable {
             case (Session1.initialLoadCompleted.name.rawValue, .boolean(let success)?):
                 delegate?.browsingSession(self, didCompleteInitialLoad: success)
             case (Session1.initialLoadRedirected.name.rawValue, .string(let text)?):
-                if let url = URL(string: text) { delegate?.browsingSession(self, initialLoadDidRedirectTo: url) }
+                if let url = URL(string: text) {
+                    delegate?.browsingSession(self, initialLoadDidRedirectTo: url)
+                }
             case (Session1.willOpenInBrowser.name.rawValue, _):
                 delegate?.browsingSessionWillOpenInBrowser(self)
             case (Session1.finished.name.rawValue, _):

@@ -24,7 +24,8 @@ public enum Session1 {
         "InitialLoadCompleted", arguments: [Argument("success", "b")])
     /// `InitialLoadRedirected(s url)`: the first load ended at another URL; at most once, before
     /// `InitialLoadCompleted`.
-    public static let initialLoadRedirected = SignalSpec("InitialLoadRedirected", arguments: [Argument("url", "s")])
+    public static let initialLoadRedirected = SignalSpec(
+        "InitialLoadRedirected", arguments: [Argument("url", "s")])
     /// `WillOpenInBrowser()`: the user is about to leave for the default browser.
     public static let willOpenInBrowser = SignalSpec("WillOpenInBrowser")
     /// `Finished()`: the window is gone (Done, closed, `Close`, or the browser service ended);

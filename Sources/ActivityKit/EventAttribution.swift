@@ -28,13 +28,16 @@ public struct EventAttribution: Hashable, Sendable {
         let endpoint = try Self.https(reportEndpoint, field: "report_endpoint")
         guard sourceDescription.count <= Self.maximumDescriptionLength else {
             throw .invalidArgument(
-                "event_attribution: source_description is \(sourceDescription.count) characters long; at most \(Self.maximumDescriptionLength) are allowed")
+                "event_attribution: source_description is \(sourceDescription.count) characters long; at most \(Self.maximumDescriptionLength) are allowed"
+            )
         }
-        guard let destinationSite = RegistrableDomain.of(destination), let sourceSite = RegistrableDomain.of(endpoint)
+        guard let destinationSite = RegistrableDomain.of(destination),
+            let sourceSite = RegistrableDomain.of(endpoint)
         else { throw .invalidArgument("event_attribution: destination_url and report_endpoint need a host") }
         guard let browsedSite = RegistrableDomain.of(browsed), browsedSite == destinationSite else {
             throw .invalidArgument(
-                "event_attribution: destination_url is on the site '\(destinationSite)', not on the site of the URL being opened")
+                "event_attribution: destination_url is on the site '\(destinationSite)', not on the site of the URL being opened"
+            )
         }
         self.sourceIdentifier = sourceIdentifier
         self.destinationURL = destination

@@ -44,12 +44,14 @@ public final class RecordingBrowser: Sendable {
                         Browser1.open.method(
                             .immediate { call in
                                 if let name = openError.value {
-                                    throw DBusError(name: name, message: "the recording browser was told to fail Open")
+                                    throw DBusError(
+                                        name: name, message: "the recording browser was told to fail Open")
                                 }
                                 opens.put(
                                     Open(
                                         sender: call.sender, handle: call.body[0].objectPath ?? "/",
-                                        appID: call.body[1].string ?? "", parentWindow: call.body[2].string ?? "",
+                                        appID: call.body[1].string ?? "",
+                                        parentWindow: call.body[2].string ?? "",
                                         url: call.body[3].string ?? "", options: call.body[4].vardict ?? [:]))
                                 return []
                             }),
@@ -82,16 +84,19 @@ public final class RecordingBrowser: Sendable {
         _ name: String, details: [String: Value] = [:], for open: Open, to broker: String? = nil
     ) throws {
         if name == Browser1.EventName.finished { finished.withLock { _ = $0.insert(open.handle) } }
-        try Self.emit(on: connection, to: broker ?? open.sender, handle: open.handle, name: name, details: details)
+        try Self.emit(
+            on: connection, to: broker ?? open.sender, handle: open.handle, name: name, details: details)
     }
 
     /// The same signal sent from another connection (an impostor).
     public static func emit(
-        on connection: Connection, to broker: String, handle: ObjectPath, name: String, details: [String: Value]
+        on connection: Connection, to broker: String, handle: ObjectPath, name: String,
+        details: [String: Value]
     ) throws {
         try connection.emit(
             Signal(
                 path: Browser1.objectPath, interface: Browser1.interface, member: Browser1.event.name,
-                body: [.objectPath(handle), .string(name), .vardict(details)], destination: try BusName(broker)))
+                body: [.objectPath(handle), .string(name), .vardict(details)],
+                destination: try BusName(broker)))
     }
 }

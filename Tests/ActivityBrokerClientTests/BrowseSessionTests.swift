@@ -16,7 +16,9 @@ import Testing
         func browsingSession(_ session: BrowsingSession, initialLoadDidRedirectTo url: URL) {
             events.put("redirected \(url.absoluteString)")
         }
-        func browsingSessionWillOpenInBrowser(_ session: BrowsingSession) { events.put("will open in browser") }
+        func browsingSessionWillOpenInBrowser(_ session: BrowsingSession) {
+            events.put("will open in browser")
+        }
         func browsingSessionDidFinish(_ session: BrowsingSession) { events.put("finished") }
     }
 
@@ -25,7 +27,9 @@ import Testing
         broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
         try await broker.start()
         let browser = try await RecordingBrowser(bus: broker.bus)
-        return (broker, browser, BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address))
+        return (
+            broker, browser, BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        )
     }
 
     @Test func theDelegateHearsTheWindowsEventsInOrderAndFinishOnce() async throws {
@@ -43,7 +47,8 @@ import Testing
         #expect(open.options["control_tint"] == .string("#0a84ff"))
         #expect(open.options["bar_collapsing_enabled"] == .boolean(false))
         #expect(open.options["exclude"] == .stringArray(["category:action"]))
-        try browser.send("InitialLoadRedirected", details: ["url": .string("https://example.org/final")], for: open)
+        try browser.send(
+            "InitialLoadRedirected", details: ["url": .string("https://example.org/final")], for: open)
         try browser.send("InitialLoadCompleted", details: ["success": .boolean(true)], for: open)
         try browser.send("WillOpenInBrowser", for: open)
         try browser.send("Finished", for: open)
@@ -71,7 +76,9 @@ import Testing
     @Test func refusedCallsThrowTypedErrors() async throws {
         let (broker, _, proxy) = try await Self.start()
         defer { broker.stop() }
-        await #expect(throws: BrokerError.self) { try await proxy.browse(url: URL(string: "ftp://example.org/")!) }
+        await #expect(throws: BrokerError.self) {
+            try await proxy.browse(url: URL(string: "ftp://example.org/")!)
+        }
         do {
             _ = try await proxy.browse(url: URL(string: "gopher://example.org/")!)
             Issue.record("Browse accepted gopher:")

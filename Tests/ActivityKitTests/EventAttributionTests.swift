@@ -4,10 +4,13 @@ import Testing
 
 @Suite("EventAttribution and RegistrableDomain")
 struct EventAttributionTests {
-    static func attribution(destination: String = "https://shop.example.co.uk/item", endpoint: String = "https://ads.example.net",
-        description: String = "A banner", opening: String = "https://www.example.co.uk/") throws(ActivityError) -> EventAttribution {
+    static func attribution(
+        destination: String = "https://shop.example.co.uk/item", endpoint: String = "https://ads.example.net",
+        description: String = "A banner", opening: String = "https://www.example.co.uk/"
+    ) throws(ActivityError) -> EventAttribution {
         try EventAttribution(
-            sourceIdentifier: 9, destinationURL: destination, reportEndpoint: endpoint, sourceDescription: description,
+            sourceIdentifier: 9, destinationURL: destination, reportEndpoint: endpoint,
+            sourceDescription: description,
             purchaser: "Shop", opening: try SharedURL(opening))
     }
 
@@ -31,10 +34,14 @@ struct EventAttributionTests {
 
     @Test("Refused: non-https URLs, another site than the page's, a description over 256 characters")
     func refused() {
-        #expect(throws: ActivityError.self) { try Self.attribution(destination: "http://shop.example.co.uk/") }
+        #expect(throws: ActivityError.self) {
+            try Self.attribution(destination: "http://shop.example.co.uk/")
+        }
         #expect(throws: ActivityError.self) { try Self.attribution(endpoint: "http://ads.example.net") }
         #expect(throws: ActivityError.self) { try Self.attribution(destination: "https://other.co.uk/") }
-        #expect(throws: ActivityError.self) { try Self.attribution(description: String(repeating: "é", count: 257)) }
+        #expect(throws: ActivityError.self) {
+            try Self.attribution(description: String(repeating: "é", count: 257))
+        }
         #expect(throws: ActivityError.self) { try Self.attribution(destination: "not a url") }
         #expect((try? Self.attribution(description: String(repeating: "é", count: 256))) != nil)
     }

@@ -14,14 +14,17 @@ import Testing
         let browser = try await RecordingBrowser(bus: broker.bus)
         let run = Task { try await broker.share(["open", "HTTPS://Example.ORG/window"]) }
         let open = try await browser.opens.next("Open")
-        #expect(open.url == "https://example.org/window", "scheme and host lower-cased, as share browse loads it")
+        #expect(
+            open.url == "https://example.org/window", "scheme and host lower-cased, as share browse loads it")
         #expect(open.options.isEmpty, "the window's defaults")
         try browser.send(Browser1.EventName.finished, for: open)
         let result = try await run.value
         #expect(result.status == 0, "\(result.errors)")
         #expect(browser.opens.items.count == 1)
         // Had share not waited, its leaving would have ended the session first ("its owner left").
-        try await waitUntil("the session's end in the broker's log") { broker.log.contains("session 1: finished") }
+        try await waitUntil("the session's end in the broker's log") {
+            broker.log.contains("session 1: finished")
+        }
         #expect(!broker.log.contains("its owner left"), "share waited for the window: \(broker.log)")
     }
 }

@@ -13,7 +13,8 @@ struct BrowseShareTests {
     /// A broker with the sheet and browser services, two built-in activities and an app (a
     /// provider connection) that registered an `owner` activity and opened a window.
     static func start() async throws -> (
-        BrokerFixture, app: TestProvider, sheet: RecordingSheet, browser: RecordingBrowser, open: RecordingBrowser.Open
+        BrokerFixture, app: TestProvider, sheet: RecordingSheet, browser: RecordingBrowser,
+        open: RecordingBrowser.Open
     ) {
         let f = try await BrokerFixture(start: false)
         f.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
@@ -26,14 +27,19 @@ struct BrowseShareTests {
         try await f.register("org.test.app.own", extra: ["visibility": .string("owner")], on: app.connection)
         _ = try await f.call(
             "Browse",
-            [.string(""), .string("https://example.org/"), .vardict(["exclude": .stringArray(["org.test.first"])])],
+            [
+                .string(""), .string("https://example.org/"),
+                .vardict(["exclude": .stringArray(["org.test.first"])]),
+            ],
             on: app.connection)
         let open = try await browser.opens.next("Open")
         f.sharedItems.withLock { $0.insert(page) }
         return (f, app, sheet, browser, open)
     }
 
-    static func share(_ f: BrokerFixture, handle: ObjectPath, on connection: Connection) async throws -> ObjectPath {
+    static func share(_ f: BrokerFixture, handle: ObjectPath, on connection: Connection) async throws
+        -> ObjectPath
+    {
         let reply = try await f.call(
             "Share",
             [.string(""), .vardict(["url": .string(page)]), .vardict(["session": .objectPath(handle)])],
@@ -42,7 +48,9 @@ struct BrowseShareTests {
         return job
     }
 
-    @Test("The sheet offers the session owner's owner activity, without the session's exclusions; the job is the browser's")
+    @Test(
+        "The sheet offers the session owner's owner activity, without the session's exclusions; the job is the browser's"
+    )
     func shareOnBehalfOfTheOwner() async throws {
         let (f, app, sheet, browser, open) = try await Self.start()
         let appJobs = f.finishedSignals(on: app.connection)
@@ -52,7 +60,9 @@ struct BrowseShareTests {
 
         let job = try await Self.share(f, handle: open.handle, on: browser.connection)
         let show = try await sheet.shows.next("Show")
-        #expect(show.activityIDs.contains("org.test.app.own"), "the app's owner activity is offered in its window")
+        #expect(
+            show.activityIDs.contains("org.test.app.own"), "the app's owner activity is offered in its window"
+        )
         #expect(!show.activityIDs.contains("org.test.first"), "the session's exclude applies")
         #expect(show.activityIDs.contains("org.test.second"))
         #expect(show.items["url"] == .string(Self.page))
@@ -65,7 +75,8 @@ struct BrowseShareTests {
         #expect(
             await f.errorName(
                 "Get", [.string(Job1.interface.rawValue), .string("State")], on: app.connection, path: job,
-                interface: .properties) == Self.error + "AccessDenied", "the job is the browser's, not the app's")
+                interface: .properties) == Self.error + "AccessDenied",
+            "the job is the browser's, not the app's")
         try await f.settle(on: app.connection)
         #expect(appJobs.items.isEmpty, "the app hears nothing of the share")
     }
@@ -85,7 +96,9 @@ struct BrowseShareTests {
         withExtendedLifetime(app) {}
     }
 
-    @Test("session: AccessDenied from the app itself, NotFound for a handle of no session, NotFound once the session ended")
+    @Test(
+        "session: AccessDenied from the app itself, NotFound for a handle of no session, NotFound once the session ended"
+    )
     func sessionOptionChecks() async throws {
         let (f, app, _, browser, open) = try await Self.start()
         let options: [String: Value] = ["session": .objectPath(open.handle)]
@@ -95,12 +108,17 @@ struct BrowseShareTests {
                 == Self.error + "AccessDenied")
         #expect(
             await f.errorName(
-                "Share", [.string(""), .vardict(items), .vardict(["session": .objectPath("/org/activitybroker/Broker1/browser/0")])],
+                "Share",
+                [
+                    .string(""), .vardict(items),
+                    .vardict(["session": .objectPath("/org/activitybroker/Broker1/browser/0")]),
+                ],
                 on: browser.connection) == Self.error + "NotFound")
         try browser.send(Browser1.EventName.finished, for: open)
         try await waitUntil("the session to end") { f.log.contains("session 1: finished") }
         #expect(
-            await f.errorName("Share", [.string(""), .vardict(items), .vardict(options)], on: browser.connection)
+            await f.errorName(
+                "Share", [.string(""), .vardict(items), .vardict(options)], on: browser.connection)
                 == Self.error + "NotFound")
     }
 }

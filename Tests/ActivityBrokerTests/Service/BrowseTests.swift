@@ -23,7 +23,9 @@ struct BrowseTests {
         let f = try await BrokerFixture(start: false)
         if display { f.extraEnvironment.withLock { $0["DISPLAY"] = ":77" } }
         try f.write(
-            TestManifest.json(id: "org.test.open", name: "Open Share", perform: #"{"open": "https://share.example/?u={url}"}"#),
+            TestManifest.json(
+                id: "org.test.open", name: "Open Share",
+                perform: #"{"open": "https://share.example/?u={url}"}"#),
             to: "builtin/open.json")
         try await f.startBroker()
         return f
@@ -34,7 +36,8 @@ struct BrowseTests {
         _ f: BrokerFixture, url: String = url, parent: String = "", options: [String: Value] = [:],
         on connection: Connection? = nil
     ) async throws -> ObjectPath {
-        let reply = try await f.call("Browse", [.string(parent), .string(url), .vardict(options)], on: connection)
+        let reply = try await f.call(
+            "Browse", [.string(parent), .string(url), .vardict(options)], on: connection)
         guard let path = reply.first?.objectPath else { throw DBusError.failed("Browse returned \(reply)") }
         return path
     }
@@ -46,9 +49,12 @@ struct BrowseTests {
     }
 
     /// Every `Session1` signal delivered to `connection`.
-    static func sessionSignals(_ f: BrokerFixture, on connection: Connection? = nil) -> Inbox<IncomingSignal> {
+    static func sessionSignals(_ f: BrokerFixture, on connection: Connection? = nil) -> Inbox<IncomingSignal>
+    {
         let inbox = Inbox<IncomingSignal>()
-        _ = (connection ?? f.client).addMatch(MatchRule(interface: Session1.interface.rawValue)) { inbox.put($0) }
+        _ = (connection ?? f.client).addMatch(MatchRule(interface: Session1.interface.rawValue)) {
+            inbox.put($0)
+        }
         return inbox
     }
 
@@ -57,7 +63,9 @@ struct BrowseTests {
         inbox.items.filter { $0.path == path }.map(\.member)
     }
 
-    @Test("Browse opens the window: Open gets the URL, the options without event_attribution, a fresh handle and the app id")
+    @Test(
+        "Browse opens the window: Open gets the URL, the options without event_attribution, a fresh handle and the app id"
+    )
     func browseCallsOpen() async throws {
         let f = try await Self.start()
         let browser = try await RecordingBrowser(bus: f.bus)
@@ -74,7 +82,8 @@ struct BrowseTests {
         ]
         let path = try await Self.browse(f, parent: "x11:3a00007", options: options)
         #expect(path.rawValue.hasPrefix("/org/activitybroker/Broker1/session/"))
-        #expect(path.rawValue.count > "/org/activitybroker/Broker1/session/".count + 30, "an unguessable token")
+        #expect(
+            path.rawValue.count > "/org/activitybroker/Broker1/session/".count + 30, "an unguessable token")
         let open = try await browser.opens.next("Open")
         #expect(open.url == Self.url)
         #expect(open.parentWindow == "x11:3a00007")
@@ -87,7 +96,9 @@ struct BrowseTests {
         #expect(!f.log.contains(Self.url), "the broker does not log the URL browsed")
     }
 
-    @Test("Events reach the owner as Session1 signals: InitialLoadRedirected and InitialLoadCompleted once, WillOpenInBrowser, Finished once, then the object is gone")
+    @Test(
+        "Events reach the owner as Session1 signals: InitialLoadRedirected and InitialLoadCompleted once, WillOpenInBrowser, Finished once, then the object is gone"
+    )
     func eventsReachTheOwner() async throws {
         let f = try await Self.start()
         let browser = try await RecordingBrowser(bus: f.bus)
@@ -100,10 +111,12 @@ struct BrowseTests {
         try browser.send(Event.initialLoadCompleted, details: ["success": .string("yes")], for: open)
         try browser.send(Event.initialLoadRedirected, details: ["url": .boolean(true)], for: open)
         try browser.send("SomethingElse", for: open)
-        try browser.send(Event.initialLoadRedirected, details: ["url": .string("https://example.org/final")], for: open)
+        try browser.send(
+            Event.initialLoadRedirected, details: ["url": .string("https://example.org/final")], for: open)
         try browser.send(Event.initialLoadCompleted, details: ["success": .boolean(true)], for: open)
         // Not the first load any more: neither is passed on again.
-        try browser.send(Event.initialLoadRedirected, details: ["url": .string("https://example.org/later")], for: open)
+        try browser.send(
+            Event.initialLoadRedirected, details: ["url": .string("https://example.org/later")], for: open)
         try browser.send(Event.initialLoadCompleted, details: ["success": .boolean(false)], for: open)
         try browser.send(Event.clickActivated, details: ["activated": .boolean(true)], for: open)
         try browser.send(Event.willOpenInBrowser, for: open)
@@ -113,7 +126,10 @@ struct BrowseTests {
         try await f.settle()
 
         let mine = signals.items.filter { $0.path == path }
-        #expect(mine.map(\.member) == ["InitialLoadRedirected", "InitialLoadCompleted", "WillOpenInBrowser", "Finished"])
+        #expect(
+            mine.map(\.member) == [
+                "InitialLoadRedirected", "InitialLoadCompleted", "WillOpenInBrowser", "Finished",
+            ])
         #expect(mine[0].body == [.string("https://example.org/final")])
         #expect(mine[1].body == [.boolean(true)])
         #expect(mine.allSatisfy { $0.destination == f.client.uniqueName }, "unicast to the owner")
@@ -176,7 +192,8 @@ struct BrowseTests {
             (Event.initialLoadRedirected, ["url": Value.string("https://evil.example/")]),
             (Event.initialLoadCompleted, ["success": .boolean(false)]), (Event.finished, [:]),
         ] {
-            try RecordingBrowser.emit(on: impostor, to: open.sender, handle: open.handle, name: name, details: details)
+            try RecordingBrowser.emit(
+                on: impostor, to: open.sender, handle: open.handle, name: name, details: details)
         }
         _ = try await impostor.call(
             MethodCall(destination: try BusName(open.sender), path: "/", interface: .peer, member: "Ping"))
@@ -197,7 +214,9 @@ struct BrowseTests {
         try await f.settle()
         let path = try await Self.browse(f)
         let open = try await browser.opens.next("Open")
-        #expect(await f.errorName("Close", on: stranger, path: path, interface: Self.session) == Self.error + "AccessDenied")
+        #expect(
+            await f.errorName("Close", on: stranger, path: path, interface: Self.session) == Self.error
+                + "AccessDenied")
         #expect(browser.closes.items.isEmpty)
         try await f.call("Close", path: path, interface: Self.session)
         #expect(try await browser.closes.next("Browser1.Close") == open.handle)
@@ -228,7 +247,8 @@ struct BrowseTests {
         _ = try await browser.opens.next("Open")
         browser.close()
         try await waitUntil("Finished") { Self.members(signals, path) == ["Finished"] }
-        #expect(await f.errorName("Close", path: path, interface: Self.session) == DBusError.unknownObjectName)
+        #expect(
+            await f.errorName("Close", path: path, interface: Self.session) == DBusError.unknownObjectName)
     }
 
     @Test("A browser that fails Open ends the session with Finished")
@@ -247,7 +267,10 @@ struct BrowseTests {
     func invalidArguments() async throws {
         let f = try await Self.start()
         let browser = try await RecordingBrowser(bus: f.bus)
-        for url in ["ftp://example.org/file", "mailto:a@example.org", "javascript:alert(1)", "example.org", "https://"] {
+        for url in [
+            "ftp://example.org/file", "mailto:a@example.org", "javascript:alert(1)", "example.org",
+            "https://",
+        ] {
             #expect(await Self.browseError(f, url: url) == Self.error + "InvalidArgument", "\(url)")
         }
         let good: [String: Value] = [
@@ -263,7 +286,8 @@ struct BrowseTests {
         let bad: [[String: Value]] = [
             ["dismiss_button_style": .string("ok")], ["control_tint": .string("blue")],
             ["bar_tint": .string("#12345")], ["control_tint": .string("#12345g")], ["bar_tint": .uint32(1)],
-            ["exclude": .stringArray(["category:nothing"])], ["locale": .string("de")], ["session": .objectPath("/")],
+            ["exclude": .stringArray(["category:nothing"])], ["locale": .string("de")],
+            ["session": .objectPath("/")],
             attribution { $0["source_identifier"] = .uint32(1) },
             attribution { $0["destination_url"] = .string("http://www.example.org/") },
             attribution { $0["destination_url"] = .string("https://example.com/") },
@@ -272,7 +296,8 @@ struct BrowseTests {
             attribution { $0["purchaser"] = nil }, attribution { $0["extra"] = .string("") },
         ]
         for options in bad {
-            #expect(await Self.browseError(f, options: options) == Self.error + "InvalidArgument", "\(options)")
+            #expect(
+                await Self.browseError(f, options: options) == Self.error + "InvalidArgument", "\(options)")
         }
         #expect(await Self.browseError(f, parent: "x11:zz") == Self.error + "InvalidArgument")
         try await f.settle()
@@ -305,7 +330,9 @@ struct BrowseTests {
         #expect(browser.opens.items.isEmpty)
 
         let g = try await Self.start()
-        #expect(await Self.browseError(g) == Self.error + "Unavailable", "no org.activitybroker.Browser on the bus")
+        #expect(
+            await Self.browseError(g) == Self.error + "Unavailable",
+            "no org.activitybroker.Browser on the bus")
     }
 
     @Test("Browse starts the browser service by D-Bus activation and takes its events")
@@ -333,7 +360,9 @@ struct BrowseTests {
         let browser = try await RecordingBrowser(bus: f.bus)
         let open = try await browser.opens.next("the Open the activation queued")
         try browser.send(Event.initialLoadCompleted, details: ["success": .boolean(true)], for: open)
-        try await waitUntil("InitialLoadCompleted") { Self.members(signals, path) == ["InitialLoadCompleted"] }
+        try await waitUntil("InitialLoadCompleted") {
+            Self.members(signals, path) == ["InitialLoadCompleted"]
+        }
     }
 
     @Test("SIGTERM closes open windows and tells their owners Finished")

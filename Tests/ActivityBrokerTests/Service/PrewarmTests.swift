@@ -19,15 +19,22 @@ struct PrewarmTests {
         #expect(await Self.prewarm(f, many) == Self.error + "LimitExceeded")
         #expect(await Self.prewarm(f, Array(many.prefix(16))) == nil)
         #expect(await Self.prewarm(f, []) == nil)
-        for url in ["ftp://example.org/", "mailto:a@example.org", "not a url", "https://example.org/" + String(repeating: "a", count: 32 * 1024)] {
-            #expect(await Self.prewarm(f, ["https://example.org/", url]) == Self.error + "InvalidArgument", "\(url.prefix(40))")
+        for url in [
+            "ftp://example.org/", "mailto:a@example.org", "not a url",
+            "https://example.org/" + String(repeating: "a", count: 32 * 1024),
+        ] {
+            #expect(
+                await Self.prewarm(f, ["https://example.org/", url]) == Self.error + "InvalidArgument",
+                "\(url.prefix(40))")
         }
     }
 
     @Test("Prewarm returns before its lookups, which run and end off the loop")
     func resolvesInTheBackground() async throws {
         let f = try await BrokerFixture()
-        #expect(await Self.prewarm(f, ["http://localhost/", "https://LOCALHOST:8443/x", "http://127.0.0.1/"]) == nil)
+        #expect(
+            await Self.prewarm(f, ["http://localhost/", "https://LOCALHOST:8443/x", "http://127.0.0.1/"])
+                == nil)
         try await waitUntil("the lookups") {
             f.log.components(separatedBy: "prewarm: a host was").count - 1 == 2
         }
