@@ -91,6 +91,32 @@ import Testing
             on: connection)
     }
 
+    @Test("Session1.xml and impl.Browser1.xml describe a browsing session and the browser contract")
+    func sessionAndBrowser() async throws {
+        let broker = try await BrokerHarness(bus: TestBus(), start: false)
+        defer { broker.stop() }
+        broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
+        try await broker.start()
+        // The recording service exports Browser1 from the contract's own signatures.
+        let browser = try await RecordingBrowser(bus: broker.bus)
+        let connection = try broker.bus.connect()
+        defer { connection.close() }
+        try await compare(
+            "org.activitybroker.impl.Browser1.xml", destination: "org.activitybroker.Browser",
+            path: "/org/activitybroker/Browser", on: connection)
+        let reply = try await connection.call(
+            MethodCall(
+                destination: "org.activitybroker.Broker1", path: "/org/activitybroker/Broker1",
+                interface: "org.activitybroker.Broker1", member: "Browse",
+                body: [.string(""), .string("https://example.org/"), .vardict([:])]),
+            timeout: .seconds(10))
+        let session = try #require(reply.first?.objectPath)
+        try await compare(
+            "org.activitybroker.Session1.xml", destination: "org.activitybroker.Broker1", path: session,
+            on: connection)
+        withExtendedLifetime(browser) {}
+    }
+
     @Test("Provider1.xml describes what ActivityProvider exports")
     func provider() async throws {
         let bus = try TestBus()
