@@ -33,7 +33,7 @@ struct BrowseShareTests {
             ],
             on: app.connection)
         let open = try await browser.opens.next("Open")
-        f.sharedItems.withLock { $0.insert(page) }
+        f.sharedItems.withLock { _ = $0.insert(page) }
         return (f, app, sheet, browser, open)
     }
 
