@@ -72,17 +72,15 @@ final class ShareWorld: @unchecked Sendable {
         return (job, outcome)
     }
 
-    /// The sheet's X window found by its title (`xdotool search --name`), checked to belong
-    /// to the activated sheet process `pid`.
+    /// The sheet's X window: the visible window of the activated sheet process `pid`
+    /// (`xdotool search --pid`), checked to carry the sheet's title for `items`.
     func sheetWindow(pid: UInt32, title: String = windowTitle) async throws -> String {
-        let output = try await fixture.tool(
-            "xdotool", ["search", "--sync", "--onlyvisible", "--name", "^\(title)$"], deadline: .seconds(60))
-        let windows = output.split(separator: "\n").map(String.init)
-        for window in windows {
-            let owner = try await fixture.tool("xdotool", ["getwindowpid", window])
-            if UInt32(owner.trimmingCharacters(in: .whitespacesAndNewlines)) == pid { return window }
+        let window = try await fixture.window(pid: pid)
+        let shown = try await fixture.title(window: window)
+        guard shown == title else {
+            throw SheetFixture.ToolError(description: "the window of pid \(pid) is titled '\(shown)', not '\(title)'")
         }
-        throw SheetFixture.ToolError(description: "no window titled '\(title)' of pid \(pid) among \(windows)")
+        return window
     }
 
     /// The names of the sheet's activity buttons in the order it shows them: the sheet puts
