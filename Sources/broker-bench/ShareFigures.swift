@@ -16,7 +16,9 @@ struct ShareFigures: Codable {
     static func median(_ samples: [UInt64]) -> Double {
         let sorted = samples.sorted()
         guard !sorted.isEmpty else { return 0 }
-        return Double(sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2)
+        return Double(
+            sorted.count % 2 == 1
+                ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2)
     }
 
     static func percentile(_ samples: [UInt64], _ p: Double) -> Double {
@@ -39,12 +41,23 @@ struct ShareFigures: Codable {
         guard !bareNanoseconds.isEmpty else { return [] }
         var lines = [
             "share sheet (GSK_RENDERER=\(renderer), medians):",
-            String(format: "  bare GTK 4 window, spawn → first frame (floor, %d samples)   %.1f ms", bareNanoseconds.count, bareMilliseconds),
-            String(format: "  Share → sheet's first frame, cold (activation, %d samples)   %.1f ms (%.2f× floor)", coldNanoseconds.count, coldMilliseconds, coldRatio),
-            String(format: "  Share → sheet's first frame, warm (%d cycles)                %.1f ms, p99 %.1f ms (%.2f× floor)", warmNanoseconds.count, warmMilliseconds, warmP99Milliseconds, warmRatio),
+            String(
+                format: "  bare GTK 4 window, spawn → first frame (floor, %d samples)   %.1f ms",
+                bareNanoseconds.count, bareMilliseconds),
+            String(
+                format:
+                    "  Share → sheet's first frame, cold (activation, %d samples)   %.1f ms (%.2f× floor)",
+                coldNanoseconds.count, coldMilliseconds, coldRatio),
+            String(
+                format:
+                    "  Share → sheet's first frame, warm (%d cycles)                %.1f ms, p99 %.1f ms (%.2f× floor)",
+                warmNanoseconds.count, warmMilliseconds, warmP99Milliseconds, warmRatio),
         ]
         for point in rss {
-            lines.append(String(format: "  VmRSS after %4d Share/cancel cycles: broker %.1f MB, sheet %.1f MB", point.cycles, point.broker / 1024, point.sheet / 1024))
+            lines.append(
+                String(
+                    format: "  VmRSS after %4d Share/cancel cycles: broker %.1f MB, sheet %.1f MB",
+                    point.cycles, point.broker / 1024, point.sheet / 1024))
         }
         return lines
     }

@@ -36,10 +36,12 @@ final class ShareRun {
     }
 
     func run() throws {
-        try FileManager.default.createDirectory(atPath: scratch + "/services", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: scratch + "/services", withIntermediateDirectories: true)
         let display = try XvfbDisplay()
         defer { display.stop() }
-        let renderer = ProcessInfo.processInfo.environment["GSK_RENDERER"].flatMap { $0.isEmpty ? nil : $0 } ?? "cairo"
+        let renderer =
+            ProcessInfo.processInfo.environment["GSK_RENDERER"].flatMap { $0.isEmpty ? nil : $0 } ?? "cairo"
         figures.renderer = renderer
         let gtk = [
             "DISPLAY": display.display, "GDK_BACKEND": "x11", "GSK_RENDERER": renderer, "GTK_A11Y": "none",
@@ -58,8 +60,9 @@ final class ShareRun {
         let bus = try TestBus(serviceDirectory: scratch + "/services")
         defer { bus.stop() }
 
-        try measureFloor(environment: ProcessInfo.processInfo.environment.merging(gtk) { $1 }
-            .merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 })
+        try measureFloor(
+            environment: ProcessInfo.processInfo.environment.merging(gtk) { $1 }
+                .merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 })
 
         let harness = try blocking {
             try await BrokerHarness(
@@ -75,7 +78,8 @@ final class ShareRun {
         _ = try blocking { try await harness.start(deadline: .seconds(60)) }
 
         let client = try BlockingConnection(address: bus.address)
-        try client.addMatch(MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue))
+        try client.addMatch(
+            MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue))
         try client.addMatch(
             MatchRule(
                 sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
@@ -84,7 +88,11 @@ final class ShareRun {
             Broker1.call(
                 Broker1.share,
                 [
-                    .string(""), .vardict([ItemKey.url: .string("https://www.example.org/news/today"), ItemKey.title: .string("Today's News")]),
+                    .string(""),
+                    .vardict([
+                        ItemKey.url: .string("https://www.example.org/news/today"),
+                        ItemKey.title: .string("Today's News"),
+                    ]),
                     .vardict([:]),
                 ]))
 
@@ -100,15 +108,21 @@ final class ShareRun {
         _ = try cycle(client, share, frames)
         let sheetPID = pid_t(try pid(of: Self.sheetName, client))
         let brokerPID = harness.pid
-        figures.rss.append(RSSPoint(cycles: 0, broker: BrokerLauncher.residentKilobytes(of: brokerPID),
-                                    sheet: BrokerLauncher.residentKilobytes(of: sheetPID)))
+        figures.rss.append(
+            RSSPoint(
+                cycles: 0, broker: BrokerLauncher.residentKilobytes(of: brokerPID),
+                sheet: BrokerLauncher.residentKilobytes(of: sheetPID)))
         let quarter = max(1, cycles / 4)
         for index in 1...max(cycles, 1) where cycles > 0 {
             figures.warmNanoseconds.append(try cycle(client, share, frames))
             if index % quarter == 0 || index == cycles {
-                figures.rss.append(RSSPoint(cycles: index, broker: BrokerLauncher.residentKilobytes(of: brokerPID),
-                                            sheet: BrokerLauncher.residentKilobytes(of: sheetPID)))
-                progress("\(index) cycles: broker VmRSS \(figures.rss.last!.broker) kB, sheet \(figures.rss.last!.sheet) kB")
+                figures.rss.append(
+                    RSSPoint(
+                        cycles: index, broker: BrokerLauncher.residentKilobytes(of: brokerPID),
+                        sheet: BrokerLauncher.residentKilobytes(of: sheetPID)))
+                progress(
+                    "\(index) cycles: broker VmRSS \(figures.rss.last!.broker) kB, sheet \(figures.rss.last!.sheet) kB"
+                )
             }
         }
         figures.cycles = cycles
@@ -122,7 +136,9 @@ final class ShareRun {
             let start = monotonicNanoseconds()
             let child = try ChildProcess(executable: bare, environment: environment)
             let line = try child.waitForLine(deadline: .seconds(60)) { $0.hasPrefix("first-frame ") }
-            guard let frame = UInt64(line.dropFirst(12)) else { throw BenchFailure("gtk-first-frame said '\(line)'") }
+            guard let frame = UInt64(line.dropFirst(12)) else {
+                throw BenchFailure("gtk-first-frame said '\(line)'")
+            }
             _ = try child.waitForExit(deadline: .seconds(10))
             if index > 0 { figures.bareNanoseconds.append(frame - start) }
         }
@@ -130,17 +146,25 @@ final class ShareRun {
     }
 
     /// Share, the sheet's first frame, Cancel, Finished (cancelled). Returns Share → first frame.
-    private func cycle(_ client: BlockingConnection, _ share: EncodedCall, _ frames: FrameReports) throws -> UInt64 {
+    private func cycle(_ client: BlockingConnection, _ share: EncodedCall, _ frames: FrameReports) throws
+        -> UInt64
+    {
         let start = monotonicNanoseconds()
         let reply = try client.call(share)
-        guard let job = reply.body.first?.objectPath else { throw BenchFailure("Share replied \(reply.body)") }
+        guard let job = reply.body.first?.objectPath else {
+            throw BenchFailure("Share replied \(reply.body)")
+        }
         let frame = try frames.next(deadline: .now + .seconds(60))
         try client.call(try EncodedCall(Job1.cancel.call(Broker1.busName, path: job)))
         let deadline = ContinuousClock.now + .seconds(30)
         while let message = client.next(until: deadline) {
-            guard message.member == Job1.finished.name.rawValue, message.path == job.rawValue else { continue }
+            guard message.member == Job1.finished.name.rawValue, message.path == job.rawValue else {
+                continue
+            }
             let state = message.body.first?.string
-            guard state == JobState.cancelled.rawValue else { throw BenchFailure("Share job ended \(state ?? "?")") }
+            guard state == JobState.cancelled.rawValue else {
+                throw BenchFailure("Share job ended \(state ?? "?")")
+            }
             return frame - start
         }
         throw BenchFailure("no Finished for the Share job \(job.rawValue) within 30 s")
@@ -151,7 +175,8 @@ final class ShareRun {
         kill(pid_t(try pid(of: Self.sheetName, client)), SIGTERM)
         let deadline = ContinuousClock.now + .seconds(30)
         while let message = client.next(until: deadline) {
-            if message.member == "NameOwnerChanged", message.body.count == 3, message.body[0].string == Self.sheetName,
+            if message.member == "NameOwnerChanged", message.body.count == 3,
+                message.body[0].string == Self.sheetName,
                 message.body[2].string == ""
             {
                 return

@@ -30,7 +30,8 @@ final class XvfbDisplay {
             var poller = pollfd(fd: pipe.read, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, deadline.remainingMilliseconds)
             if ready < 0 && errno == EINTR { continue }
-            let count = ready > 0 ? buffer.withUnsafeMutableBytes { read(pipe.read, $0.baseAddress, $0.count) } : 0
+            let count =
+                ready > 0 ? buffer.withUnsafeMutableBytes { read(pipe.read, $0.baseAddress, $0.count) } : 0
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
                 server.kill()

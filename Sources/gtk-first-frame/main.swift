@@ -25,7 +25,8 @@ let mapped: SignalThunk = { widget, _ in
         let clock = gdk_surface_get_frame_clock(surface)
     else { return }
     g_signal_connect_data(
-        UnsafeMutableRawPointer(clock), "after-paint", unsafeBitCast(afterPaint, to: GCallback.self), nil, nil,
+        UnsafeMutableRawPointer(clock), "after-paint", unsafeBitCast(afterPaint, to: GCallback.self), nil,
+        nil,
         GConnectFlags(rawValue: 0))
 }
 

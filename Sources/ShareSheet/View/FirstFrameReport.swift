@@ -36,7 +36,9 @@ enum FirstFrameReport {
 
     /// One `write(2)` of a short line: atomic on a FIFO, so readers never see halves.
     private static func write(line: String, to destination: String) {
-        let fd = destination.hasPrefix("/") ? open(destination, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) : 2
+        let fd =
+            destination.hasPrefix("/")
+            ? open(destination, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) : 2
         guard fd >= 0 else { return }
         defer { if fd != 2 { close(fd) } }
         let bytes = Array(line.utf8)

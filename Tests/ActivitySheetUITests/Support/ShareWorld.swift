@@ -78,7 +78,8 @@ final class ShareWorld: @unchecked Sendable {
         let window = try await fixture.window(pid: pid)
         let shown = try await fixture.title(window: window)
         guard shown == title else {
-            throw SheetFixture.ToolError(description: "the window of pid \(pid) is titled '\(shown)', not '\(title)'")
+            throw SheetFixture.ToolError(
+                description: "the window of pid \(pid) is titled '\(shown)', not '\(title)'")
         }
         return window
     }
@@ -87,7 +88,8 @@ final class ShareWorld: @unchecked Sendable {
     /// `offered`'s shares in its Share row and its actions in the Actions list, each in the
     /// broker's order; the header bar's Cancel comes last in GTK's tree.
     static func expectedButtons(_ offered: [OfferedActivity]) -> [String] {
-        offered.filter { $0.category == "share" }.map(\.name) + offered.filter { $0.category != "share" }.map(\.name)
+        offered.filter { $0.category == "share" }.map(\.name)
+            + offered.filter { $0.category != "share" }.map(\.name)
             + ["Cancel"]
     }
 }
