@@ -14,9 +14,10 @@ import TestSupport
 /// time includes its activation, as the bare window's includes its start; the service is
 /// stopped after each sample. **Warm**: the service is already running (as after a first
 /// share, until its idle exit), over `cycles` Share/cancel cycles, during which the broker's
-/// (and the sheet's) VmRSS is read every quarter. Both GTK programs get the same display,
-/// `GDK_BACKEND=x11`, `GSK_RENDERER` (cairo unless the bench's environment sets one),
-/// `GTK_A11Y=none` and the same session bus.
+/// (and the sheet's) VmRSS is read every quarter; the broker drops finished jobs after 1 s
+/// (`--job-afterlife 1`) instead of 60, so that retained jobs do not hide or fake a leak.
+/// Both GTK programs get the same display, `GDK_BACKEND=x11`, `GSK_RENDERER` (cairo unless
+/// the bench's environment sets one), `GTK_A11Y=none` and the same session bus.
 final class ShareRun {
     let cycles: Int
     let samples: Int
@@ -25,7 +26,7 @@ final class ShareRun {
 
     private static let sheetName = Sheet1.busName.rawValue
 
-    init(cycles: Int, samples: Int = 5, scratch: String) {
+    init(cycles: Int, samples: Int = 9, scratch: String) {
         self.cycles = cycles
         self.samples = samples
         self.scratch = scratch
@@ -75,7 +76,11 @@ final class ShareRun {
         }
         defer { harness.stop() }
         harness.extraEnvironment.withLock { $0["DISPLAY"] = display.display }
-        _ = try blocking { try await harness.start(deadline: .seconds(60)) }
+        // Finished jobs stay exported for 60 s by default (API.md §6): all 1,000 would still be
+        // there at the end. With a 1 s afterlife what the RSS shows is what the sheets leave.
+        _ = try blocking {
+            try await harness.start(arguments: ["--job-afterlife", "1"], deadline: .seconds(60))
+        }
 
         let client = try BlockingConnection(address: bus.address)
         try client.addMatch(
