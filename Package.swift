@@ -37,6 +37,8 @@ let package = Package(
         ),
         .target(name: "ShareSheet", dependencies: ["CGtk", "DBus", "ActivityBrokerInterface"]),
         .executableTarget(name: "activity-sheet", dependencies: ["ShareSheet"]),
+        // broker-bench's floor for the sheet's first frame: a bare GTK 4 window.
+        .executableTarget(name: "gtk-first-frame", dependencies: ["CGtk"]),
         .target(name: "TerminalUI", dependencies: ["SystemSupport"]),
         .target(name: "Navigation", dependencies: ["ActivityBrokerClient", "SystemSupport"]),
         .systemLibrary(
@@ -60,7 +62,7 @@ let package = Package(
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "CGtk", "DBus"]),
         .testTarget(
             name: "ActivitySheetUITests",
-            dependencies: ["ActivityBrokerInterface", "DBus", "TestSupport"],
+            dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],
             exclude: ["Resources"]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport"]),

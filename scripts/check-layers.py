@@ -39,6 +39,7 @@ ALLOWED = {
     "activity-qr": {"SystemSupport"},
     "example-provider": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus"},
     "broker-bench": {"DBus", "ActivityBrokerInterface", "TestSupport", "SystemSupport"},
+    "gtk-first-frame": {"CGtk"},
 }
 # System modules a layer must not use: the domain stays free of processes and D-Bus.
 FORBIDDEN_SYSTEM = {"ActivityKit": {"Glibc"}}

@@ -64,7 +64,7 @@ final class BrokerLauncher {
 
 /// Runs `operation` on the concurrency pool and blocks this (non-pool) thread until it ends:
 /// the bench is sequential, blocking code; the harness is async.
-private func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
+func blocking<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
     let result = Locked<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {

@@ -20,6 +20,8 @@ struct Report: Codable {
     /// size → figure name → each run's figure.
     var perRun: [String: [String: [Figure]]]
     var targets: [Target] = []
+    /// Issue 15's share-sheet figures, when measured.
+    var share: ShareFigures?
 
     static let method = """
         Client: the DBus module's BlockingConnection (no event loop), one private connection per \
@@ -47,6 +49,29 @@ struct Report: Codable {
         self.medians = medians
         self.perRun = perRun
         targets = evaluateTargets()
+    }
+
+    /// Adds the share-sheet figures and their targets: the sheet's cold first frame within 1.5×
+    /// a bare GTK 4 window's, and no broker RSS growth over the Share/cancel cycles once the
+    /// finished jobs' 60 s retention is full (from the first quarter of the cycles to the end,
+    /// at most 1 MB).
+    mutating func add(share figures: ShareFigures) {
+        share = figures
+        guard !figures.bareNanoseconds.isEmpty else { return }
+        targets.append(
+            Target(
+                name: "Share → sheet's first frame (cold) / bare GTK 4 window's first frame",
+                measured: String(format: "%.2f× (%.0f / %.0f ms)", figures.coldRatio, figures.coldMilliseconds, figures.bareMilliseconds),
+                limit: "≤ 1.5×", met: figures.coldRatio <= 1.5))
+        if figures.rss.count >= 3, let last = figures.rss.last {
+            let quarter = figures.rss[1]
+            let growth = (last.broker - quarter.broker) / 1024
+            targets.append(
+                Target(
+                    name: "broker VmRSS growth from \(quarter.cycles) to \(last.cycles) Share/cancel cycles",
+                    measured: String(format: "%+.1f MB (%.1f → %.1f MB; %.1f MB before any)", growth, quarter.broker / 1024, last.broker / 1024, figures.rss[0].broker / 1024),
+                    limit: "≤ 1 MB", met: growth <= 1))
+        }
     }
 
     private func figure(_ size: Int, _ name: String) -> Figure? { medians["\(size)"]?[name] }
@@ -124,6 +149,16 @@ struct Report: Codable {
             text.count >= n ? text : text + String(repeating: " ", count: n - text.count)
         }
         var lines: [String] = []
+        // `--share-only`: no registry sizes, no table.
+        if sizes.isEmpty {
+            lines += share?.text() ?? []
+            lines.append("")
+            lines.append("targets:")
+            for target in targets {
+                lines.append("  [\(target.met ? "met " : "MISS")] \(target.name): \(target.measured) (\(target.limit))")
+            }
+            return lines.joined(separator: "\n")
+        }
         lines.append(pad("figure (median of \(runs) run\(runs == 1 ? "" : "s"))", width) + sizes.map { pad("| N+M = \($0)", column) }.joined())
         lines.append(String(repeating: "-", count: width + column * sizes.count))
         for (name, title, kind) in Self.rows {
@@ -157,6 +192,10 @@ struct Report: Codable {
         lines.append("")
         lines.append("latency cells: p50/p99, ratio to the same run's Ping p50/p99, calls/s (median over runs)")
         lines.append("method: " + method)
+        if let share, !share.bareNanoseconds.isEmpty {
+            lines.append("")
+            lines += share.text()
+        }
         lines.append("")
         lines.append("targets:")
         for target in targets {

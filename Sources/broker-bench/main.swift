@@ -5,6 +5,7 @@ import TestSupport
 
 let usage = """
     Usage: broker-bench [--quick] [--runs K] [--sizes 100,1000,10000] [--calls N] [--json FILE]
+                        [--share-cycles N] [--share-only]
 
     Starts a private dbus-daemon and the release activity-broker next to this binary, and
     measures Ping, ListActivities, Perform → Finished, a RegisterActivity storm, start-up and
@@ -14,12 +15,18 @@ let usage = """
       --sizes LIST   registry sizes N+M (default 100,1000,10000)
       --calls N      calls per latency figure (default 5000)
       --json FILE    also write the results as JSON
+      --share-cycles N  Share/cancel cycles for the share sheet's warm first frame and the
+                     broker's RSS (default 1000; 0 skips the share-sheet figures, which need
+                     Xvfb, activity-sheet and gtk-first-frame next to this binary)
+      --share-only   only the share-sheet figures
     """
 
 var counts = CallCounts.full
 var runs = 1
 var sizes = [100, 1000, 10_000]
 var jsonPath: String?
+var shareCycles = 1000
+var shareOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func value(_ flag: String) -> String {
     guard let value = arguments.popFirst() else {
@@ -39,6 +46,8 @@ while let argument = arguments.popFirst() {
         counts.latency = max(100, Int(value(argument)) ?? 5000)
         counts.perform = counts.latency
     case "--json": jsonPath = value(argument)
+    case "--share-cycles": shareCycles = max(0, Int(value(argument)) ?? 1000)
+    case "--share-only": shareOnly = true
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -58,7 +67,8 @@ do {
     say("broker-bench: bus \(bus.address), broker \(launcher.executable), \(runs) run(s), sizes \(sizes)")
     var results: [[Int: [String: Figure]]] = []
     let began = monotonicNanoseconds()
-    for run in 1...runs {
+    if shareOnly { sizes = [] }
+    for run in 1...runs where !sizes.isEmpty {
         say("run \(run) of \(runs)")
         var byRun: [Int: [String: Figure]] = [:]
         for size in sizes {
@@ -68,7 +78,19 @@ do {
         }
         results.append(byRun)
     }
-    let report = Report(sizes: sizes, runs: runs, callsPerFigure: counts.latency, results: results)
+    var report = Report(sizes: sizes, runs: runs, callsPerFigure: counts.latency, results: results)
+    if shareCycles > 0 || shareOnly {
+        say("share sheet: \(shareCycles) Share/cancel cycles")
+        let shareRun = ShareRun(cycles: shareCycles, scratch: scratch + "/share")
+        // The registry figures stand without it (no Xvfb or GTK here): report, do not abort.
+        do {
+            try shareRun.run()
+            report.add(share: shareRun.figures)
+        } catch {
+            say("broker-bench: share-sheet figures not measured: \(error)")
+            if shareOnly { exit(1) }
+        }
+    }
     print(report.text())
     print(String(format: "total bench time %.0f s", Double(monotonicNanoseconds() - began) / 1e9))
     if let jsonPath {

@@ -232,6 +232,7 @@ final class SheetWindow {
             let window = window
             GtkSignals.connect(window, "map") { _ = cgtk_set_x11_transient_for(window, UInt(xid)) }
         }
+        FirstFrameReport.arm(window)
         gtk_window_present(cgtk_window(window))
         // Show the focus ring from the start: the sheet is used from the keyboard, and GTK
         // would show it only after the first key press.

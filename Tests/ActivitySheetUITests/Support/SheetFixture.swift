@@ -23,7 +23,9 @@ final class SheetFixture: @unchecked Sendable {
     /// The sheet's look: light or dark (GTK's `gtk-application-prefer-dark-theme` setting).
     enum Theme { case light, dark }
 
-    init(theme: Theme = .light, language: String = "en_US.UTF-8") async throws {
+    /// `ownsBrokerName`: false leaves `org.activitybroker.Broker1` free for a real broker
+    /// started on `bus` (the end-to-end tests); `broker` is then a plain connection.
+    init(theme: Theme = .light, language: String = "en_US.UTF-8", ownsBrokerName: Bool = true) async throws {
         directory = try Self.makeDirectory()
         let services = directory + "/services"
         let config = directory + "/config/gtk-4.0"
@@ -50,8 +52,10 @@ final class SheetFixture: @unchecked Sendable {
         xvfb = try XvfbServer()
         bus = try TestBus(serviceDirectory: services)
         broker = try bus.connect()
-        let reply = try await broker.requestName(Broker1.busName, flags: .doNotQueue)
-        #expect(reply == .primaryOwner)
+        if ownsBrokerName {
+            let reply = try await broker.requestName(Broker1.busName, flags: .doNotQueue)
+            #expect(reply == .primaryOwner)
+        }
         let environment: [String: String] = [
             "DISPLAY": xvfb.display,
             "GDK_BACKEND": "x11",
