@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "activity-reading-list", targets: ["activity-reading-list"]),
         .executable(name: "activity-qr", targets: ["activity-qr"]),
         .executable(name: "activity-sheet", targets: ["activity-sheet"]),
+        .executable(name: "activity-browser", targets: ["activity-browser"]),
     ],
     targets: [
         .systemLibrary(
@@ -35,7 +36,13 @@ let package = Package(
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
-        .target(name: "ShareSheet", dependencies: ["CGtk", "DBus", "ActivityBrokerInterface"]),
+        .systemLibrary(
+            name: "CWebKit",
+            pkgConfig: "webkitgtk-6.0",
+            providers: [.apt(["libwebkitgtk-6.0-dev"])]
+        ),
+        .target(name: "GtkSupport", dependencies: ["CGtk"]),
+        .target(name: "ShareSheet", dependencies: ["CGtk", "GtkSupport", "DBus", "ActivityBrokerInterface"]),
         .executableTarget(name: "activity-sheet", dependencies: ["ShareSheet"]),
         // broker-bench's floor for the sheet's first frame: a bare GTK 4 window.
         .executableTarget(name: "gtk-first-frame", dependencies: ["CGtk"]),
@@ -52,6 +59,11 @@ let package = Package(
             dependencies: ["ActivityBrokerClient", "Navigation", "TextPages", "TerminalUI", "SystemSupport"]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
+        .target(
+            name: "BrowserWindow",
+            dependencies: ["CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityBrokerInterface", "Navigation"]
+        ),
+        .executableTarget(name: "activity-browser", dependencies: ["BrowserWindow"]),
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .executableTarget(name: "activity-qr", dependencies: ["SystemSupport"]),
@@ -63,6 +75,12 @@ let package = Package(
         .testTarget(
             name: "ActivitySheetUITests",
             dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],
+            exclude: ["Resources"]
+        ),
+        .testTarget(name: "BrowserWindowTests", dependencies: ["BrowserWindow", "Navigation", "DBus"]),
+        .testTarget(
+            name: "ActivityBrowserUITests",
+            dependencies: ["ActivityBrokerInterface", "DBus", "TestSupport"],
             exclude: ["Resources"]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport"]),

@@ -15,6 +15,7 @@ ALLOWED = {
     "CGtk": set(),
     "CWebKit": set(),
     "CCurl": set(),
+    "GtkSupport": {"CGtk"},
     "DBus": {"CDBus"},
     "ActivityKit": set(),
     "SystemSupport": set(),
@@ -26,8 +27,8 @@ ALLOWED = {
     "TerminalUI": {"SystemSupport"},
     "ShareCLI": {"ActivityBrokerClient", "ActivityKit", "Navigation", "TextPages", "TerminalUI",
                  "SystemSupport", "DBus", "ActivityBrokerInterface"},
-    "ShareSheet": {"CGtk", "DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport"},
-    "BrowserWindow": {"CGtk", "CWebKit", "DBus", "ActivityKit", "ActivityBrokerInterface",
+    "ShareSheet": {"CGtk", "GtkSupport", "DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport"},
+    "BrowserWindow": {"CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityKit", "ActivityBrokerInterface",
                       "ActivityBrokerClient", "Navigation", "SystemSupport", "ShareSheet"},
     "TestSupport": {"DBus", "ActivityBrokerInterface", "SystemSupport"},
     # Executables: wiring only, each over its own layer.

@@ -1,6 +1,7 @@
 // activity-sheet's composition root: GTK, the bus connection, the exported interface, the main loop.
 import ActivityBrokerInterface
 import CGtk
+import GtkSupport
 import DBus
 import Dispatch
 import Foundation

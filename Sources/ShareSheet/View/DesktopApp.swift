@@ -1,5 +1,6 @@
 // The calling app as its desktop entry names it: display name and icon for the sheet's header.
 import CGtk
+import GtkSupport
 
 /// The app whose `app_id` came with `Show`, looked up as `<app_id>.desktop` through GIO.
 @MainActor

@@ -1,5 +1,6 @@
 // The sheet's GTK window: draws a SheetModel and forwards keys, clicks and closing to its owner.
 import CGtk
+import GtkSupport
 
 /// The window of one sheet. It decides nothing: `render` draws the model, and input goes to
 /// the callbacks, which run the model and call `render` again. Main thread only.

@@ -1,6 +1,5 @@
 // A private X server (Xvfb) for one test: picks a free display itself, dies with the test process.
 import Foundation
-import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -10,16 +9,16 @@ import TestSupport
 /// process (as `TestBus` does): when the test process ends, however it ends, the pipe closes and
 /// the guard kills the server. Readiness is the display number Xvfb writes to fd 3 once it
 /// accepts connections: no polling, no sleeps.
-final class XvfbServer: @unchecked Sendable {
+public final class XvfbServer: @unchecked Sendable {
     /// `:N`.
-    let display: String
+    public let display: String
     private let guardProcess: ChildProcess
 
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    init(width: Int = 1280, height: Int = 800, deadline: Deadline = .seconds(20)) throws {
+    public init(width: Int = 1280, height: Int = 800, deadline: Deadline = .seconds(20)) throws {
         let script = """
             "$@" </dev/null &
             server=$!
@@ -57,7 +56,7 @@ final class XvfbServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Stops the server (closing the guard's pipe) and waits for the guard.
-    func stop() {
+    public func stop() {
         guardProcess.closeStandardInput()
         if (try? guardProcess.waitForExit(deadline: .seconds(5))) == nil { guardProcess.kill() }
     }

@@ -6,10 +6,10 @@ import Glibc
 ///
 /// The D-Bus loop hands work to the window with `DispatchQueue.main.async`; without this bridge
 /// those blocks would never run, because `g_main_loop_run` never returns to libdispatch.
-enum MainQueueBridge {
+public enum MainQueueBridge {
     /// Adds the main queue's eventfd to the default GLib context. Call once, on the main thread,
     /// before running the GLib loop.
-    static func install() {
+    public static func install() {
         let callback: GUnixFDSourceFunc = { fd, _, _ in
             // Read the eventfd counter first: left unread it stays readable and GLib spins.
             var counter: UInt64 = 0

@@ -1,22 +1,22 @@
-// Small constructors for the GTK widgets the sheet uses, so the view reads as a layout.
+// Small constructors for the GTK widgets the UI services use, so a view reads as a layout.
 import CGtk
 import Glibc
 
-typealias Widget = UnsafeMutablePointer<GtkWidget>
+public typealias Widget = UnsafeMutablePointer<GtkWidget>
 
-/// Widget construction and the few properties the sheet sets. Main thread only.
+/// Widget construction and the few properties the windows set. Main thread only.
 @MainActor
-enum Widgets {
-    static func box(vertical: Bool, spacing: Int32 = 0) -> Widget {
+public enum Widgets {
+    public static func box(vertical: Bool, spacing: Int32 = 0) -> Widget {
         gtk_box_new(vertical ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL, spacing)
     }
 
-    static func append(_ box: Widget, _ children: Widget...) {
+    public static func append(_ box: Widget, _ children: Widget...) {
         for child in children { gtk_box_append(cgtk_box(box), child) }
     }
 
     /// A label; `markup` parses Pango markup (escape text with `escape`).
-    static func label(_ text: String, markup: Bool = false, xalign: Float = 0) -> Widget {
+    public static func label(_ text: String, markup: Bool = false, xalign: Float = 0) -> Widget {
         let label = gtk_label_new(nil)!
         if markup {
             gtk_label_set_markup(cgtk_label(label), text)
@@ -28,32 +28,32 @@ enum Widgets {
     }
 
     /// Wraps to at most `lines` lines and ends with an ellipsis beyond (nothing is cut silently).
-    static func wrap(_ label: Widget, lines: Int32) {
+    public static func wrap(_ label: Widget, lines: Int32) {
         gtk_label_set_wrap(cgtk_label(label), 1)
         gtk_label_set_wrap_mode(cgtk_label(label), PANGO_WRAP_WORD_CHAR)
         gtk_label_set_lines(cgtk_label(label), lines)
         gtk_label_set_ellipsize(cgtk_label(label), PANGO_ELLIPSIZE_END)
     }
 
-    static func setText(_ label: Widget, _ text: String) {
+    public static func setText(_ label: Widget, _ text: String) {
         gtk_label_set_text(cgtk_label(label), text)
     }
 
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         guard let escaped = g_markup_escape_text(text, -1) else { return "" }
         defer { g_free(escaped) }
         return String(cString: escaped)
     }
 
-    static func addClass(_ widget: Widget, _ name: String) {
+    public static func addClass(_ widget: Widget, _ name: String) {
         gtk_widget_add_css_class(widget, name)
     }
 
-    static func setVisible(_ widget: Widget, _ visible: Bool) {
+    public static func setVisible(_ widget: Widget, _ visible: Bool) {
         gtk_widget_set_visible(widget, visible ? 1 : 0)
     }
 
-    static func margins(_ widget: Widget, _ top: Int32, _ end: Int32, _ bottom: Int32, _ start: Int32) {
+    public static func margins(_ widget: Widget, _ top: Int32, _ end: Int32, _ bottom: Int32, _ start: Int32) {
         gtk_widget_set_margin_top(widget, top)
         gtk_widget_set_margin_end(widget, end)
         gtk_widget_set_margin_bottom(widget, bottom)
@@ -62,7 +62,7 @@ enum Widgets {
 
     /// An image of `icon` (a theme icon name or an absolute path) at `size` pixels; the theme's
     /// generic application icon when the theme has no such icon or the file is missing.
-    static func icon(_ icon: String, size: Int32) -> Widget {
+    public static func icon(_ icon: String, size: Int32) -> Widget {
         let image: Widget
         if icon.hasPrefix("/"), access(icon, R_OK) == 0 {
             image = gtk_image_new_from_file(icon)
@@ -76,9 +76,9 @@ enum Widgets {
     }
 
     /// The icon shown when an activity's own is unknown to the theme.
-    static let fallbackIcon = "application-x-executable"
+    public static let fallbackIcon = "application-x-executable"
 
-    static func hasThemeIcon(_ name: String) -> Bool {
+    public static func hasThemeIcon(_ name: String) -> Bool {
         guard !name.isEmpty, !name.hasPrefix("/"), let display = gdk_display_get_default() else {
             return false
         }
@@ -86,7 +86,7 @@ enum Widgets {
     }
 
     /// A button whose accessible name is `name` (a screen reader says "Telegram, button").
-    static func button(child: Widget, name: String, flat: Bool = true) -> Widget {
+    public static func button(child: Widget, name: String, flat: Bool = true) -> Widget {
         let button = gtk_button_new()!
         gtk_button_set_child(cgtk_button(button), child)
         if flat { addClass(button, "flat") }
@@ -95,13 +95,13 @@ enum Widgets {
         return button
     }
 
-    static func textButton(_ text: String) -> Widget {
+    public static func textButton(_ text: String) -> Widget {
         let button = gtk_button_new_with_label(text)!
         cgtk_set_accessible_label(button, text)
         return button
     }
 
-    static func scrolled(_ child: Widget, horizontal: Bool) -> Widget {
+    public static func scrolled(_ child: Widget, horizontal: Bool) -> Widget {
         let scroller = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_child(cgtk_scrolled_window(scroller), child)
         gtk_scrolled_window_set_policy(

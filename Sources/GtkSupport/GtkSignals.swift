@@ -18,12 +18,37 @@ private typealias KeyThunk =
     @convention(c) (
         UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?
     ) -> gboolean
+private typealias WordThunk1 = @convention(c) (UnsafeMutableRawPointer?, UInt, UnsafeMutableRawPointer?) -> UInt
+private typealias WordThunk2 =
+    @convention(c) (UnsafeMutableRawPointer?, UInt, UInt, UnsafeMutableRawPointer?) -> UInt
+private typealias WordThunk3 =
+    @convention(c) (UnsafeMutableRawPointer?, UInt, UInt, UInt, UnsafeMutableRawPointer?) -> UInt
+
+/// The arguments of a signal whose parameters are all pointers, integers, enums or booleans,
+/// each received as one machine word (`connectWords`).
+///
+/// A 32-bit argument (an enum, a `gboolean`, a `guint`) arrives in a 64-bit register whose
+/// upper half the C ABI leaves undefined: read it with `uint32(at:)`, never the whole word.
+public struct SignalWords: Sendable {
+    public let words: [UInt]
+
+    /// The argument at `index` as a pointer (nil for NULL).
+    public func pointer(at index: Int) -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: words[index]) }
+
+    /// The argument at `index` as a 32-bit value (an enum, `gboolean` or `guint`).
+    public func uint32(at index: Int) -> UInt32 { UInt32(truncatingIfNeeded: words[index]) }
+}
+
+/// The handler behind a `connectWords` thunk (a free function: a thunk may not refer to `Self`).
+private func wordBox(_ data: UnsafeMutableRawPointer) -> SignalBox<@MainActor (SignalWords) -> UInt> {
+    Unmanaged<SignalBox<@MainActor (SignalWords) -> UInt>>.fromOpaque(data).takeUnretainedValue()
+}
 
 /// Connects GObject signals to Swift closures. Main thread only, like every GTK call.
 @MainActor
-enum GtkSignals {
+public enum GtkSignals {
     /// A signal with no arguments and no return value (`clicked`, `realize`).
-    static func connect(
+    public static func connect(
         _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor () -> Void
     ) {
         let thunk: VoidThunk = { _, data in
@@ -37,7 +62,7 @@ enum GtkSignals {
     }
 
     /// A signal with no arguments that returns whether it was handled (`close-request`).
-    static func connectHandled(
+    public static func connectHandled(
         _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping @MainActor () -> Bool
     ) {
         let thunk: BoolThunk = { _, data in
@@ -52,7 +77,7 @@ enum GtkSignals {
 
     /// `GtkEventControllerKey::key-pressed`: the handler gets the key value and modifiers and
     /// returns whether it consumed the key.
-    static func connectKeyPressed(
+    public static func connectKeyPressed(
         _ controller: UnsafeMutableRawPointer,
         _ handler: @escaping @MainActor (UInt32, GdkModifierType) -> Bool
     ) {
@@ -65,6 +90,43 @@ enum GtkSignals {
         connectData(
             controller, "key-pressed", unsafeBitCast(thunk, to: GCallback.self), SignalBox(handler),
             release: releaseKey)
+    }
+
+    /// A signal with 1 to 3 arguments that are all word-sized or smaller (pointers, enums,
+    /// integers, booleans; never `double`), such as `notify`, WebKit's `load-changed`,
+    /// `decide-policy`, `load-failed` or `create`.
+    ///
+    /// The handler's result is returned in the C return register: `0`/`1` for a `gboolean`
+    /// signal, a pointer's bit pattern for one returning an object, ignored for a void signal
+    /// (so the thunk's return type always matches, pitfall 1).
+    public static func connectWords(
+        _ instance: UnsafeMutableRawPointer, _ signal: String, arguments: Int,
+        _ handler: @escaping @MainActor (SignalWords) -> UInt
+    ) {
+        let callback: GCallback
+        switch arguments {
+        case 1:
+            let thunk: WordThunk1 = { _, a, data in
+                guard let data else { return 0 }
+                return MainActor.assumeIsolated { wordBox(data).handler(SignalWords(words: [a])) }
+            }
+            callback = unsafeBitCast(thunk, to: GCallback.self)
+        case 2:
+            let thunk: WordThunk2 = { _, a, b, data in
+                guard let data else { return 0 }
+                return MainActor.assumeIsolated { wordBox(data).handler(SignalWords(words: [a, b])) }
+            }
+            callback = unsafeBitCast(thunk, to: GCallback.self)
+        case 3:
+            let thunk: WordThunk3 = { _, a, b, c, data in
+                guard let data else { return 0 }
+                return MainActor.assumeIsolated { wordBox(data).handler(SignalWords(words: [a, b, c])) }
+            }
+            callback = unsafeBitCast(thunk, to: GCallback.self)
+        default:
+            preconditionFailure("connectWords handles signals of 1 to 3 arguments, not \(arguments)")
+        }
+        connectData(instance, signal, callback, SignalBox(handler), release: releaseWords)
     }
 
     private static func connectData<Handler>(
@@ -86,5 +148,8 @@ enum GtkSignals {
         if let data {
             Unmanaged<SignalBox<@MainActor (UInt32, GdkModifierType) -> Bool>>.fromOpaque(data).release()
         }
+    }
+    private static let releaseWords: GClosureNotify = { data, _ in
+        if let data { Unmanaged<SignalBox<@MainActor (SignalWords) -> UInt>>.fromOpaque(data).release() }
     }
 }

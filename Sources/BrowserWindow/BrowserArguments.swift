@@ -1,0 +1,52 @@
+// The command line of activity-browser.
+
+/// `activity-browser [--bus session|ADDRESS] [--idle-exit SECONDS] [--opener PROGRAM]`.
+public struct BrowserArguments: Sendable, Equatable {
+    /// `session` (the default) or a D-Bus address (tests use a private bus).
+    public var bus = "session"
+    /// Exit after this long with no window open; nil never exits on its own.
+    public var idleExit: Duration? = .seconds(60)
+    /// The system opener for Open in Browser and for `mailto:`/`tel:` links, given the URL as
+    /// its last argument.
+    public var opener = ["xdg-open"]
+
+    public static let usage = """
+        usage: activity-browser [--bus session|ADDRESS] [--idle-exit SECONDS] [--opener PROGRAM]
+        The browser window service (org.activitybroker.Browser), normally started by D-Bus activation.
+          --bus         the bus to serve on (default: session)
+          --idle-exit   exit after SECONDS without an open window (default 60; 0: never)
+          --opener      the program that opens URLs outside (default: xdg-open)
+        """
+
+    public struct UsageError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init() {}
+
+    /// Parses the arguments after the program name.
+    public init(_ arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--bus":
+                guard let value = rest.popFirst(), !value.isEmpty else {
+                    throw UsageError(description: "--bus needs a value")
+                }
+                bus = value
+            case "--idle-exit":
+                guard let value = rest.popFirst(), let seconds = Int(value), seconds >= 0 else {
+                    throw UsageError(description: "--idle-exit needs a number of seconds")
+                }
+                idleExit = seconds == 0 ? nil : .seconds(seconds)
+            case "--opener":
+                guard let value = rest.popFirst(), !value.isEmpty else {
+                    throw UsageError(description: "--opener needs a program")
+                }
+                opener = [value]
+            default:
+                throw UsageError(description: "unknown argument '\(argument)'")
+            }
+        }
+    }
+}

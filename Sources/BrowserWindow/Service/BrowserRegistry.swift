@@ -1,0 +1,86 @@
+// The open windows by handle, and the service's idle exit. Main thread.
+import ActivityBrokerInterface
+import DBus
+import Dispatch
+import Navigation
+
+/// Every open browsing session, keyed by the handle the broker chose. Main thread only.
+///
+/// When no window has been open for `idleExit`, `onIdle` runs (the executable exits: D-Bus
+/// activation starts it again for the next `Open`).
+@MainActor
+final class BrowserRegistry {
+    private var sessions: [ObjectPath: BrowserSession] = [:]
+    private let engine: WebEngine?
+    private let displayError: String?
+    private let opener: any URLOpening
+    private let idleExit: Duration?
+    private let onIdle: () -> Void
+    private var idleGeneration = 0
+
+    /// `engine` is nil when GTK could not open a display (`displayError` says why): every
+    /// `Open` then fails with `Unavailable`.
+    init(
+        engine: WebEngine?, displayError: String?, opener: any URLOpening, idleExit: Duration?,
+        onIdle: @escaping () -> Void
+    ) {
+        self.engine = engine
+        self.displayError = displayError
+        self.opener = opener
+        self.idleExit = idleExit
+        self.onIdle = onIdle
+        scheduleIdleExit()
+    }
+
+    /// Opens a window for `request`; `send` carries its events to the broker that asked,
+    /// `share` its Action button's `Share` call.
+    func open(
+        _ request: BrowserRequest, send: @escaping (ObjectPath, BrowserEvent) -> Void,
+        share: @escaping (String, [String: Value], [String: Value]) -> Void
+    ) throws(DBusError) {
+        guard let engine else {
+            throw DBusError(
+                name: BrokerErrorName.unavailable.rawValue, message: displayError ?? "no display")
+        }
+        guard sessions[request.handle] == nil else {
+            throw .invalidArgs("handle \(request.handle) already has a window")
+        }
+        idleGeneration += 1
+        let handle = request.handle
+        sessions[handle] = BrowserSession(
+            request: request, engine: engine, opener: opener, send: { send(handle, $0) }, share: share
+        ) { [weak self] session in
+            self?.closed(session)
+        }
+    }
+
+    /// `Close` on a handle with no window is a no-op: the user may have closed it already.
+    func close(_ handle: ObjectPath) {
+        sessions[handle]?.close()
+    }
+
+    /// Closes every window (the broker left the bus: nobody is left to tell).
+    func closeAll() {
+        for session in Array(sessions.values) { session.close() }
+    }
+
+    private func closed(_ session: BrowserSession) {
+        guard sessions[session.handle] === session else { return }
+        sessions[session.handle] = nil
+        if sessions.isEmpty { scheduleIdleExit() }
+    }
+
+    private func scheduleIdleExit() {
+        guard let idleExit else { return }
+        idleGeneration += 1
+        let generation = idleGeneration
+        let parts = idleExit.components
+        let nanoseconds = Int(clamping: parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.idleGeneration == generation, self.sessions.isEmpty else { return }
+                self.onIdle()
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+// The org.activitybroker.impl.Browser1 table: checks the caller on the D-Bus loop, hands windows to the main thread.
+import ActivityBrokerInterface
+import DBus
+import Dispatch
+
+/// The exported interface of `activity-browser` (API.md §10).
+///
+/// Handlers run on the connection's loop. Each call is first checked against the current owner
+/// of `org.activitybroker.Broker1` (asked of the bus per call, so a replaced broker is refused
+/// at once); anyone else gets `org.activitybroker.Error.AccessDenied`. Accepted calls hop to the
+/// main thread, where GTK, WebKit and the `BrowserRegistry` live. `Open` replies once the
+/// window is shown; `Close` once it is closed.
+///
+/// Events are unicast to the broker connection that called `Open` (the signal's destination
+/// is its unique name), so no other client can observe the browsing.
+struct BrowserService: Sendable {
+    let connection: Connection
+    let registry: BrowserRegistry
+    let brokers = WatchedBrokers()
+
+    func interface() -> Interface {
+        Interface(
+            Browser1.interface,
+            methods: [
+                Browser1.open.method(
+                    .deferred { call, responder in
+                        authorize(call, responder) {
+                            let request: BrowserRequest
+                            do {
+                                request = try BrowserRequest(body: call.body)
+                            } catch {
+                                return responder.fail(error)
+                            }
+                            let broker = call.sender
+                            watchCaller(broker)
+                            let registry = registry
+                            let service = self
+                            DispatchQueue.main.async {
+                                MainActor.assumeIsolated {
+                                    do {
+                                        try registry.open(
+                                            request,
+                                            send: { handle, event in service.send(event, for: handle, to: broker) },
+                                            share: { parent, items, options in
+                                                service.share(parent: parent, items: items, options: options)
+                                            })
+                                        responder.reply()
+                                    } catch {
+                                        responder.fail(error)
+                                    }
+                                }
+                            }
+                        }
+                    }),
+                Browser1.close.method(
+                    .deferred { call, responder in
+                        authorize(call, responder) {
+                            guard let handle = call.body[0].objectPath else {
+                                return responder.fail(DBusError.invalidArgs("handle"))
+                            }
+                            let registry = registry
+                            DispatchQueue.main.async {
+                                MainActor.assumeIsolated { registry.close(handle) }
+                                responder.reply()
+                            }
+                        }
+                    }),
+            ],
+            signals: [Browser1.event])
+    }
+
+    /// Sends `event` for `handle` to `broker` alone.
+    func send(_ event: BrowserEvent, for handle: ObjectPath, to broker: String) {
+        guard let destination = try? BusName(broker) else { return }
+        do {
+            try connection.emit(
+                Signal(
+                    path: Browser1.objectPath, interface: Browser1.interface, member: Browser1.event.name,
+                    body: [.objectPath(handle), .string(event.name), .vardict(event.details)],
+                    destination: destination))
+            BrowserLog.write("\(handle): \(event.name)")
+        } catch {
+            BrowserLog.write("cannot send \(event.name) for \(handle): \(error)")
+        }
+    }
+
+    /// Calls `Broker1.Share` for the Action button. The job is the broker's to show and finish;
+    /// only a refusal is logged.
+    func share(parent: String, items: [String: Value], options: [String: Value]) {
+        let call = Browser1.brokerShare.call(
+            Broker1.busName, path: Broker1.objectPath,
+            body: [.string(parent), .vardict(items), .vardict(options)])
+        connection.call(call) { result in
+            if case .failure(let error) = result { BrowserLog.write("Share failed: \(error)") }
+        }
+    }
+
+    /// Runs `body` on the loop if the caller owns the broker's name now; else replies AccessDenied.
+    private func authorize(_ call: MethodInvocation, _ responder: Responder, _ body: @escaping () -> Void) {
+        let sender = call.sender
+        let query = MethodCall(
+            destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetNameOwner",
+            body: [.string(Broker1.busName.rawValue)])
+        connection.call(query) { result in
+            guard case .success(let values) = result, let owner = values.first?.string, owner == sender else {
+                return responder.fail(
+                    DBusError(
+                        name: BrokerErrorName.accessDenied.rawValue,
+                        message: "only the owner of \(Broker1.busName) may call \(Browser1.interface)"))
+            }
+            body()
+        }
+    }
+
+    /// Closes every window when a broker that opened one leaves the bus. One watch per broker
+    /// connection, however many windows it opened.
+    private func watchCaller(_ sender: String) {
+        connection.assertOnLoop()
+        guard brokers.watched.insert(sender).inserted else { return }
+        let registry = registry
+        let brokers = brokers
+        _ = connection.watchDisconnect(of: sender) {
+            brokers.watched.remove(sender)
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { registry.closeAll() }
+            }
+        }
+    }
+}
+
+/// The broker connections being watched. `@unchecked Sendable`: used only on the connection's
+/// loop (`BrowserService` checks with `assertOnLoop`).
+final class WatchedBrokers: @unchecked Sendable {
+    var watched = Set<String>()
+}

@@ -1,0 +1,97 @@
+// One browsing session: its window, its first load and the events it owes the broker.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import Navigation
+
+/// Runs one window from `Open` to `Finished`: feeds the window's loads to `InitialLoad`,
+/// sends the broker its events (through `send`), asks the broker for the Action sheet and
+/// hands URLs to the system opener. Main thread.
+///
+/// `Finished` is sent exactly once, whatever ends the session first: the dismiss button or
+/// its keys, the window manager's close, or the broker's `Close`.
+@MainActor
+final class BrowserSession {
+    let handle: ObjectPath
+    private let window: BrowserWindow
+    private var initialLoad: InitialLoad
+    private let exclude: [String]
+    private let send: (BrowserEvent) -> Void
+    private let share: (_ parentWindow: String, _ items: [String: Value], _ options: [String: Value]) -> Void
+    private let opener: any URLOpening
+    private let onClosed: (BrowserSession) -> Void
+    private var finished = false
+
+    init(
+        request: BrowserRequest, engine: WebEngine, opener: any URLOpening,
+        send: @escaping (BrowserEvent) -> Void,
+        share: @escaping (String, [String: Value], [String: Value]) -> Void,
+        onClosed: @escaping (BrowserSession) -> Void
+    ) {
+        handle = request.handle
+        initialLoad = InitialLoad(requested: request.url)
+        exclude = request.options.exclude
+        self.send = send
+        self.share = share
+        self.opener = opener
+        self.onClosed = onClosed
+        window = BrowserWindow(engine: engine, options: request.options, policy: LinkPolicy())
+        window.onCommand = { [weak self] command in
+            if command == .dismiss { self?.close() }
+        }
+        window.onLoad = { [weak self] report in self?.loaded(report) }
+        window.onAction = { [weak self] url, title in self?.askForSheet(url: url, title: title) }
+        window.onOpenInBrowser = { [weak self] url in
+            guard let self else { return }
+            self.send(.willOpenInBrowser)
+            self.openExternally(url)
+        }
+        window.onOpenExternally = { [weak self] url in self?.openExternally(url) }
+        window.present(startupID: request.options.activationToken, transientFor: request.parentWindow)
+        let url = request.url
+        engine.blockers.whenReady { [weak self] in self?.window.load(url) }
+    }
+
+    /// Ends the session: `Finished` (once), then the window goes.
+    func close() {
+        guard !finished else { return }
+        finished = true
+        send(.finished)
+        window.destroy()
+        onClosed(self)
+    }
+
+    private func loaded(_ report: LoadReport) {
+        let events: [BrowserEvent]
+        switch report {
+        case .redirected:
+            initialLoad.redirect()
+            return
+        case .finished(let uri): events = initialLoad.finish(at: uri)
+        case .failed: events = initialLoad.fail()
+        }
+        for event in events { send(event) }
+    }
+
+    /// The Action button: a `Share` on the session's behalf with the page shown now.
+    private func askForSheet(url: String, title: String) {
+        guard !url.isEmpty else { return }
+        var items: [String: Value] = [ItemKey.url: .string(url)]
+        if !title.isEmpty { items[ItemKey.title] = .string(title) }
+        let options: [String: Value] = [
+            Browser1.shareSession: .objectPath(handle), OptionKey.exclude: .stringArray(exclude),
+        ]
+        share(window.parentWindowHandle, items, options)
+    }
+
+    private func openExternally(_ url: URL) {
+        let opener = opener
+        Task.detached {
+            do {
+                try await opener.open(url)
+            } catch {
+                BrowserLog.write("cannot open \(url.absoluteString): \(error)")
+            }
+        }
+    }
+}

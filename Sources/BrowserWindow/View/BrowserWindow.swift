@@ -1,0 +1,477 @@
+// The browser's GTK window: header bar (dismiss, back/forward, address, Reader, Action, Open in Browser) over a web view.
+import CGtk
+import CWebKit
+import Foundation
+import GtkSupport
+import Navigation
+
+/// What happened to the loads of the page view, for the session's `InitialLoad`.
+enum LoadReport {
+    case redirected
+    case finished(uri: String?)
+    case failed
+}
+
+/// The window of one browsing session. It draws the page's state (address, security,
+/// back/forward, Reader) and turns input into callbacks; the session decides what they mean
+/// for the broker. Main thread only.
+///
+/// Layout: a header bar with the dismiss button (in the control tint), back and forward at the
+/// start; the address (lock or "Not Secure", the site; the full URL, selected, while it has the
+/// focus) in the middle; Reader, the Action button and Open in Browser at the end. Below, a
+/// stack of the page view and the article view.
+@MainActor
+final class BrowserWindow {
+    let window: Widget
+    private let webView: Widget
+    private let engine: WebEngine
+    private let options: BrowserOptions
+    private let policy: LinkPolicy
+    private let tint: TintStyle
+    private let stack: Widget
+    private var readerView: Widget?
+    private let dismissButton: Widget
+    private let backButton: Widget
+    private let forwardButton: Widget
+    private let readerButton: Widget
+    private let actionButton: Widget
+    private let openButton: Widget
+    private let addressLabel: Widget
+    private let securityIcon: Widget
+    private let securityLabel: Widget
+    private var address = AddressBar(url: nil, tlsVerified: false, certificateError: false)
+    private var addressFocused = false
+    private var certificateError = false
+    private var showingErrorPage = false
+    private var article: ReaderArticle?
+    private var destroyed = false
+
+    var onCommand: (BrowserCommand) -> Void = { _ in }
+    var onLoad: (LoadReport) -> Void = { _ in }
+    var onAction: (_ url: String, _ title: String) -> Void = { _, _ in }
+    var onOpenInBrowser: (URL) -> Void = { _ in }
+    var onOpenExternally: (URL) -> Void = { _ in }
+
+    private var view: UnsafeMutablePointer<WebKitWebView> { cwebkit_web_view(webView) }
+
+    init(engine: WebEngine, options: BrowserOptions, policy: LinkPolicy) {
+        self.engine = engine
+        self.options = options
+        self.policy = policy
+        tint = TintStyle(control: options.controlTint, bar: options.barTint)
+        window = gtk_window_new()
+        gtk_window_set_default_size(cgtk_window(window), 1000, 700)
+        Widgets.addClass(window, "activity-browser")
+        Widgets.addClass(window, tint.windowClass)
+
+        let headerBar = gtk_header_bar_new()!
+        gtk_header_bar_set_show_title_buttons(cgtk_header_bar(headerBar), 0)
+        dismissButton = Widgets.textButton(options.dismissButtonStyle.title)
+        Widgets.addClass(dismissButton, "tinted")
+        backButton = Self.iconButton("go-previous-symbolic", BrowserStrings.back)
+        forwardButton = Self.iconButton("go-next-symbolic", BrowserStrings.forward)
+        let navigation = Widgets.box(vertical: false)
+        Widgets.addClass(navigation, "linked")
+        Widgets.append(navigation, backButton, forwardButton)
+        gtk_header_bar_pack_start(cgtk_header_bar(headerBar), dismissButton)
+        gtk_header_bar_pack_start(cgtk_header_bar(headerBar), navigation)
+
+        securityIcon = gtk_image_new_from_icon_name("channel-insecure-symbolic")
+        cgtk_set_accessible_hidden(securityIcon)
+        securityLabel = Widgets.label("")
+        Widgets.addClass(securityLabel, "dim-label")
+        addressLabel = Widgets.label("", xalign: 0.5)
+        gtk_label_set_selectable(cgtk_label(addressLabel), 1)
+        gtk_label_set_single_line_mode(cgtk_label(addressLabel), 1)
+        gtk_label_set_ellipsize(cgtk_label(addressLabel), PANGO_ELLIPSIZE_MIDDLE)
+        gtk_label_set_max_width_chars(cgtk_label(addressLabel), 60)
+        let addressBox = Widgets.box(vertical: false, spacing: 6)
+        gtk_widget_set_halign(addressBox, GTK_ALIGN_CENTER)
+        Widgets.append(addressBox, securityIcon, securityLabel, addressLabel)
+        gtk_header_bar_set_title_widget(cgtk_header_bar(headerBar), addressBox)
+
+        readerButton = Self.iconButton("x-office-document-symbolic", BrowserStrings.reader)
+        gtk_button_set_child(
+            cgtk_button(readerButton), Widgets.label(BrowserStrings.reader, xalign: 0.5))
+        actionButton = Self.iconButton("send-to-symbolic", BrowserStrings.share)
+        openButton = Self.iconButton("web-browser-symbolic", BrowserStrings.openInBrowser)
+        gtk_header_bar_pack_end(cgtk_header_bar(headerBar), openButton)
+        gtk_header_bar_pack_end(cgtk_header_bar(headerBar), actionButton)
+        gtk_header_bar_pack_end(cgtk_header_bar(headerBar), readerButton)
+        gtk_window_set_titlebar(cgtk_window(window), headerBar)
+
+        webView = engine.makeWebView()
+        gtk_widget_set_vexpand(webView, 1)
+        gtk_widget_set_hexpand(webView, 1)
+        stack = gtk_stack_new()
+        gtk_stack_add_named(OpaquePointer(stack), webView, "page")
+        gtk_window_set_child(cgtk_window(window), stack)
+
+        connectControls()
+        connectWebView()
+        render()
+    }
+
+    private static func iconButton(_ icon: String, _ name: String) -> Widget {
+        let button = Widgets.button(child: gtk_image_new_from_icon_name(icon), name: name)
+        Widgets.addClass(button, "tinted")
+        return button
+    }
+
+    // MARK: Input
+
+    private func connectControls() {
+        GtkSignals.connect(dismissButton, "clicked") { [weak self] in self?.onCommand(.dismiss) }
+        GtkSignals.connect(backButton, "clicked") { [weak self] in self?.perform(.back) }
+        GtkSignals.connect(forwardButton, "clicked") { [weak self] in self?.perform(.forward) }
+        GtkSignals.connect(readerButton, "clicked") { [weak self] in self?.toggleReader() }
+        GtkSignals.connect(actionButton, "clicked") { [weak self] in
+            guard let self else { return }
+            self.onAction(self.currentURI ?? "", self.pageTitle)
+        }
+        GtkSignals.connect(openButton, "clicked") { [weak self] in
+            guard let self, let uri = self.currentURI, let url = URL(string: uri) else { return }
+            self.onOpenInBrowser(url)
+        }
+        GtkSignals.connectHandled(window, "close-request") { [weak self] in
+            // We close the window ourselves, once the session has told the broker.
+            self?.onCommand(.dismiss)
+            return true
+        }
+        let keys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+        GtkSignals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, state in
+            guard let self, let command = Self.command(keyval, state) else { return false }
+            self.perform(command)
+            return true
+        }
+        gtk_widget_add_controller(window, keys)
+
+        let focus = gtk_event_controller_focus_new()!
+        GtkSignals.connect(UnsafeMutableRawPointer(focus), "enter") { [weak self] in
+            self?.addressFocused = true
+            self?.renderAddress()
+        }
+        GtkSignals.connect(UnsafeMutableRawPointer(focus), "leave") { [weak self] in
+            self?.addressFocused = false
+            self?.renderAddress()
+        }
+        gtk_widget_add_controller(addressLabel, focus)
+    }
+
+    /// Carries out a command of the keys or buttons; dismissing is the session's.
+    func perform(_ command: BrowserCommand) {
+        switch command {
+        case .dismiss: onCommand(.dismiss)
+        case .back:
+            leaveReader()
+            webkit_web_view_go_back(view)
+        case .forward:
+            leaveReader()
+            webkit_web_view_go_forward(view)
+        case .focusAddress: gtk_widget_grab_focus(addressLabel)
+        case .reload:
+            leaveReader()
+            webkit_web_view_reload(view)
+        }
+    }
+
+    /// Maps GDK's key values onto the window's commands; nil leaves the key to GTK and WebKit.
+    static func command(_ keyval: UInt32, _ state: GdkModifierType) -> BrowserCommand? {
+        let modifiers = state.rawValue
+        let control = modifiers & GDK_CONTROL_MASK.rawValue != 0
+        let alt = modifiers & GDK_ALT_MASK.rawValue != 0
+        switch Int32(keyval) {
+        case GDK_KEY_Escape where !control && !alt: return .dismiss
+        case GDK_KEY_w, GDK_KEY_W: return control ? .dismiss : nil
+        case GDK_KEY_Left, GDK_KEY_KP_Left: return alt ? .back : nil
+        case GDK_KEY_Right, GDK_KEY_KP_Right: return alt ? .forward : nil
+        case GDK_KEY_l, GDK_KEY_L: return control ? .focusAddress : nil
+        case GDK_KEY_r, GDK_KEY_R: return control ? .reload : nil
+        case GDK_KEY_F5: return .reload
+        default: return nil
+        }
+    }
+
+    // MARK: The page
+
+    private func connectWebView() {
+        let instance = UnsafeMutableRawPointer(webView)
+        // load-changed(WebKitWebView*, WebKitLoadEvent)
+        GtkSignals.connectWords(instance, "load-changed", arguments: 1) { [weak self] words in
+            self?.loadChanged(words.uint32(at: 0))
+            return 0
+        }
+        // load-failed(WebKitWebView*, WebKitLoadEvent, gchar *uri, GError*) → gboolean
+        GtkSignals.connectWords(instance, "load-failed", arguments: 3) { [weak self] words in
+            guard let self else { return 0 }
+            if !self.showingErrorPage { self.onLoad(.failed) }
+            return 0  // WebKit shows its own error page
+        }
+        // load-failed-with-tls-errors(WebKitWebView*, gchar *uri, GTlsCertificate*, GTlsCertificateFlags) → gboolean
+        GtkSignals.connectWords(instance, "load-failed-with-tls-errors", arguments: 3) { [weak self] words in
+            guard let self, let uri = words.pointer(at: 0) else { return 0 }
+            self.showCertificateError(
+                uri: String(cString: uri.assumingMemoryBound(to: CChar.self)), flags: words.uint32(at: 2))
+            return 1
+        }
+        // decide-policy(WebKitWebView*, WebKitPolicyDecision*, WebKitPolicyDecisionType) → gboolean
+        GtkSignals.connectWords(instance, "decide-policy", arguments: 2) { [weak self] words in
+            guard let self, let decision = words.pointer(at: 0) else { return 0 }
+            return self.decide(decision, type: words.uint32(at: 1)) ? 1 : 0
+        }
+        // create(WebKitWebView*, WebKitNavigationAction*) → GtkWidget*: no new windows; the
+        // link loads here instead.
+        GtkSignals.connectWords(instance, "create", arguments: 1) { [weak self] words in
+            guard let self, let action = words.pointer(at: 0) else { return 0 }
+            let request = webkit_navigation_action_get_request(OpaquePointer(action))
+            if let uri = webkit_uri_request_get_uri(request), let url = URL(string: String(cString: uri)) {
+                self.route(url, newWindow: true, userInitiated: true)
+            }
+            return 0
+        }
+        GtkSignals.connectWords(instance, "notify::uri", arguments: 1) { [weak self] _ in
+            self?.render()
+            return 0
+        }
+        GtkSignals.connectWords(instance, "notify::title", arguments: 1) { [weak self] _ in
+            self?.renderTitle()
+            return 0
+        }
+    }
+
+    /// Starts the first load.
+    func load(_ url: URL) {
+        webkit_web_view_load_uri(view, url.absoluteString)
+        gtk_widget_grab_focus(webView)
+    }
+
+    private func loadChanged(_ event: UInt32) {
+        switch event {
+        case WEBKIT_LOAD_STARTED.rawValue:
+            if showingErrorPage {
+                // Our own error page is loading: the certificate error stands.
+            } else {
+                certificateError = false
+            }
+            leaveReader()
+            article = nil
+        case WEBKIT_LOAD_REDIRECTED.rawValue:
+            onLoad(.redirected)
+        case WEBKIT_LOAD_FINISHED.rawValue:
+            if showingErrorPage {
+                showingErrorPage = false
+            } else {
+                onLoad(.finished(uri: currentURI))
+                if !certificateError { findArticle() }
+            }
+        default: break
+        }
+        render()
+    }
+
+    private func showCertificateError(uri: String, flags: UInt32) {
+        certificateError = true
+        showingErrorPage = true
+        onLoad(.failed)
+        BrowserLog.write("certificate error for \(uri): \(BrowserStrings.certificateProblem(flags))")
+        webkit_web_view_load_alternate_html(
+            view, BrowserStrings.certificateErrorPage(url: uri, reason: BrowserStrings.certificateProblem(flags)),
+            uri, nil)
+        render()
+    }
+
+    /// Answers `decide-policy`: returns true when handled here (ignored, loaded here, or
+    /// handed to the system); false lets WebKit decide.
+    private func decide(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
+        let isNewWindow = type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue
+        guard isNewWindow || type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue else { return false }
+        let navigation = cwebkit_navigation_decision(decision)
+        guard let action = webkit_navigation_policy_decision_get_navigation_action(navigation),
+            let request = webkit_navigation_action_get_request(action),
+            let uri = webkit_uri_request_get_uri(request)
+        else { return false }
+        let userInitiated =
+            webkit_navigation_action_is_user_gesture(action) != 0
+            || webkit_navigation_action_get_navigation_type(action) == WEBKIT_NAVIGATION_TYPE_LINK_CLICKED
+        let decisionPointer = decision.assumingMemoryBound(to: WebKitPolicyDecision.self)
+        switch policy.decide(
+            url: URL(string: String(cString: uri)), source: currentURI.flatMap(URL.init(string:)),
+            newWindow: isNewWindow, userInitiated: userInitiated)
+        {
+        case .proceed:
+            return false
+        case .loadHere(let url):
+            webkit_policy_decision_ignore(decisionPointer)
+            webkit_web_view_load_uri(view, url.absoluteString)
+        case .openExternally(let url):
+            webkit_policy_decision_ignore(decisionPointer)
+            onOpenExternally(url)
+        case .discard(let reason):
+            webkit_policy_decision_ignore(decisionPointer)
+            BrowserLog.write("discarded a navigation: \(reason)")
+        }
+        return true
+    }
+
+    /// A navigation that did not come through `decide-policy` (`create`).
+    private func route(_ url: URL, newWindow: Bool, userInitiated: Bool) {
+        switch policy.decide(
+            url: url, source: currentURI.flatMap(URL.init(string:)), newWindow: newWindow,
+            userInitiated: userInitiated)
+        {
+        case .proceed, .loadHere: webkit_web_view_load_uri(view, url.absoluteString)
+        case .openExternally(let url): onOpenExternally(url)
+        case .discard(let reason): BrowserLog.write("discarded a navigation: \(reason)")
+        }
+    }
+
+    // MARK: Reader
+
+    /// Runs the extraction script on the page just loaded; offers Reader when it found an article.
+    private func findArticle() {
+        let expected = currentURI
+        GAsync.start({ callback, data in
+            webkit_web_view_evaluate_javascript(
+                view, ReaderArticle.extractionScript, -1, nil, nil, nil, callback, data)
+        }) { [weak self] result in
+            guard let self, !self.destroyed else { return }
+            var error: UnsafeMutablePointer<GError>?
+            guard let value = webkit_web_view_evaluate_javascript_finish(self.view, result, &error) else {
+                BrowserLog.write("reader: \(GAsync.take(&error) ?? "")")
+                return
+            }
+            defer { g_object_unref(UnsafeMutableRawPointer(value)) }
+            guard self.currentURI == expected, let text = jsc_value_to_string(value) else { return }
+            defer { g_free(text) }
+            let found = ReaderArticle(json: String(cString: text))
+            self.article = found?.isArticle == true ? found : nil
+            if self.article != nil, self.options.entersReaderIfAvailable { self.enterReader() }
+            self.render()
+        }
+    }
+
+    private func toggleReader() {
+        if gtk_stack_get_visible_child_name(OpaquePointer(stack)).map({ String(cString: $0) }) == "reader" {
+            leaveReader()
+        } else {
+            enterReader()
+        }
+        render()
+    }
+
+    private func enterReader() {
+        guard let article else { return }
+        let reader: Widget
+        if let readerView {
+            reader = readerView
+        } else {
+            reader = engine.makeWebView()
+            GtkSignals.connectWords(UnsafeMutableRawPointer(reader), "decide-policy", arguments: 2) {
+                [weak self] words in
+                self?.decideInReader(words.pointer(at: 0), type: words.uint32(at: 1)) ?? 0
+            }
+            gtk_stack_add_named(OpaquePointer(stack), reader, "reader")
+            readerView = reader
+        }
+        webkit_web_view_load_html(
+            cwebkit_web_view(reader), article.html(dark: cwebkit_prefers_dark() != 0), currentURI)
+        gtk_stack_set_visible_child_name(OpaquePointer(stack), "reader")
+    }
+
+    /// The article view shows only the article: a link clicked in it loads in the page view.
+    private func decideInReader(_ decision: UnsafeMutableRawPointer?, type: UInt32) -> UInt {
+        guard let decision, type != WEBKIT_POLICY_DECISION_TYPE_RESPONSE.rawValue else { return 0 }
+        let navigation = cwebkit_navigation_decision(decision)
+        guard let action = webkit_navigation_policy_decision_get_navigation_action(navigation),
+            webkit_navigation_action_get_navigation_type(action) == WEBKIT_NAVIGATION_TYPE_LINK_CLICKED,
+            let uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action)),
+            let url = URL(string: String(cString: uri))
+        else { return 0 }
+        webkit_policy_decision_ignore(decision.assumingMemoryBound(to: WebKitPolicyDecision.self))
+        leaveReader()
+        route(url, newWindow: true, userInitiated: true)
+        return 1
+    }
+
+    private func leaveReader() {
+        gtk_stack_set_visible_child_name(OpaquePointer(stack), "page")
+    }
+
+    // MARK: Drawing
+
+    private var currentURI: String? {
+        webkit_web_view_get_uri(view).map { String(cString: $0) }
+    }
+
+    private var pageTitle: String {
+        webkit_web_view_get_title(view).map { String(cString: $0) } ?? ""
+    }
+
+    /// Draws the address, the security indicator, back/forward and Reader from the web view.
+    func render() {
+        guard !destroyed else { return }
+        var certificate: UnsafeMutablePointer<GTlsCertificate>?
+        var errors = GTlsCertificateFlags(rawValue: 0)
+        let hasTLS = webkit_web_view_get_tls_info(view, &certificate, &errors) != 0
+        address = AddressBar(
+            url: currentURI.flatMap(URL.init(string:)), tlsVerified: hasTLS && errors.rawValue == 0,
+            certificateError: certificateError)
+        renderAddress()
+        gtk_image_set_from_icon_name(cgtk_image(securityIcon), address.securityIcon)
+        Widgets.setText(securityLabel, address.securityLabel ?? "")
+        Widgets.setVisible(securityLabel, address.securityLabel != nil)
+        gtk_widget_set_sensitive(backButton, webkit_web_view_can_go_back(view))
+        gtk_widget_set_sensitive(forwardButton, webkit_web_view_can_go_forward(view))
+        Widgets.setVisible(readerButton, article != nil)
+        let inReader =
+            gtk_stack_get_visible_child_name(OpaquePointer(stack)).map { String(cString: $0) } == "reader"
+        if inReader { Widgets.addClass(readerButton, "suggested-action") } else {
+            gtk_widget_remove_css_class(readerButton, "suggested-action")
+        }
+        gtk_widget_set_sensitive(actionButton, currentURI != nil && !certificateError ? 1 : 0)
+        renderTitle()
+    }
+
+    private func renderAddress() {
+        let text = addressFocused ? address.fullURL : address.site
+        if gtk_label_get_text(cgtk_label(addressLabel)).map({ String(cString: $0) }) != text {
+            Widgets.setText(addressLabel, text)
+        }
+        if addressFocused { gtk_label_select_region(cgtk_label(addressLabel), 0, -1) }
+        gtk_widget_set_tooltip_text(addressLabel, address.fullURL)
+        cgtk_set_accessible_description(addressLabel, address.fullURL)
+    }
+
+    private func renderTitle() {
+        guard !destroyed else { return }
+        let title = pageTitle
+        gtk_window_set_title(cgtk_window(window), title.isEmpty ? address.site : title)
+    }
+
+    // MARK: Showing and closing
+
+    /// Shows the window (with the activation token, so it may take the focus).
+    func present(startupID: String?, transientFor parent: ParentWindow) {
+        if let startupID, !startupID.isEmpty { gtk_window_set_startup_id(cgtk_window(window), startupID) }
+        if case .x11(let xid) = parent {
+            let window = window
+            GtkSignals.connect(window, "map") { _ = cgtk_set_x11_transient_for(window, UInt(xid)) }
+        }
+        gtk_window_present(cgtk_window(window))
+    }
+
+    /// `x11:<hex XID>` of this window, for the sheet it asks for (empty off X11).
+    var parentWindowHandle: String {
+        let xid = cgtk_x11_xid(window)
+        return xid == 0 ? "" : "x11:" + String(xid, radix: 16)
+    }
+
+    /// Destroys the window (idempotent).
+    func destroy() {
+        guard !destroyed else { return }
+        destroyed = true
+        tint.remove()
+        gtk_window_destroy(cgtk_window(window))
+    }
+}

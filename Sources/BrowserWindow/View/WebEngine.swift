@@ -1,0 +1,40 @@
+// The WebKit state every window shares: the browser's own network session and the content blockers.
+import CGtk
+import CWebKit
+import Foundation
+import GtkSupport
+
+/// One network session (website data in `$XDG_DATA_HOME/activity-broker/web/`, cache in
+/// `$XDG_CACHE_HOME/activity-broker/web/`: the browser's own, never an app's) and one user
+/// content manager carrying the compiled content blockers, used by every web view. Main thread.
+@MainActor
+final class WebEngine {
+    let session: OpaquePointer
+    let contentManager: OpaquePointer
+    let blockers: ContentBlockers
+
+    init(environment: [String: String]) {
+        let paths = WebsiteDataPaths(environment: environment)
+        for directory in [paths.data, paths.cache, paths.compiledFilters] {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        session = webkit_network_session_new(paths.data, paths.cache)
+        // A certificate error fails the load (WebKit's default, spelled out): the window then
+        // shows its error page, never the page.
+        webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        contentManager = webkit_user_content_manager_new()
+        blockers = ContentBlockers(
+            sources: ContentBlockerSources(environment: environment), storePath: paths.compiledFilters,
+            manager: contentManager)
+    }
+
+    /// A new web view on the shared session and content manager.
+    func makeWebView() -> Widget {
+        let view = cwebkit_web_view_new(session, contentManager)!
+        if let settings = webkit_web_view_get_settings(cwebkit_web_view(view)) {
+            webkit_settings_set_enable_developer_extras(settings, 0)
+            webkit_settings_set_javascript_can_open_windows_automatically(settings, 0)
+        }
+        return view
+    }
+}
