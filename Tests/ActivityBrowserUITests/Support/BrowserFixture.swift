@@ -1,0 +1,296 @@
+// One browser test's world: an X server, a private bus that activates activity-browser, the broker's seat, a loopback site.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+/// What a test plays against: a private `dbus-daemon` whose service directory activates the
+/// built `activity-browser` (and the AT-SPI bus), an Xvfb display, a loopback web site, and
+/// `broker`, a connection that owns `org.activitybroker.Broker1`: it calls `Open`, records the
+/// `Event`s sent to it (`events`) and answers `Broker1.Share` itself, recording each call
+/// (`shares`).
+///
+/// The browser exits when the bus goes away (GTK when the display goes), the site when its
+/// stdin closes, so nothing outlives the fixture.
+final class BrowserFixture: @unchecked Sendable {
+    let xvfb: XvfbServer
+    let bus: TestBus
+    let broker: Connection
+    let directory: String
+    let site: ChildProcess
+    let port: Int
+    /// `Event(o handle, s name, a{sv} details)` signals received by the broker.
+    let events = Inbox<IncomingSignal>()
+    /// The bodies of the `Share` calls the broker received.
+    let shares = Inbox<[Value]>()
+    /// Where the user's content-blocker rule lists go.
+    let blockers: String
+    let toolEnvironment: [String: String]
+
+    enum Theme { case light, dark }
+
+    init(theme: Theme = .light) async throws {
+        directory = try Self.makeDirectory()
+        let services = directory + "/services"
+        let config = directory + "/config/gtk-4.0"
+        blockers = directory + "/data/activity-broker/content-blockers"
+        for path in [services, config, blockers] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        let browser = try BuiltProducts.executable("activity-browser")
+        try """
+        [D-BUS Service]
+        Name=\(Browser1.busName)
+        Exec=\(browser) --idle-exit 0 --opener /bin/true
+
+        """.write(toFile: services + "/\(Browser1.busName).service", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            atPath: "/usr/share/dbus-1/services/org.a11y.Bus.service", toPath: services + "/org.a11y.Bus.service")
+        try "[Settings]\ngtk-application-prefer-dark-theme=\(theme == .dark ? 1 : 0)\n"
+            .write(toFile: config + "/settings.ini", atomically: true, encoding: .utf8)
+
+        (site, port) = try Self.startSite(arguments: [])
+        xvfb = try XvfbServer()
+        bus = try TestBus(serviceDirectory: services)
+        broker = try bus.connect()
+        let reply = try await broker.requestName(Broker1.busName, flags: .doNotQueue)
+        #expect(reply == .primaryOwner)
+        let events = events
+        _ = broker.addMatch(MatchRule(interface: Browser1.interface.rawValue, member: Browser1.event.name.rawValue)) {
+            events.put($0)
+        }
+        let shares = shares
+        try broker.export(
+            Broker1.objectPath,
+            interfaces: [
+                Interface(
+                    Broker1.interface,
+                    methods: [
+                        Browser1.brokerShare.method(
+                            .immediate { call in
+                                shares.put(call.body)
+                                return [.objectPath("/org/activitybroker/Broker1/job/1")]
+                            })
+                    ])
+            ])
+        let environment: [String: String] = [
+            "DISPLAY": xvfb.display,
+            "GDK_BACKEND": "x11",
+            "GSK_RENDERER": "cairo",
+            "XDG_CONFIG_HOME": directory + "/config",
+            "XDG_DATA_HOME": directory + "/data",
+            "XDG_CACHE_HOME": directory + "/cache",
+            "XDG_DATA_DIRS": directory + "/system-data:/usr/share",
+            "LANG": "en_US.UTF-8",
+            "GTK_THEME": "",
+            "NO_AT_BRIDGE": "0",
+        ]
+        _ = try await broker.call(
+            MethodCall(
+                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
+                member: "UpdateActivationEnvironment", body: [.stringDict(environment)]))
+        var tools = ProcessInfo.processInfo.environment
+        tools["DISPLAY"] = xvfb.display
+        tools["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        toolEnvironment = tools
+    }
+
+    deinit {
+        broker.close()
+        bus.stop()
+        xvfb.stop()
+        site.closeStandardInput()
+        _ = try? site.waitForExit(deadline: .seconds(5))
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    static var resources: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Resources")
+    }
+
+    /// Starts `site.py` (http, or https with `[certificate, key]`) and waits for its port.
+    static func startSite(arguments: [String]) throws -> (ChildProcess, Int) {
+        let child = try ChildProcess(
+            executable: "/usr/bin/python3", arguments: ["-u", resources.appendingPathComponent("site.py").path] + arguments,
+            standardInput: .pipe)
+        let line = try child.waitForLine(deadline: .seconds(20)) { $0.hasPrefix("ready ") }
+        guard let port = Int(line.dropFirst("ready ".count)) else {
+            throw MissingFileError(what: "a port in '\(line)'")
+        }
+        return (child, port)
+    }
+
+    private static func makeDirectory() throws -> String {
+        var template = Array("/tmp/browser-test.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw MissingFileError(what: "a temporary directory") }
+        return String(cString: made)
+    }
+
+    /// `http://127.0.0.1:PORT/path` on the loopback site.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    // MARK: Calling the browser
+
+    static let handle = "/org/activitybroker/Broker1/session/1"
+
+    /// Calls `Open` from `connection` (the broker by default).
+    func open(
+        _ url: String, handle: String = BrowserFixture.handle, options: [String: Value] = [:],
+        from connection: Connection? = nil
+    ) async throws(DBusError) {
+        _ = try await (connection ?? broker).call(
+            Browser1.call(
+                Browser1.open,
+                [
+                    .objectPath(ObjectPath(stringLiteral: handle)), .string("org.example.Reader"), .string(""),
+                    .string(url), .vardict(options),
+                ]), timeout: .seconds(60))
+    }
+
+    /// Calls `Close` as the broker.
+    func close(handle: String = BrowserFixture.handle) async throws(DBusError) {
+        _ = try await broker.call(Browser1.call(Browser1.close, [.objectPath(ObjectPath(stringLiteral: handle))]))
+    }
+
+    /// The next `Event`: its name and details.
+    func nextEvent(deadline: Deadline = .seconds(60)) async throws -> (name: String, details: [String: Value]) {
+        let signal = try await events.next("a browser Event", deadline: deadline)
+        #expect(signal.body.first?.objectPath?.rawValue == Self.handle)
+        return (signal.body[1].string ?? "", signal.body[2].vardict ?? [:])
+    }
+
+    /// The pid of the activated browser service.
+    func browserPID(deadline: Deadline = .seconds(30)) async throws -> UInt32 {
+        var pid: UInt32 = 0
+        try await waitUntil("activity-browser to own its name", deadline: deadline, interval: .milliseconds(20)) {
+            pid = (try? await broker.unixProcessID(of: Browser1.busName.rawValue)) ?? 0
+            return pid != 0
+        }
+        return pid
+    }
+
+    /// What the browser service logged (it inherits the bus daemon's stderr).
+    var browserLog: String { bus.daemonOutput }
+
+    // MARK: The display
+
+    @discardableResult
+    func tool(_ executable: String, _ arguments: [String], deadline: Deadline = .seconds(30)) async throws
+        -> String
+    {
+        let run = try await ChildProcess.run(
+            executable, arguments, environment: toolEnvironment, deadline: deadline)
+        guard run.termination == .exited(0) else {
+            throw ToolError(
+                description:
+                    "\(executable) \(arguments.joined(separator: " ")): \(run.termination) \(run.standardError)")
+        }
+        return run.standardOutput
+    }
+
+    struct ToolError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The X window of the browser's process, once it is mapped.
+    func window(pid: UInt32) async throws -> String {
+        let output = try await tool("xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(pid)"])
+        guard let id = output.split(separator: "\n").last else { throw ToolError(description: "no window for \(pid)") }
+        return String(id)
+    }
+
+    func hasVisibleWindow(pid: UInt32) async throws -> Bool {
+        let run = try await ChildProcess.run(
+            "xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"], environment: toolEnvironment)
+        return run.termination == .exited(0) && !run.standardOutput.isEmpty
+    }
+
+    /// Focuses the window and types `keys` (xdotool key names).
+    func press(_ keys: String..., window: String) async throws {
+        try await tool("xdotool", ["windowfocus", "--sync", window, "key", "--delay", "40"] + keys)
+    }
+
+    /// Clicks at (x, y) inside the window.
+    func click(window: String, x: Int, y: Int) async throws {
+        try await tool(
+            "xdotool", ["windowfocus", "--sync", window, "mousemove", "--window", window, "\(x)", "\(y)", "click", "1"])
+    }
+
+    func title(window: String) async throws -> String {
+        try await tool("xdotool", ["getwindowname", window]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until the window's title is `expected` (the page's title).
+    func waitForTitle(_ expected: String, window: String, deadline: Deadline = .seconds(30)) async throws {
+        var last = ""
+        do {
+            try await waitUntil("the title '\(expected)'", deadline: deadline, interval: .milliseconds(50)) {
+                last = try await title(window: window)
+                return last == expected
+            }
+        } catch {
+            Issue.record("last title: '\(last)'")
+            throw error
+        }
+    }
+
+    /// The window's accessibility tree (`browser-tree.py tree`).
+    func accessibleTree(pid: UInt32) async throws -> [String] {
+        let run = try await ChildProcess.run(
+            "/usr/bin/python3", [Self.resources.appendingPathComponent("browser-tree.py").path, "tree", "\(pid)"],
+            environment: toolEnvironment, deadline: .seconds(30))
+        guard run.termination == .exited(0) else { return [] }
+        return run.standardOutput.split(separator: "\n").map(String.init)
+    }
+
+    /// Activates the push button `name` through AT-SPI.
+    func pressButton(_ name: String, pid: UInt32) async throws {
+        try await tool(
+            "/usr/bin/python3", [Self.resources.appendingPathComponent("browser-tree.py").path, "press", "\(pid)", name])
+    }
+
+    func waitForTree(
+        pid: UInt32, _ what: String, deadline: Deadline = .seconds(30), _ condition: ([String]) -> Bool
+    ) async throws -> [String] {
+        var tree: [String] = []
+        do {
+            try await waitUntil(what, deadline: deadline, interval: .milliseconds(100)) {
+                tree = try await accessibleTree(pid: pid)
+                return condition(tree)
+            }
+        } catch {
+            Issue.record("last tree read: \(tree)")
+            throw error
+        }
+        return tree
+    }
+
+    /// Writes a PNG of the window to `.build/screenshots/<name>.png` and returns its path.
+    func screenshot(window: String, name: String) async throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let directory = root.appendingPathComponent(".build/screenshots")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("\(name).png").path
+        try await tool("import", ["-window", window, path])
+        return path
+    }
+
+    /// The mean brightness (0 black … 1 white) of a region `WxH+X+Y` of an image.
+    func meanBrightness(_ path: String, region: String? = nil) async throws -> Double {
+        var arguments = [path]
+        if let region { arguments += ["-crop", region, "+repage"] }
+        arguments += ["-colorspace", "gray", "-format", "%[fx:mean]", "info:"]
+        let output = try await tool("convert", arguments)
+        return Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The mean colour `#rrggbb` of a region of an image.
+    func meanColor(_ path: String, region: String) async throws -> String {
+        let output = try await tool(
+            "convert", [path, "-crop", region, "+repage", "-scale", "1x1!", "-format", "%[hex:p{0,0}]", "info:"])
+        return "#" + output.trimmingCharacters(in: .whitespacesAndNewlines).prefix(6).lowercased()
+    }
+}
