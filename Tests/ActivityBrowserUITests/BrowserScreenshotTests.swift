@@ -40,7 +40,7 @@ import Testing
         #expect(!tree.contains { $0.hasPrefix("push button\tDone") })
         try await fixture.waitForTitle("Page B", window: window)
         let path = try await fixture.screenshot(window: window, name: "browser-tinted")
-        let bar = try await fixture.meanColor(path, region: "40x6+300+2")
+        let bar = try await fixture.meanColor(path, region: "40x10+300+15")
         #expect(bar == "#1c71d8", "the header bar in the bar tint: \(bar)")
     }
 

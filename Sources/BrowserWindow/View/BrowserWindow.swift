@@ -41,8 +41,11 @@ final class BrowserWindow {
     private let securityLabel: Widget
     private var address = AddressBar(url: nil, tlsVerified: false, certificateError: false)
     private var addressFocused = false
-    private var certificateError = false
-    private var showingErrorPage = false
+    /// The URL whose certificate was refused, while its error page is shown. WebKit ends the
+    /// refused load (failed, finished) around the start of the error page's own load, so the
+    /// error stands until a load of another URL starts.
+    private var certificateErrorURI: String?
+    private var certificateError: Bool { certificateErrorURI != nil }
     private var article: ReaderArticle?
     private var destroyed = false
 
@@ -67,6 +70,8 @@ final class BrowserWindow {
         let headerBar = gtk_header_bar_new()!
         gtk_header_bar_set_show_title_buttons(cgtk_header_bar(headerBar), 0)
         dismissButton = Widgets.textButton(options.dismissButtonStyle.title)
+        // Plain text, as in Safari's view controller: the tint alone marks it.
+        Widgets.addClass(dismissButton, "flat")
         Widgets.addClass(dismissButton, "tinted")
         backButton = Self.iconButton("go-previous-symbolic", BrowserStrings.back)
         forwardButton = Self.iconButton("go-next-symbolic", BrowserStrings.forward)
@@ -205,7 +210,7 @@ final class BrowserWindow {
         // load-failed(WebKitWebView*, WebKitLoadEvent, gchar *uri, GError*) → gboolean
         GtkSignals.connectWords(instance, "load-failed", arguments: 3) { [weak self] words in
             guard let self else { return 0 }
-            if !self.showingErrorPage { self.onLoad(.failed) }
+            self.onLoad(.failed)
             return 0  // WebKit shows its own error page
         }
         // load-failed-with-tls-errors(WebKitWebView*, gchar *uri, GTlsCertificate*, GTlsCertificateFlags) → gboolean
@@ -249,21 +254,15 @@ final class BrowserWindow {
     private func loadChanged(_ event: UInt32) {
         switch event {
         case WEBKIT_LOAD_STARTED.rawValue:
-            if showingErrorPage {
-                // Our own error page is loading: the certificate error stands.
-            } else {
-                certificateError = false
-            }
+            if currentURI != certificateErrorURI { certificateErrorURI = nil }
             leaveReader()
             article = nil
         case WEBKIT_LOAD_REDIRECTED.rawValue:
             onLoad(.redirected)
         case WEBKIT_LOAD_FINISHED.rawValue:
-            if showingErrorPage {
-                showingErrorPage = false
-            } else {
+            if !certificateError {
                 onLoad(.finished(uri: currentURI))
-                if !certificateError { findArticle() }
+                findArticle()
             }
         default: break
         }
@@ -271,8 +270,7 @@ final class BrowserWindow {
     }
 
     private func showCertificateError(uri: String, flags: UInt32) {
-        certificateError = true
-        showingErrorPage = true
+        certificateErrorURI = uri
         onLoad(.failed)
         BrowserLog.write("certificate error for \(uri): \(BrowserStrings.certificateProblem(flags))")
         webkit_web_view_load_alternate_html(

@@ -267,15 +267,34 @@ final class BrowserFixture: @unchecked Sendable {
         return tree
     }
 
-    /// Writes a PNG of the window to `.build/screenshots/<name>.png` and returns its path.
-    func screenshot(window: String, name: String) async throws -> String {
+    /// Writes a PNG of the window to `.build/screenshots/<name>.png` once the web content has
+    /// been painted (WebKit paints after the load has finished: the area under the header bar
+    /// is no longer of one colour) and returns its path.
+    func screenshot(window: String, name: String, deadline: Deadline = .seconds(30)) async throws -> String {
+        let path = try screenshotPath(name)
+        var spread = 0.0
+        do {
+            try await waitUntil("the page to be painted", deadline: deadline, interval: .milliseconds(100)) {
+                try await tool("import", ["-window", window, path])
+                let output = try await tool(
+                    "convert", [path, "-crop", "900x400+0+56", "+repage", "-colorspace", "gray", "-format",
+                        "%[fx:standard_deviation]", "info:"])
+                spread = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+                return spread > 0.01
+            }
+        } catch {
+            Issue.record("the content area stayed uniform (deviation \(spread)); log: \(browserLog)")
+            throw error
+        }
+        return path
+    }
+
+    private func screenshotPath(_ name: String) throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let directory = root.appendingPathComponent(".build/screenshots")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("\(name).png").path
-        try await tool("import", ["-window", window, path])
-        return path
+        return directory.appendingPathComponent("\(name).png").path
     }
 
     /// The mean brightness (0 black … 1 white) of a region `WxH+X+Y` of an image.
