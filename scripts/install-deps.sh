@@ -28,6 +28,10 @@ command -v xprop >/dev/null || need+=(x11-utils)
 command -v import >/dev/null || need+=(imagemagick)
 /usr/bin/python3 -c 'import pyatspi' 2>/dev/null || need+=(python3-pyatspi at-spi2-core)
 [ -d /usr/share/icons/Adwaita ] || need+=(adwaita-icon-theme)
+# The browser window (WebKitGTK 6), TLS for its https pages, openssl for its certificate tests.
+pkg-config --exists webkitgtk-6.0 2>/dev/null || need+=(libwebkitgtk-6.0-dev)
+[ -e /usr/lib/x86_64-linux-gnu/gio/modules/libgiognutls.so ] || ls /usr/lib/*/gio/modules/libgiognutls.so >/dev/null 2>&1 || need+=(glib-networking)
+command -v openssl >/dev/null || need+=(openssl)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${need[*]}"
 SUDO=""

@@ -173,6 +173,38 @@ import Testing
         _ = try await fixture.window(pid: pid)
         try await fixture.pressButton("Open in Browser", pid: pid)
         #expect(try await fixture.nextEvent().name == Browser1.EventName.willOpenInBrowser)
+        try await waitUntil("the system opener", deadline: .seconds(20), interval: .milliseconds(50)) {
+            fixture.openedURLs == [fixture.url("/page/b")]
+        }
+    }
+
+    @Test func aMailtoLinkGoesToTheSystemOpenerAndThePageStays() async throws {
+        let fixture = try await BrowserFixture()
+        try await fixture.open(fixture.url("/mail"))
+        _ = try await fixture.nextEvent()
+        let pid = try await fixture.browserPID()
+        let window = try await fixture.window(pid: pid)
+        try await fixture.waitForTitle("Mail Link", window: window)
+        try await fixture.click(window: window, x: 400, y: 300)
+        try await waitUntil("the system opener", deadline: .seconds(20), interval: .milliseconds(50)) {
+            fixture.openedURLs == ["mailto:someone@example.org"]
+        }
+        #expect(try await fixture.title(window: window) == "Mail Link")
+    }
+
+    @Test func controlLShowsTheWholeAddress() async throws {
+        let fixture = try await BrowserFixture()
+        try await fixture.open(fixture.url("/page/b?from=test"))
+        _ = try await fixture.nextEvent()
+        let pid = try await fixture.browserPID()
+        let window = try await fixture.window(pid: pid)
+        _ = try await fixture.waitForTree(pid: pid, "the site") {
+            $0.contains { $0.hasPrefix("label\t127.0.0.1:\(fixture.port)") }
+        }
+        try await fixture.press("ctrl+l", window: window)
+        _ = try await fixture.waitForTree(pid: pid, "the whole URL, focused") {
+            $0.contains("label\t\(fixture.url("/page/b?from=test"))\tfocused")
+        }
     }
 
     @Test func aContentBlockerBlocksTheScriptUntilItsFileIsRemoved() async throws {

@@ -27,6 +27,13 @@ final class BrowserFixture: @unchecked Sendable {
     /// Where the user's content-blocker rule lists go.
     let blockers: String
     let toolEnvironment: [String: String]
+    /// The file the recording system opener appends each URL to.
+    let opened: String
+
+    /// The URLs handed to the system opener so far.
+    var openedURLs: [String] {
+        (try? String(contentsOfFile: opened, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+    }
 
     enum Theme { case light, dark }
 
@@ -39,10 +46,15 @@ final class BrowserFixture: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
         let browser = try BuiltProducts.executable("activity-browser")
+        // The system opener: records each URL it is given, one a line.
+        opened = directory + "/opened"
+        let opener = directory + "/opener"
+        try "#!/bin/sh\necho \"$1\" >> '\(opened)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
         try """
         [D-BUS Service]
         Name=\(Browser1.busName)
-        Exec=\(browser) --idle-exit 0 --opener /bin/true
+        Exec=\(browser) --idle-exit 0 --opener \(opener)
 
         """.write(toFile: services + "/\(Browser1.busName).service", atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(
