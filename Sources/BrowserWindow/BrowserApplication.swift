@@ -58,7 +58,8 @@ public enum BrowserApplication {
             switch result {
             case .success(let values) where values.first?.uint32 == 1:
                 BrowserLog.write(
-                    "serving \(Browser1.busName) as \(connection.uniqueName)\(displayError.map { " (\($0))" } ?? "")")
+                    "serving \(Browser1.busName) as \(connection.uniqueName)\(displayError.map { " (\($0))" } ?? "")"
+                )
             case .success:
                 BrowserLog.write("\(Browser1.busName) is already owned: exiting")
                 exit(0)

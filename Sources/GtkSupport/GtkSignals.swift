@@ -18,7 +18,8 @@ private typealias KeyThunk =
     @convention(c) (
         UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?
     ) -> gboolean
-private typealias WordThunk1 = @convention(c) (UnsafeMutableRawPointer?, UInt, UnsafeMutableRawPointer?) -> UInt
+private typealias WordThunk1 =
+    @convention(c) (UnsafeMutableRawPointer?, UInt, UnsafeMutableRawPointer?) -> UInt
 private typealias WordThunk2 =
     @convention(c) (UnsafeMutableRawPointer?, UInt, UInt, UnsafeMutableRawPointer?) -> UInt
 private typealias WordThunk3 =
@@ -33,7 +34,9 @@ public struct SignalWords: Sendable {
     public let words: [UInt]
 
     /// The argument at `index` as a pointer (nil for NULL).
-    public func pointer(at index: Int) -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: words[index]) }
+    public func pointer(at index: Int) -> UnsafeMutableRawPointer? {
+        UnsafeMutableRawPointer(bitPattern: words[index])
+    }
 
     /// The argument at `index` as a 32-bit value (an enum, `gboolean` or `guint`).
     public func uint32(at index: Int) -> UInt32 { UInt32(truncatingIfNeeded: words[index]) }

@@ -53,7 +53,8 @@ public enum Widgets {
         gtk_widget_set_visible(widget, visible ? 1 : 0)
     }
 
-    public static func margins(_ widget: Widget, _ top: Int32, _ end: Int32, _ bottom: Int32, _ start: Int32) {
+    public static func margins(_ widget: Widget, _ top: Int32, _ end: Int32, _ bottom: Int32, _ start: Int32)
+    {
         gtk_widget_set_margin_top(widget, top)
         gtk_widget_set_margin_end(widget, end)
         gtk_widget_set_margin_bottom(widget, bottom)

@@ -8,7 +8,8 @@ import Testing
 @Suite(.serialized) struct BrowserScreenshotTests {
     @Test func anArticleOffersReaderAndEntersItWhenAsked() async throws {
         let fixture = try await BrowserFixture()
-        try await fixture.open(fixture.url("/article"), options: ["enters_reader_if_available": .boolean(true)])
+        try await fixture.open(
+            fixture.url("/article"), options: ["enters_reader_if_available": .boolean(true)])
         _ = try await fixture.nextEvent()
         let pid = try await fixture.browserPID()
         let window = try await fixture.window(pid: pid)

@@ -82,7 +82,8 @@ import Testing
         try await fixture.close()
         _ = try await observer.call(
             MethodCall(
-                destination: Browser1.busName, path: Browser1.objectPath, interface: "org.freedesktop.DBus.Peer",
+                destination: Browser1.busName, path: Browser1.objectPath,
+                interface: "org.freedesktop.DBus.Peer",
                 member: "Ping"))
         #expect(fixture.events.count == 2)
         #expect(overheard.count == 0, "Event is unicast to the broker: \(overheard.items.map(\.member))")
@@ -100,7 +101,9 @@ import Testing
         let fixture = try await BrowserFixture()
         let stranger = try fixture.bus.connect()
         defer { stranger.close() }
-        await #expect(throws: DBusError.self) { try await fixture.open(fixture.url("/page/a"), from: stranger) }
+        await #expect(throws: DBusError.self) {
+            try await fixture.open(fixture.url("/page/a"), from: stranger)
+        }
         do {
             try await fixture.open(fixture.url("/page/a"), from: stranger)
         } catch {
@@ -127,7 +130,8 @@ import Testing
         try await fixture.tool(
             "openssl",
             [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days",
+                "2",
                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
             ])
         let (tls, port) = try BrowserFixture.startSite(arguments: [certificate, key])
@@ -149,7 +153,8 @@ import Testing
 
     @Test func theActionButtonAsksTheBrokerToShareThePage() async throws {
         let fixture = try await BrowserFixture()
-        try await fixture.open(fixture.url("/page/b"), options: ["exclude": .stringArray(["builtin.copy-link"])])
+        try await fixture.open(
+            fixture.url("/page/b"), options: ["exclude": .stringArray(["builtin.copy-link"])])
         _ = try await fixture.nextEvent()
         let pid = try await fixture.browserPID()
         let window = try await fixture.window(pid: pid)
@@ -161,7 +166,8 @@ import Testing
         #expect(items[ItemKey.url] == .string(fixture.url("/page/b")))
         #expect(items[ItemKey.title] == .string("Page B"))
         let options = body[2].vardict ?? [:]
-        #expect(options[Browser1.shareSession] == .objectPath(ObjectPath(stringLiteral: BrowserFixture.handle)))
+        #expect(
+            options[Browser1.shareSession] == .objectPath(ObjectPath(stringLiteral: BrowserFixture.handle)))
         #expect(options[OptionKey.exclude] == .stringArray(["builtin.copy-link"]))
     }
 

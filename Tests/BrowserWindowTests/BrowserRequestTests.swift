@@ -6,8 +6,13 @@ import Foundation
 import Navigation
 import Testing
 
-private func body(url: String = "https://example.org/", parent: String = "", options: [String: Value] = [:]) -> [Value] {
-    [.objectPath("/org/activitybroker/Broker1/session/1"), .string("org.example.App"), .string(parent), .string(url), .vardict(options)]
+private func body(url: String = "https://example.org/", parent: String = "", options: [String: Value] = [:])
+    -> [Value]
+{
+    [
+        .objectPath("/org/activitybroker/Broker1/session/1"), .string("org.example.App"), .string(parent),
+        .string(url), .vardict(options),
+    ]
 }
 
 @Suite struct BrowserRequestTests {
@@ -21,7 +26,8 @@ private func body(url: String = "https://example.org/", parent: String = "", opt
 
     @Test func everyOptionDecodes() throws {
         let options = try BrowserOptions([
-            "dismiss_button_style": .string("cancel"), "control_tint": .string("#FF8800"), "bar_tint": .string("#000000"),
+            "dismiss_button_style": .string("cancel"), "control_tint": .string("#FF8800"),
+            "bar_tint": .string("#000000"),
             "enters_reader_if_available": .boolean(true), "bar_collapsing_enabled": .boolean(false),
             "exclude": .stringArray(["a.b", "category:share"]), "activation_token": .string("tok"),
             "event_attribution": .vardict([:]),
@@ -54,7 +60,9 @@ private func body(url: String = "https://example.org/", parent: String = "", opt
         }
     }
 
-    @Test(arguments: ["file:///etc/passwd", "mailto:a@b.c", "javascript:alert(1)", "https://", "example.org", ""])
+    @Test(arguments: [
+        "file:///etc/passwd", "mailto:a@b.c", "javascript:alert(1)", "https://", "example.org", "",
+    ])
     func onlyHTTPAndHTTPSURLsOpen(url: String) {
         #expect(throws: DBusError.self) { try BrowserRequest(body: body(url: url)) }
     }
@@ -73,14 +81,19 @@ private func body(url: String = "https://example.org/", parent: String = "", opt
 
     @Test func eventsCarryTheirDetails() {
         #expect(BrowserEvent.initialLoadCompleted(success: false).details == ["success": .boolean(false)])
-        #expect(BrowserEvent.initialLoadRedirected(url: "https://a.b/").details == ["url": .string("https://a.b/")])
+        #expect(
+            BrowserEvent.initialLoadRedirected(url: "https://a.b/").details == [
+                "url": .string("https://a.b/")
+            ])
         #expect(BrowserEvent.finished.details.isEmpty)
         #expect(BrowserEvent.willOpenInBrowser.name == "WillOpenInBrowser")
         #expect(BrowserEvent.clickActivated(true).name == "ClickActivated")
     }
 
     @Test func argumentsParse() throws {
-        let arguments = try BrowserArguments(["--bus", "unix:path=/x", "--idle-exit", "0", "--opener", "/bin/true"])
+        let arguments = try BrowserArguments([
+            "--bus", "unix:path=/x", "--idle-exit", "0", "--opener", "/bin/true",
+        ])
         #expect(arguments.bus == "unix:path=/x")
         #expect(arguments.idleExit == nil)
         #expect(arguments.opener == ["/bin/true"])

@@ -23,7 +23,10 @@ import Testing
         load.redirect()
         #expect(
             load.finish(at: "http://127.0.0.1:8000/b")
-                == [.initialLoadRedirected(url: "http://127.0.0.1:8000/b"), .initialLoadCompleted(success: true)])
+                == [
+                    .initialLoadRedirected(url: "http://127.0.0.1:8000/b"),
+                    .initialLoadCompleted(success: true),
+                ])
     }
 
     @Test func aFailureEndsTheFirstLoadOnce() {
@@ -37,20 +40,24 @@ import Testing
 @Suite struct AddressBarTests {
     @Test func showsTheRegistrableDomainAndThePortButKeepsTheWholeURL() {
         let bar = AddressBar(
-            url: URL(string: "https://login.example.co.uk/path?q=1"), tlsVerified: true, certificateError: false)
+            url: URL(string: "https://login.example.co.uk/path?q=1"), tlsVerified: true,
+            certificateError: false)
         #expect(bar.site == "example.co.uk")
         #expect(bar.fullURL == "https://login.example.co.uk/path?q=1")
         #expect(bar.security == .secure)
         #expect(bar.securityLabel == nil)
-        let local = AddressBar(url: URL(string: "http://127.0.0.1:8080/x"), tlsVerified: false, certificateError: false)
+        let local = AddressBar(
+            url: URL(string: "http://127.0.0.1:8080/x"), tlsVerified: false, certificateError: false)
         #expect(local.site == "127.0.0.1:8080")
         #expect(local.securityLabel == "Not Secure")
     }
 
     @Test func httpsWithoutTheEnginesWordIsNotSecure() {
-        let unverified = AddressBar(url: URL(string: "https://example.org/"), tlsVerified: false, certificateError: false)
+        let unverified = AddressBar(
+            url: URL(string: "https://example.org/"), tlsVerified: false, certificateError: false)
         #expect(unverified.security == .notSecure)
-        let refused = AddressBar(url: URL(string: "https://example.org/"), tlsVerified: true, certificateError: true)
+        let refused = AddressBar(
+            url: URL(string: "https://example.org/"), tlsVerified: true, certificateError: true)
         #expect(refused.securityLabel == "Not Secure")
     }
 }
@@ -62,19 +69,25 @@ import Testing
     @Test func webLinksStayAndNewWindowsOpenHere() {
         let next = URL(string: "https://example.org/next")!
         #expect(policy.decide(url: next, source: page, newWindow: false, userInitiated: true) == .proceed)
-        #expect(policy.decide(url: next, source: page, newWindow: true, userInitiated: true) == .loadHere(next))
+        #expect(
+            policy.decide(url: next, source: page, newWindow: true, userInitiated: true) == .loadHere(next))
     }
 
     @Test func otherSchemesGoToTheSystem() {
         let mail = URL(string: "mailto:someone@example.org")!
-        #expect(policy.decide(url: mail, source: page, newWindow: false, userInitiated: true) == .openExternally(mail))
+        #expect(
+            policy.decide(url: mail, source: page, newWindow: false, userInitiated: true)
+                == .openExternally(mail))
         let phone = URL(string: "tel:+441234")!
-        #expect(policy.decide(url: phone, source: page, newWindow: true, userInitiated: true) == .openExternally(phone))
+        #expect(
+            policy.decide(url: phone, source: page, newWindow: true, userInitiated: true)
+                == .openExternally(phone))
     }
 
     @Test func unsafeTopLevelNavigationsAreDiscarded() {
         for text in ["javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd"] {
-            let decision = policy.decide(url: URL(string: text), source: page, newWindow: false, userInitiated: true)
+            let decision = policy.decide(
+                url: URL(string: text), source: page, newWindow: false, userInitiated: true)
             guard case .discard = decision else {
                 Issue.record("\(text): \(decision)")
                 continue
@@ -91,7 +104,9 @@ import Testing
         #expect(!ReaderArticle(title: "t", paragraphs: ["short", "short"]).isArticle)
         let long = String(repeating: "word ", count: 40)
         #expect(ReaderArticle(title: "t", paragraphs: [long, long]).isArticle)
-        #expect(!ReaderArticle(title: "t", paragraphs: [long + long]).isArticle, "one paragraph is not an article")
+        #expect(
+            !ReaderArticle(title: "t", paragraphs: [long + long]).isArticle, "one paragraph is not an article"
+        )
     }
 
     @Test func decodesTheScriptsJSONAndEscapesTheHTML() throws {
@@ -107,14 +122,16 @@ import Testing
 
 @Suite struct ContentBlockerSourcesTests {
     @Test func theUsersDirectoryComesFirstAndHidesASystemFileOfTheSameName() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cb-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cb-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let sources = ContentBlockerSources(environment: [
             "HOME": root, "XDG_DATA_HOME": root + "/home", "XDG_DATA_DIRS": root + "/sys:relative",
         ])
         #expect(
             sources.directories == [
-                root + "/home/activity-broker/content-blockers", root + "/sys/activity-broker/content-blockers",
+                root + "/home/activity-broker/content-blockers",
+                root + "/sys/activity-broker/content-blockers",
             ])
         for directory in sources.directories {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -125,7 +142,8 @@ import Testing
         try "x".write(toFile: sources.directories[1] + "/notes.txt", atomically: true, encoding: .utf8)
         #expect(
             sources.files() == [
-                "ads": sources.directories[0] + "/ads.json", "track_ers": sources.directories[1] + "/track ers.json",
+                "ads": sources.directories[0] + "/ads.json",
+                "track_ers": sources.directories[1] + "/track ers.json",
             ])
     }
 

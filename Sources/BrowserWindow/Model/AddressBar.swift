@@ -21,7 +21,9 @@ public struct AddressBar: Sendable, Equatable {
     public init(url: URL?, tlsVerified: Bool, certificateError: Bool) {
         fullURL = url?.absoluteString ?? ""
         if let url, let address = SiteAddress(url: url) {
-            site = address.registrableDomain.isEmpty ? address.text : address.registrableDomain + address.portSuffix
+            site =
+                address.registrableDomain.isEmpty
+                ? address.text : address.registrableDomain + address.portSuffix
         } else {
             site = fullURL
         }

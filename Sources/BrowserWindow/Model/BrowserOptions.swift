@@ -31,7 +31,8 @@ public struct BrowserOptions: Sendable, Equatable {
         }
         if let style = options[Browser1.OptionKey.dismissButtonStyle]?.string {
             guard let parsed = DismissButtonStyle(rawValue: style) else {
-                throw .invalidArgs("option 'dismiss_button_style' is '\(style)'; expected done, close or cancel")
+                throw .invalidArgs(
+                    "option 'dismiss_button_style' is '\(style)'; expected done, close or cancel")
             }
             dismissButtonStyle = parsed
         }
@@ -40,7 +41,9 @@ public struct BrowserOptions: Sendable, Equatable {
         entersReaderIfAvailable = options[Browser1.OptionKey.entersReaderIfAvailable]?.bool ?? false
         barCollapsingEnabled = options[Browser1.OptionKey.barCollapsingEnabled]?.bool ?? true
         exclude = options[Browser1.OptionKey.exclude]?.stringArray ?? []
-        activationToken = options[Browser1.OptionKey.activationToken]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        activationToken = options[Browser1.OptionKey.activationToken]?.string.flatMap {
+            $0.isEmpty ? nil : $0
+        }
     }
 
     /// Only `#rrggbb` on the wire (API.md §10), though `TintColor` reads more forms.

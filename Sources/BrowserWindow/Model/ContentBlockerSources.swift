@@ -10,8 +10,10 @@ public struct ContentBlockerSources: Sendable, Equatable {
 
     public init(environment: [String: String]) {
         let home = environment["HOME"] ?? "/"
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-        let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        let dataDirs =
+            (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         directories = ([dataHome] + dataDirs).map { $0 + "/activity-broker/content-blockers" }
     }
@@ -33,6 +35,7 @@ public struct ContentBlockerSources: Sendable, Equatable {
     /// `[A-Za-z0-9_-]` (the store uses it as a file name).
     public static func identifier(forFile name: String) -> String {
         let stem = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
-        return String(stem.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
+        return String(
+            stem.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
     }
 }

@@ -10,8 +10,10 @@ public struct WebsiteDataPaths: Sendable, Equatable {
 
     public init(environment: [String: String]) {
         let home = environment["HOME"] ?? "/"
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-        let cacheHome = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        let cacheHome =
+            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"
         data = dataHome + "/activity-broker/web"
         cache = cacheHome + "/activity-broker/web"
         compiledFilters = data + "/content-filters"

@@ -40,7 +40,9 @@ struct BrowserService: Sendable {
                                     do {
                                         try registry.open(
                                             request,
-                                            send: { handle, event in service.send(event, for: handle, to: broker) },
+                                            send: { handle, event in
+                                                service.send(event, for: handle, to: broker)
+                                            },
                                             share: { parent, items, options in
                                                 service.share(parent: parent, items: items, options: options)
                                             })

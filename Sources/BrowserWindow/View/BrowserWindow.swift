@@ -274,7 +274,8 @@ final class BrowserWindow {
         onLoad(.failed)
         BrowserLog.write("certificate error for \(uri): \(BrowserStrings.certificateProblem(flags))")
         webkit_web_view_load_alternate_html(
-            view, BrowserStrings.certificateErrorPage(url: uri, reason: BrowserStrings.certificateProblem(flags)),
+            view,
+            BrowserStrings.certificateErrorPage(url: uri, reason: BrowserStrings.certificateProblem(flags)),
             uri, nil)
         render()
     }
@@ -283,7 +284,9 @@ final class BrowserWindow {
     /// handed to the system); false lets WebKit decide.
     private func decide(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
         let isNewWindow = type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue
-        guard isNewWindow || type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue else { return false }
+        guard isNewWindow || type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue else {
+            return false
+        }
         let navigation = cwebkit_navigation_decision(decision)
         guard let action = webkit_navigation_policy_decision_get_navigation_action(navigation),
             let request = webkit_navigation_action_get_request(action),
@@ -424,7 +427,9 @@ final class BrowserWindow {
         Widgets.setVisible(readerButton, article != nil)
         let inReader =
             gtk_stack_get_visible_child_name(OpaquePointer(stack)).map { String(cString: $0) } == "reader"
-        if inReader { Widgets.addClass(readerButton, "suggested-action") } else {
+        if inReader {
+            Widgets.addClass(readerButton, "suggested-action")
+        } else {
             gtk_widget_remove_css_class(readerButton, "suggested-action")
         }
         gtk_widget_set_sensitive(actionButton, currentURI != nil && !certificateError ? 1 : 0)

@@ -84,10 +84,12 @@ final class ContentBlockers {
                 webkit_user_content_filter_store_save_from_file(store, id, file, nil, callback, data)
             }) { [weak self] result in
                 var error: UnsafeMutablePointer<GError>?
-                if let filter = webkit_user_content_filter_store_save_from_file_finish(store, result, &error) {
+                if let filter = webkit_user_content_filter_store_save_from_file_finish(store, result, &error)
+                {
                     batch.filters.append((id, filter))
                 } else {
-                    BrowserLog.write("content blockers: \(path) does not compile: \(GAsync.take(&error) ?? "")")
+                    BrowserLog.write(
+                        "content blockers: \(path) does not compile: \(GAsync.take(&error) ?? "")")
                 }
                 batch.remaining -= 1
                 if batch.remaining == 0 { self?.install(batch.filters, generation: generation) }

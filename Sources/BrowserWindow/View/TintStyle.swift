@@ -27,7 +27,8 @@ final class TintStyle {
         }
         if let control {
             css += "window.\(windowClass) headerbar button.tinted { color: \(control.hex); }\n"
-            css += "window.\(windowClass) headerbar button.tinted label { color: \(control.hex); font-weight: bold; }\n"
+            css +=
+                "window.\(windowClass) headerbar button.tinted label { color: \(control.hex); font-weight: bold; }\n"
         }
         guard !css.isEmpty, let display = gdk_display_get_default() else { return }
         let provider = gtk_css_provider_new()!

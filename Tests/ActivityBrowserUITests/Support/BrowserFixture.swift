@@ -58,7 +58,8 @@ final class BrowserFixture: @unchecked Sendable {
 
         """.write(toFile: services + "/\(Browser1.busName).service", atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(
-            atPath: "/usr/share/dbus-1/services/org.a11y.Bus.service", toPath: services + "/org.a11y.Bus.service")
+            atPath: "/usr/share/dbus-1/services/org.a11y.Bus.service",
+            toPath: services + "/org.a11y.Bus.service")
         try "[Settings]\ngtk-application-prefer-dark-theme=\(theme == .dark ? 1 : 0)\n"
             .write(toFile: config + "/settings.ini", atomically: true, encoding: .utf8)
 
@@ -69,7 +70,9 @@ final class BrowserFixture: @unchecked Sendable {
         let reply = try await broker.requestName(Broker1.busName, flags: .doNotQueue)
         #expect(reply == .primaryOwner)
         let events = events
-        _ = broker.addMatch(MatchRule(interface: Browser1.interface.rawValue, member: Browser1.event.name.rawValue)) {
+        _ = broker.addMatch(
+            MatchRule(interface: Browser1.interface.rawValue, member: Browser1.event.name.rawValue)
+        ) {
             events.put($0)
         }
         let shares = shares
@@ -125,7 +128,8 @@ final class BrowserFixture: @unchecked Sendable {
     /// Starts `site.py` (http, or https with `[certificate, key]`) and waits for its port.
     static func startSite(arguments: [String]) throws -> (ChildProcess, Int) {
         let child = try ChildProcess(
-            executable: "/usr/bin/python3", arguments: ["-u", resources.appendingPathComponent("site.py").path] + arguments,
+            executable: "/usr/bin/python3",
+            arguments: ["-u", resources.appendingPathComponent("site.py").path] + arguments,
             standardInput: .pipe)
         let line = try child.waitForLine(deadline: .seconds(20)) { $0.hasPrefix("ready ") }
         guard let port = Int(line.dropFirst("ready ".count)) else {
@@ -156,18 +160,21 @@ final class BrowserFixture: @unchecked Sendable {
             Browser1.call(
                 Browser1.open,
                 [
-                    .objectPath(ObjectPath(stringLiteral: handle)), .string("org.example.Reader"), .string(""),
+                    .objectPath(ObjectPath(stringLiteral: handle)), .string("org.example.Reader"),
+                    .string(""),
                     .string(url), .vardict(options),
                 ]), timeout: .seconds(60))
     }
 
     /// Calls `Close` as the broker.
     func close(handle: String = BrowserFixture.handle) async throws(DBusError) {
-        _ = try await broker.call(Browser1.call(Browser1.close, [.objectPath(ObjectPath(stringLiteral: handle))]))
+        _ = try await broker.call(
+            Browser1.call(Browser1.close, [.objectPath(ObjectPath(stringLiteral: handle))]))
     }
 
     /// The next `Event`: its name and details.
-    func nextEvent(deadline: Deadline = .seconds(60)) async throws -> (name: String, details: [String: Value]) {
+    func nextEvent(deadline: Deadline = .seconds(60)) async throws -> (name: String, details: [String: Value])
+    {
         let signal = try await events.next("a browser Event", deadline: deadline)
         #expect(signal.body.first?.objectPath?.rawValue == Self.handle)
         return (signal.body[1].string ?? "", signal.body[2].vardict ?? [:])
@@ -176,7 +183,9 @@ final class BrowserFixture: @unchecked Sendable {
     /// The pid of the activated browser service.
     func browserPID(deadline: Deadline = .seconds(30)) async throws -> UInt32 {
         var pid: UInt32 = 0
-        try await waitUntil("activity-browser to own its name", deadline: deadline, interval: .milliseconds(20)) {
+        try await waitUntil(
+            "activity-browser to own its name", deadline: deadline, interval: .milliseconds(20)
+        ) {
             pid = (try? await broker.unixProcessID(of: Browser1.busName.rawValue)) ?? 0
             return pid != 0
         }
@@ -197,7 +206,8 @@ final class BrowserFixture: @unchecked Sendable {
         guard run.termination == .exited(0) else {
             throw ToolError(
                 description:
-                    "\(executable) \(arguments.joined(separator: " ")): \(run.termination) \(run.standardError)")
+                    "\(executable) \(arguments.joined(separator: " ")): \(run.termination) \(run.standardError)"
+            )
         }
         return run.standardOutput
     }
@@ -209,7 +219,9 @@ final class BrowserFixture: @unchecked Sendable {
     /// The X window of the browser's process, once it is mapped.
     func window(pid: UInt32) async throws -> String {
         let output = try await tool("xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(pid)"])
-        guard let id = output.split(separator: "\n").last else { throw ToolError(description: "no window for \(pid)") }
+        guard let id = output.split(separator: "\n").last else {
+            throw ToolError(description: "no window for \(pid)")
+        }
         return String(id)
     }
 
@@ -227,7 +239,8 @@ final class BrowserFixture: @unchecked Sendable {
     /// Clicks at (x, y) inside the window.
     func click(window: String, x: Int, y: Int) async throws {
         try await tool(
-            "xdotool", ["windowfocus", "--sync", window, "mousemove", "--window", window, "\(x)", "\(y)", "click", "1"])
+            "xdotool",
+            ["windowfocus", "--sync", window, "mousemove", "--window", window, "\(x)", "\(y)", "click", "1"])
     }
 
     func title(window: String) async throws -> String {
@@ -251,7 +264,8 @@ final class BrowserFixture: @unchecked Sendable {
     /// The window's accessibility tree (`browser-tree.py tree`).
     func accessibleTree(pid: UInt32) async throws -> [String] {
         let run = try await ChildProcess.run(
-            "/usr/bin/python3", [Self.resources.appendingPathComponent("browser-tree.py").path, "tree", "\(pid)"],
+            "/usr/bin/python3",
+            [Self.resources.appendingPathComponent("browser-tree.py").path, "tree", "\(pid)"],
             environment: toolEnvironment, deadline: .seconds(30))
         guard run.termination == .exited(0) else { return [] }
         return run.standardOutput.split(separator: "\n").map(String.init)
@@ -260,7 +274,8 @@ final class BrowserFixture: @unchecked Sendable {
     /// Activates the push button `name` through AT-SPI.
     func pressButton(_ name: String, pid: UInt32) async throws {
         try await tool(
-            "/usr/bin/python3", [Self.resources.appendingPathComponent("browser-tree.py").path, "press", "\(pid)", name])
+            "/usr/bin/python3",
+            [Self.resources.appendingPathComponent("browser-tree.py").path, "press", "\(pid)", name])
     }
 
     func waitForTree(
@@ -289,8 +304,11 @@ final class BrowserFixture: @unchecked Sendable {
             try await waitUntil("the page to be painted", deadline: deadline, interval: .milliseconds(100)) {
                 try await tool("import", ["-window", window, path])
                 let output = try await tool(
-                    "convert", [path, "-crop", "900x400+0+56", "+repage", "-colorspace", "gray", "-format",
-                        "%[fx:standard_deviation]", "info:"])
+                    "convert",
+                    [
+                        path, "-crop", "900x400+0+56", "+repage", "-colorspace", "gray", "-format",
+                        "%[fx:standard_deviation]", "info:",
+                    ])
                 spread = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
                 return spread > 0.01
             }
@@ -321,7 +339,8 @@ final class BrowserFixture: @unchecked Sendable {
     /// The mean colour `#rrggbb` of a region of an image.
     func meanColor(_ path: String, region: String) async throws -> String {
         let output = try await tool(
-            "convert", [path, "-crop", region, "+repage", "-scale", "1x1!", "-format", "%[hex:p{0,0}]", "info:"])
+            "convert",
+            [path, "-crop", region, "+repage", "-scale", "1x1!", "-format", "%[hex:p{0,0}]", "info:"])
         return "#" + output.trimmingCharacters(in: .whitespacesAndNewlines).prefix(6).lowercased()
     }
 }
