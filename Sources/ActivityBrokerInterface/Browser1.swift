@@ -6,7 +6,8 @@ import DBus
 ///
 /// Only the owner of `Broker1.busName` may call it: anyone else gets
 /// `BrokerErrorName.accessDenied`. The service exports nothing under a `handle`; its events go
-/// to the calling broker alone (unicast `Event` signals from `objectPath`).
+/// to the calling broker alone (unicast `Event` signals from `objectPath`). Its Action button
+/// calls `Broker1.share` with `OptionKey.session`.
 public enum Browser1 {
     /// The well-known name `activity-browser` owns (started by D-Bus activation).
     public static let busName: BusName = "org.activitybroker.Browser"
@@ -82,14 +83,4 @@ public enum Browser1 {
         OptionKey.entersReaderIfAvailable: "b", OptionKey.barCollapsingEnabled: "b", OptionKey.exclude: "as",
         OptionKey.activationToken: "s", OptionKey.eventAttribution: "a{sv}",
     ]
-
-    /// `Broker1.Share(s parent_window, a{sv} items, a{sv} options) → (o job)`, as the window's
-    /// Action button calls it (API.md §10), with option `shareSession` set to the handle.
-    public static let brokerShare = MethodSignature(
-        Broker1.interface, "Share",
-        in: [Argument("parent_window", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
-        out: [Argument("job", "o")])
-    /// o: the `Share` option naming the browsing session the sheet is for; the broker accepts it
-    /// only from the owner of `busName`.
-    public static let shareSession = "session"
 }

@@ -167,7 +167,7 @@ import Testing
         #expect(items[ItemKey.title] == .string("Page B"))
         let options = body[2].vardict ?? [:]
         #expect(
-            options[Browser1.shareSession] == .objectPath(ObjectPath(stringLiteral: BrowserFixture.handle)))
+            options[OptionKey.session] == .objectPath(ObjectPath(stringLiteral: BrowserFixture.handle)))
         #expect(options[OptionKey.exclude] == .stringArray(["builtin.copy-link"]))
     }
 

@@ -89,7 +89,7 @@ struct BrowserService: Sendable {
     /// Calls `Broker1.Share` for the Action button. The job is the broker's to show and finish;
     /// only a refusal is logged.
     func share(parent: String, items: [String: Value], options: [String: Value]) {
-        let call = Browser1.brokerShare.call(
+        let call = Broker1.share.call(
             Broker1.busName, path: Broker1.objectPath,
             body: [.string(parent), .vardict(items), .vardict(options)])
         connection.call(call) { result in

@@ -79,7 +79,7 @@ final class BrowserSession {
         var items: [String: Value] = [ItemKey.url: .string(url)]
         if !title.isEmpty { items[ItemKey.title] = .string(title) }
         let options: [String: Value] = [
-            Browser1.shareSession: .objectPath(handle), OptionKey.exclude: .stringArray(exclude),
+            OptionKey.session: .objectPath(handle), OptionKey.exclude: .stringArray(exclude),
         ]
         share(window.parentWindowHandle, items, options)
     }

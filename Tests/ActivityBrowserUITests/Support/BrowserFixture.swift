@@ -82,7 +82,7 @@ final class BrowserFixture: @unchecked Sendable {
                 Interface(
                     Broker1.interface,
                     methods: [
-                        Browser1.brokerShare.method(
+                        Broker1.share.method(
                             .immediate { call in
                                 shares.put(call.body)
                                 return [.objectPath("/org/activitybroker/Broker1/job/1")]
