@@ -147,8 +147,9 @@ import Testing
             $0.contains { $0.hasPrefix("label\tNot Secure") }
         }
         #expect(tree.contains("push button\tShare\tinsensitive"), "nothing to share from an error page")
-        _ = try await fixture.screenshot(window: window, name: "browser-https-error")
-        #expect(try await fixture.title(window: window) != "Page B")
+        let path = try await fixture.screenshot(window: window, name: "browser-https-error")
+        // The error page's red heading is drawn, where the page would have shown plain text.
+        #expect(try await fixture.share(of: "#c01c28", in: path) > 0.001)
     }
 
     @Test func theActionButtonAsksTheBrokerToShareThePage() async throws {

@@ -1,6 +1,7 @@
 // The browser's GTK window: header bar (dismiss, back/forward, address, Reader, Action, Open in Browser) over a web view.
 import CGtk
 import CWebKit
+import Dispatch
 import Foundation
 import GtkSupport
 import Navigation
@@ -272,12 +273,18 @@ final class BrowserWindow {
     private func showCertificateError(uri: String, flags: UInt32) {
         certificateErrorURI = uri
         onLoad(.failed)
-        BrowserLog.write("certificate error for \(uri): \(BrowserStrings.certificateProblem(flags))")
-        webkit_web_view_load_alternate_html(
-            view,
-            BrowserStrings.certificateErrorPage(url: uri, reason: BrowserStrings.certificateProblem(flags)),
-            uri, nil)
+        let problem = BrowserStrings.certificateProblem(flags)
+        BrowserLog.write("certificate error for \(uri): \(problem)")
         render()
+        // After WebKit has finished the refused load (it does so once this handler returns): an
+        // error page started from inside the handler could be dropped with it.
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, !self.destroyed, self.certificateErrorURI == uri else { return }
+                webkit_web_view_load_alternate_html(
+                    self.view, BrowserStrings.certificateErrorPage(url: uri, reason: problem), uri, nil)
+            }
+        }
     }
 
     /// Answers `decide-policy`: returns true when handled here (ignored, loaded here, or
@@ -333,8 +340,9 @@ final class BrowserWindow {
     private func findArticle() {
         let expected = currentURI
         GAsync.start({ callback, data in
+            // In a world of its own, so the page's scripts cannot see or bend the extraction.
             webkit_web_view_evaluate_javascript(
-                view, ReaderArticle.extractionScript, -1, nil, nil, nil, callback, data)
+                view, ReaderArticle.extractionScript, -1, "activity-browser-reader", nil, nil, callback, data)
         }) { [weak self] result in
             guard let self, !self.destroyed else { return }
             var error: UnsafeMutablePointer<GError>?
@@ -448,7 +456,8 @@ final class BrowserWindow {
 
     private func renderTitle() {
         guard !destroyed else { return }
-        let title = pageTitle
+        // The error page's title is ours too, but the window says it before that page is drawn.
+        let title = certificateError ? BrowserStrings.certificateErrorTitle : pageTitle
         gtk_window_set_title(cgtk_window(window), title.isEmpty ? address.site : title)
     }
 

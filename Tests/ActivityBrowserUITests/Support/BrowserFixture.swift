@@ -336,6 +336,17 @@ final class BrowserFixture: @unchecked Sendable {
         return Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
+    /// The share of an image's pixels that are `color` (within 15 %), 0 … 1.
+    func share(of color: String, in path: String) async throws -> Double {
+        let output = try await tool(
+            "convert",
+            [
+                path, "-fuzz", "15%", "-fill", "black", "+opaque", color, "-fill", "white", "-opaque", color,
+                "-colorspace", "gray", "-format", "%[fx:mean]", "info:",
+            ])
+        return Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
     /// The mean colour `#rrggbb` of a region of an image.
     func meanColor(_ path: String, region: String) async throws -> String {
         let output = try await tool(
