@@ -27,6 +27,9 @@ import Testing
         let path = try await fixture.screenshot(window: window, name: "browser-http")
         #expect(try await fixture.meanBrightness(path) > 0.6)
         #expect(fixture.events.count == 1, "no redirect event for a direct load")
+        // The browser's own website data and cache, never the app's.
+        #expect(FileManager.default.fileExists(atPath: fixture.directory + "/data/activity-broker/web"))
+        #expect(FileManager.default.fileExists(atPath: fixture.directory + "/cache/activity-broker/web"))
     }
 
     @Test func aRedirectedFirstLoadReportsTheFinalURL() async throws {
@@ -199,7 +202,21 @@ import Testing
         #expect(try await fixture.title(window: window) == "Mail Link")
     }
 
-    @Test func controlLShowsTheWholeAddress() async throws {
+    @Test func aLinkToANewWindowOpensInTheSameOne() async throws {
+        let fixture = try await BrowserFixture()
+        try await fixture.open(fixture.url("/blank"))
+        _ = try await fixture.nextEvent()
+        let pid = try await fixture.browserPID()
+        let window = try await fixture.window(pid: pid)
+        try await fixture.waitForTitle("New Window Link", window: window)
+        try await fixture.click(window: window, x: 400, y: 300)
+        try await fixture.waitForTitle("Page B", window: window)
+        let windows = try await fixture.tool("xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"])
+        #expect(windows.split(separator: "\n").count == 1, "one window per session: \(windows)")
+        #expect(fixture.openedURLs.isEmpty)
+    }
+
+        @Test func controlLShowsTheWholeAddress() async throws {
         let fixture = try await BrowserFixture()
         try await fixture.open(fixture.url("/page/b?from=test"))
         _ = try await fixture.nextEvent()

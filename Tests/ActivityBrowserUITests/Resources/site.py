@@ -12,6 +12,8 @@ PAGES = {
     "/page/a": ("Page A", '<a id="next" href="/page/b" style="display:block;position:fixed;inset:0;'
                 'font-size:40px">Go to page B</a>'),
     "/page/b": ("Page B", "<p>This is page B.</p>"),
+    "/blank": ("New Window Link", '<a target="_blank" href="/page/b" style="display:block;position:fixed;'
+               'inset:0;font-size:40px">Page B in a new window</a>'),
     "/mail": ("Mail Link", '<a href="mailto:someone@example.org" style="display:block;position:fixed;inset:0;'
               'font-size:40px">Write to someone</a>'),
     "/script": ("no script", '<script src="/blocked.js"></script><p>A page with a script.</p>'),
