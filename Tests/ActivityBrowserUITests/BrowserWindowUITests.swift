@@ -216,7 +216,28 @@ import Testing
         #expect(fixture.openedURLs.isEmpty)
     }
 
-        @Test func controlLShowsTheWholeAddress() async throws {
+    @Test func clickMeasurementReportsWhetherTheWindowBecameActive() async throws {
+        let fixture = try await BrowserFixture()
+        try await fixture.open(
+            fixture.url("/page/b"),
+            options: [
+                "activation_token": .string("test-token_TIME0"),
+                "event_attribution": .vardict(["source_identifier": .byte(7)]),
+            ])
+        var names: [String] = []
+        var activated: Value?
+        while names.count < 2 {
+            let event = try await fixture.nextEvent(deadline: .seconds(30))
+            names.append(event.name)
+            if event.name == Browser1.EventName.clickActivated {
+                activated = event.details[Browser1.DetailKey.activated]
+            }
+        }
+        #expect(Set(names) == [Browser1.EventName.initialLoadCompleted, Browser1.EventName.clickActivated])
+        #expect(activated?.bool != nil, "ClickActivated carries a boolean: \(String(describing: activated))")
+    }
+
+    @Test func controlLShowsTheWholeAddress() async throws {
         let fixture = try await BrowserFixture()
         try await fixture.open(fixture.url("/page/b?from=test"))
         _ = try await fixture.nextEvent()

@@ -75,6 +75,14 @@ private func body(url: String = "https://example.org/", parent: String = "", opt
         #expect(throws: DBusError.self) { try ParentWindow("mir:1") }
     }
 
+    @Test func clickActivationIsReportedOnlyForAttributionWithAToken() throws {
+        #expect(!(try BrowserOptions(["activation_token": .string("t")])).reportsClickActivation)
+        #expect(!(try BrowserOptions(["event_attribution": .vardict([:])])).reportsClickActivation)
+        #expect(
+            try BrowserOptions(["event_attribution": .vardict([:]), "activation_token": .string("t")])
+                .reportsClickActivation)
+    }
+
     @Test func theWrongSignatureIsInvalidArgs() {
         #expect(throws: DBusError.self) { try BrowserRequest(body: [.string("x")]) }
     }

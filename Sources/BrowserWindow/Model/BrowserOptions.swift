@@ -14,6 +14,12 @@ public struct BrowserOptions: Sendable, Equatable {
     public var barCollapsingEnabled = true
     public var exclude: [String] = []
     public var activationToken: String?
+    /// Whether the app asked for Private Click Measurement (§11): the window then reports
+    /// `ClickActivated`. The attribution itself is the broker's.
+    public var measuresClick = false
+
+    /// Whether `ClickActivated` is owed: attribution asked for, with a token to activate by.
+    public var reportsClickActivation: Bool { measuresClick && activationToken != nil }
 
     public init() {}
 
@@ -41,6 +47,7 @@ public struct BrowserOptions: Sendable, Equatable {
         entersReaderIfAvailable = options[Browser1.OptionKey.entersReaderIfAvailable]?.bool ?? false
         barCollapsingEnabled = options[Browser1.OptionKey.barCollapsingEnabled]?.bool ?? true
         exclude = options[Browser1.OptionKey.exclude]?.stringArray ?? []
+        measuresClick = options[Browser1.OptionKey.eventAttribution] != nil
         activationToken = options[Browser1.OptionKey.activationToken]?.string.flatMap {
             $0.isEmpty ? nil : $0
         }

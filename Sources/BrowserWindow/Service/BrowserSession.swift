@@ -48,6 +48,12 @@ final class BrowserSession {
         }
         window.onOpenExternally = { [weak self] url in self?.openExternally(url) }
         window.present(startupID: request.options.activationToken, transientFor: request.parentWindow)
+        if request.options.reportsClickActivation {
+            window.watchActivation(within: .seconds(2)) { [weak self] active in
+                guard let self, !self.finished else { return }
+                self.send(.clickActivated(active))
+            }
+        }
         let url = request.url
         engine.blockers.whenReady { [weak self] in self?.window.load(url) }
     }

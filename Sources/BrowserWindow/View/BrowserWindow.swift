@@ -473,6 +473,35 @@ final class BrowserWindow {
         gtk_window_present(cgtk_window(window))
     }
 
+    /// Calls `report` once: true as soon as the window is the active window, false if it has
+    /// not become active `within` after now (§11: the token was not honoured).
+    func watchActivation(within: Duration, _ report: @escaping (Bool) -> Void) {
+        let once = Once(report)
+        if gtk_window_is_active(cgtk_window(window)) != 0 { return once.fire(true) }
+        GtkSignals.connectWords(UnsafeMutableRawPointer(window), "notify::is-active", arguments: 1) {
+            [weak self] _ in
+            if let self, gtk_window_is_active(cgtk_window(self.window)) != 0 { once.fire(true) }
+            return 0
+        }
+        let parts = within.components
+        let milliseconds = Int(parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
+            MainActor.assumeIsolated { once.fire(false) }
+        }
+    }
+
+    /// A report made at most once.
+    @MainActor
+    private final class Once {
+        private var report: ((Bool) -> Void)?
+        init(_ report: @escaping (Bool) -> Void) { self.report = report }
+        func fire(_ value: Bool) {
+            let report = report
+            self.report = nil
+            report?(value)
+        }
+    }
+
     /// `x11:<hex XID>` of this window, for the sheet it asks for (empty off X11).
     var parentWindowHandle: String {
         let xid = cgtk_x11_xid(window)
