@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "BrowserWindowTests", dependencies: ["BrowserWindow", "Navigation", "DBus"]),
         .testTarget(
             name: "ActivityBrowserUITests",
-            dependencies: ["ActivityBrokerInterface", "DBus", "TestSupport"],
+            dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],
             exclude: ["Resources"]
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport"]),

@@ -37,7 +37,9 @@ final class BrowserFixture: @unchecked Sendable {
 
     enum Theme { case light, dark }
 
-    init(theme: Theme = .light) async throws {
+    /// - `ownsBrokerName`: false leaves `org.activitybroker.Broker1` to a real broker started
+    ///   on `bus` (end-to-end tests); `broker` then owns nothing and answers no `Share`.
+    init(theme: Theme = .light, ownsBrokerName: Bool = true) async throws {
         directory = try Self.makeDirectory()
         let services = directory + "/services"
         let config = directory + "/config/gtk-4.0"
@@ -67,6 +69,31 @@ final class BrowserFixture: @unchecked Sendable {
         xvfb = try XvfbServer()
         bus = try TestBus(serviceDirectory: services)
         broker = try bus.connect()
+        let environment: [String: String] = [
+            "DISPLAY": xvfb.display,
+            "GDK_BACKEND": "x11",
+            "GSK_RENDERER": "cairo",
+            "XDG_CONFIG_HOME": directory + "/config",
+            "XDG_DATA_HOME": directory + "/data",
+            "XDG_CACHE_HOME": directory + "/cache",
+            "XDG_DATA_DIRS": directory + "/system-data:/usr/share",
+            "LANG": "en_US.UTF-8",
+            "GTK_THEME": "",
+            "NO_AT_BRIDGE": "0",
+        ]
+        _ = try await broker.call(
+            MethodCall(
+                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
+                member: "UpdateActivationEnvironment", body: [.stringDict(environment)]))
+        var tools = ProcessInfo.processInfo.environment
+        tools["DISPLAY"] = xvfb.display
+        tools["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        toolEnvironment = tools
+        if ownsBrokerName { try await playBroker() }
+    }
+
+    /// Owns the broker's name, records `Event`s and answers `Share`, as the broker would.
+    private func playBroker() async throws {
         let reply = try await broker.requestName(Broker1.busName, flags: .doNotQueue)
         #expect(reply == .primaryOwner)
         let events = events
@@ -89,26 +116,6 @@ final class BrowserFixture: @unchecked Sendable {
                             })
                     ])
             ])
-        let environment: [String: String] = [
-            "DISPLAY": xvfb.display,
-            "GDK_BACKEND": "x11",
-            "GSK_RENDERER": "cairo",
-            "XDG_CONFIG_HOME": directory + "/config",
-            "XDG_DATA_HOME": directory + "/data",
-            "XDG_CACHE_HOME": directory + "/cache",
-            "XDG_DATA_DIRS": directory + "/system-data:/usr/share",
-            "LANG": "en_US.UTF-8",
-            "GTK_THEME": "",
-            "NO_AT_BRIDGE": "0",
-        ]
-        _ = try await broker.call(
-            MethodCall(
-                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
-                member: "UpdateActivationEnvironment", body: [.stringDict(environment)]))
-        var tools = ProcessInfo.processInfo.environment
-        tools["DISPLAY"] = xvfb.display
-        tools["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        toolEnvironment = tools
     }
 
     deinit {
