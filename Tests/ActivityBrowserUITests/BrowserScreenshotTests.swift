@@ -19,7 +19,9 @@ import Testing
         #expect(tree.contains { $0.hasPrefix("push button\tReader") })
         try await fixture.waitForTitle("A Long Article", window: window)
         // The article view is drawn in a second web view once the page's text is extracted.
-        let path = try await fixture.screenshot(window: window, name: "browser-reader")
+        let path = try await fixture.screenshot(window: window, name: "browser-reader") {
+            try await fixture.meanColor($0, region: "200x100+10+120") != "#ffffff"
+        }
         let background = try await fixture.meanColor(path, region: "200x100+10+120")
         #expect(background != "#ffffff", "the reader's paper colour, not the page's white: \(background)")
     }

@@ -304,7 +304,11 @@ final class BrowserFixture: @unchecked Sendable {
     /// Writes a PNG of the window to `.build/screenshots/<name>.png` once the web content has
     /// been painted (WebKit paints after the load has finished: the area under the header bar
     /// is no longer of one colour) and returns its path.
-    func screenshot(window: String, name: String, deadline: Deadline = .seconds(30)) async throws -> String {
+    /// `drawn`, when given, must also hold for the picture (what the test waits to see).
+    func screenshot(
+        window: String, name: String, deadline: Deadline = .seconds(30),
+        drawn: ((String) async throws -> Bool)? = nil
+    ) async throws -> String {
         let path = try screenshotPath(name)
         var spread = 0.0
         do {
@@ -317,7 +321,8 @@ final class BrowserFixture: @unchecked Sendable {
                         "%[fx:standard_deviation]", "info:",
                     ])
                 spread = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-                return spread > 0.01
+                guard spread > 0.01 else { return false }
+                return try await drawn?(path) ?? true
             }
         } catch {
             Issue.record("the content area stayed uniform (deviation \(spread)); log: \(browserLog)")
