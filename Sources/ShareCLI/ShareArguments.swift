@@ -7,7 +7,10 @@ public enum ShareInvocation: Equatable, Sendable {
     case share(url: String, title: String?, text: String?, activity: String?)
     case list(url: String, title: String?, json: Bool, locale: String?)
     case activities(json: Bool, locale: String?)
-    case explain(id: String, url: String)
+    /// `share explain ID URL [--json]`: exit 1 when ID is not offered.
+    case explain(id: String, url: String, json: Bool)
+    /// `share check FILE…`: validates manifests as the broker reads them; no broker needed.
+    case check(files: [String])
     case browse(url: String)
     /// `share sheet URL [--title T]`: the desktop's share sheet, over no parent window.
     case sheet(url: String, title: String?)
@@ -15,7 +18,8 @@ public enum ShareInvocation: Equatable, Sendable {
     case completions(shell: String)
     /// Hidden: activity ids for shell completion, one a line.
     case completeIDs
-    case help
+    /// `share help [COMMAND]`, `share [COMMAND] --help`: nil is the overview.
+    case help(command: String?)
     case version
 }
 
@@ -68,7 +72,10 @@ public struct ShareArguments: Equatable, Sendable {
             }
         }
 
-        if switches.contains("--help") || switches.contains("-h") { return ShareArguments(invocation: .help, bus: bus) }
+        if switches.contains("--help") || switches.contains("-h") {
+            let command = positional.first.flatMap { HelpText.commands[$0] != nil ? $0 : nil }
+            return ShareArguments(invocation: .help(command: command), bus: bus)
+        }
         if switches.contains("--version") { return ShareArguments(invocation: .version, bus: bus) }
         if let shell = flags["--completions"] {
             guard ["bash", "zsh"].contains(shell) else {
@@ -78,6 +85,17 @@ public struct ShareArguments: Equatable, Sendable {
         }
         guard let first = positional.first else { throw ShareUsageError("missing URL (try 'share --help')") }
         switch first {
+        case "help":
+            guard positional.count <= 2 else { throw ShareUsageError("unexpected argument '\(positional[2])': share help [COMMAND]") }
+            let command = positional.count == 2 ? positional[1] : nil
+            if let command, HelpText.commands[command] == nil {
+                throw ShareUsageError(
+                    "no help for '\(command)' (commands: \(HelpText.commands.keys.sorted().joined(separator: ", ")))")
+            }
+            return try done(.help(command: command), allowed: [])
+        case "check":
+            guard positional.count > 1 else { throw ShareUsageError("missing argument: share check FILE…") }
+            return try done(.check(files: Array(positional.dropFirst())), allowed: [])
         case "list":
             try expect(1, "share list URL [--json] [--locale L]")
             return try done(
@@ -88,8 +106,9 @@ public struct ShareArguments: Equatable, Sendable {
             return try done(
                 .activities(json: switches.contains("--json"), locale: flags["--locale"]), allowed: ["--json", "--locale"])
         case "explain":
-            try expect(2, "share explain ID URL")
-            return try done(.explain(id: positional[1], url: positional[2]), allowed: [])
+            try expect(2, "share explain ID URL [--json]")
+            return try done(
+                .explain(id: positional[1], url: positional[2], json: switches.contains("--json")), allowed: ["--json"])
         case "browse":
             try expect(1, "share browse URL")
             return try done(.browse(url: positional[1]), allowed: [])
