@@ -38,12 +38,18 @@ enum HelpText {
               --locale L      names in locale L (default: LC_ALL, LC_MESSAGES or LANG)
             """,
         "activities": """
-            share activities [--json] [--locale L] — every registered activity, available or not
+            share activities [--json] [--locale L] [--extensions-dir DIR]… — every registered
+            activity, available or not
 
-            Also lists manifest files that are broken (with their error) and ids defined by more
-            than one file (which file wins, and why), read from the same directories as the broker.
+            Then the manifest files the broker skips (with file, line:column and error) and ids
+            defined by more than one file (which one wins, and why), read from the directories
+            the broker reads: $XDG_DATA_HOME/activity-broker/extensions, then each XDG_DATA_DIRS
+            entry's; with --json these go to standard error.
 
             Options:
+              --extensions-dir DIR
+                              also read DIR as a built-in directory (as the broker's own
+                              --extensions-dir; repeatable)
               --json          print a JSON array of {id, name, icon, category, origin, available, reason}
               --locale L      names in locale L (default: LC_ALL, LC_MESSAGES or LANG)
             """,
@@ -95,7 +101,7 @@ enum HelpText {
           share URL [--title T] [--text X]     pick an activity for URL, then perform it
           share URL --activity ID              perform ID without asking, and wait for it
           share list URL [--json] [--locale L] the activities offered for URL
-          share activities [--json]            every registered activity, available or not
+          share activities [--json]            every registered activity, broken manifests, id collisions
           share explain ID URL [--json]        why ID is or is not offered for URL (exit 1: not offered)
           share check FILE…                    validate manifest files as the broker reads them
           share browse URL                     browse an http(s) URL in the terminal, with an Action button
@@ -110,6 +116,8 @@ enum HelpText {
           --bus ADDRESS   talk to the broker on this D-Bus address instead of the session bus
           --locale L      for list and activities: names in locale L; by default the first
                           non-empty of LC_ALL, LC_MESSAGES, LANG ('C' and 'POSIX' mean none)
+          --extensions-dir DIR
+                          for activities: also read DIR as a built-in manifest directory
 
         Examples:
           share https://example.org --title "Example"

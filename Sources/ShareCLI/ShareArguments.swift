@@ -6,7 +6,9 @@ public enum ShareInvocation: Equatable, Sendable {
     /// `share URL [--title T] [--text X] [--activity ID]`: pick (or use ID) and perform.
     case share(url: String, title: String?, text: String?, activity: String?)
     case list(url: String, title: String?, json: Bool, locale: String?)
-    case activities(json: Bool, locale: String?)
+    /// `share activities [--json] [--locale L] [--extensions-dir DIR]…`: also broken manifest
+    /// files and id collisions, from the broker's directories plus the built-in ones given.
+    case activities(json: Bool, locale: String?, extensionDirectories: [String] = [])
     /// `share explain ID URL [--json]`: exit 1 when ID is not offered.
     case explain(id: String, url: String, json: Bool)
     /// `share check FILE…`: validates manifests as the broker reads them; no broker needed.
@@ -34,7 +36,10 @@ public struct ShareArguments: Equatable, Sendable {
         var flags: [String: String] = [:]
         var switches: Set<String> = []
         var positional: [String] = []
-        let valued: Set<String> = ["--title", "--text", "--activity", "--locale", "--bus", "--completions"]
+        let valued: Set<String> = [
+            "--title", "--text", "--activity", "--locale", "--bus", "--completions", "--extensions-dir",
+        ]
+        var extensionDirectories: [String] = []
         let boolean: Set<String> = ["--json", "--help", "-h", "--version"]
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -46,9 +51,11 @@ public struct ShareArguments: Equatable, Sendable {
                 valued.contains(String(argument[..<equals]))
             {
                 flags[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+                if argument.hasPrefix("--extensions-dir=") { extensionDirectories.append(flags["--extensions-dir"]!) }
             } else if valued.contains(argument) {
                 guard let value = rest.popFirst() else { throw ShareUsageError("\(argument) needs a value") }
                 flags[argument] = value
+                if argument == "--extensions-dir" { extensionDirectories.append(value) }
             } else if boolean.contains(argument) {
                 switches.insert(argument)
             } else if argument.hasPrefix("-") && argument.count > 1 {
@@ -102,9 +109,12 @@ public struct ShareArguments: Equatable, Sendable {
                 .list(url: positional[1], title: flags["--title"], json: switches.contains("--json"), locale: flags["--locale"]),
                 allowed: ["--json", "--locale", "--title"])
         case "activities":
-            try expect(0, "share activities [--json]")
+            try expect(0, "share activities [--json] [--locale L] [--extensions-dir DIR]…")
             return try done(
-                .activities(json: switches.contains("--json"), locale: flags["--locale"]), allowed: ["--json", "--locale"])
+                .activities(
+                    json: switches.contains("--json"), locale: flags["--locale"],
+                    extensionDirectories: extensionDirectories),
+                allowed: ["--json", "--locale", "--extensions-dir"])
         case "explain":
             try expect(2, "share explain ID URL [--json]")
             return try done(

@@ -65,10 +65,17 @@ public enum ShareCommand {
             let activities = try await broker.activities(for: items, locale: locale ?? environmentLocale)
             Output.line(json ? ActivityListing.json(activities) : ActivityListing.table(activities))
             return .completed
-        case .activities(let json, let locale):
+        case .activities(let json, let locale, let extensionDirectories):
             let broker = try BrokerProxy.connect(bus: bus)
             let activities = try await broker.registered(locale: locale ?? environmentLocale)
             Output.line(json ? ActivityListing.json(activities) : ActivityListing.registeredTable(activities))
+            let survey = ManifestSurvey(
+                directories: ManifestSurvey.directories(
+                    environment: ProcessInfo.processInfo.environment, builtin: extensionDirectories))
+            if !survey.text.isEmpty {
+                // JSON on standard output stays one parseable array; the findings go to standard error.
+                if json { Output.error(survey.text) } else { Output.line("\n" + survey.text) }
+            }
             return .completed
         case .explain(let id, let url, let json):
             let items = try validatedItems(url: url, title: nil, text: nil)
