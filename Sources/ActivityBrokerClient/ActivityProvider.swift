@@ -61,7 +61,8 @@ public struct ProvidedActivity: Sendable {
         if let hosts { match[RegistrationKey.hosts] = .stringArray(hosts) }
         if let pathPrefixes { match[RegistrationKey.pathPrefixes] = .stringArray(pathPrefixes) }
         var record: [String: Value] = [
-            RegistrationKey.id: .string(id), RegistrationKey.name: .string(name), RegistrationKey.icon: .string(icon),
+            RegistrationKey.id: .string(id), RegistrationKey.name: .string(name),
+            RegistrationKey.icon: .string(icon),
             RegistrationKey.category: .string(category), RegistrationKey.match: .vardict(match),
             RegistrationKey.objectPath: .objectPath(objectPath),
         ]
@@ -203,9 +204,11 @@ public final class ActivityProvider: @unchecked Sendable {
         if let brokerOwner, call.sender == brokerOwner {
             return try performForBroker(call, responder: responder)
         }
-        connection.call(MethodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "GetNameOwner", body: [.string(Broker1.busName.rawValue)])
+        connection.call(
+            MethodCall(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus",
+                member: "GetNameOwner", body: [.string(Broker1.busName.rawValue)])
         ) { [weak self] result in
             let owner = (try? result.get())?.first?.string
             guard let self, let owner, owner == call.sender else {

@@ -178,7 +178,9 @@ private struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            position += 1
+        }
     }
 
     private mutating func literal(_ text: StaticString) -> Bool {
@@ -197,8 +199,10 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return object(depth: depth)
         case UInt8(ascii: "["): return array(depth: depth)
         case UInt8(ascii: "\""): return string().map(JSONValue.string)
-        case UInt8(ascii: "t"): return literal("true") ? .bool(true) : fail("expected a value, found \(found)")
-        case UInt8(ascii: "f"): return literal("false") ? .bool(false) : fail("expected a value, found \(found)")
+        case UInt8(ascii: "t"):
+            return literal("true") ? .bool(true) : fail("expected a value, found \(found)")
+        case UInt8(ascii: "f"):
+            return literal("false") ? .bool(false) : fail("expected a value, found \(found)")
         case UInt8(ascii: "n"): return literal("null") ? .null : fail("expected a value, found \(found)")
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
         default: return fail("expected a value, found \(found)")
@@ -220,7 +224,9 @@ private struct JSONParser {
             }
             guard let key = string() else { return nil }
             skipSpace()
-            guard current == UInt8(ascii: ":") else { return fail("expected ':' after the key, found \(found)") }
+            guard current == UInt8(ascii: ":") else {
+                return fail("expected ':' after the key, found \(found)")
+            }
             position += 1
             guard let member = value(depth: depth + 1) else { return nil }
             members[key] = member
@@ -263,7 +269,9 @@ private struct JSONParser {
         let start = position
         // Fast path: no escapes.
         while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-            if byte < 0x20 { return fail("a control character in a string (write it as an escape such as \\n)") }
+            if byte < 0x20 {
+                return fail("a control character in a string (write it as an escape such as \\n)")
+            }
             position += 1
         }
         guard let stop = current else { return fail("the string is not closed", at: start - 1) }
@@ -273,7 +281,11 @@ private struct JSONParser {
                 guard let byte = current else { return fail("the string is not closed", at: start - 1) }
                 position += 1
                 if byte == UInt8(ascii: "\"") { break }
-                if byte < 0x20 { return fail("a control character in a string (write it as an escape such as \\n)", at: position - 1) }
+                if byte < 0x20 {
+                    return fail(
+                        "a control character in a string (write it as an escape such as \\n)",
+                        at: position - 1)
+                }
                 guard byte == UInt8(ascii: "\\") else {
                     utf8.append(byte)
                     continue
@@ -293,11 +305,14 @@ private struct JSONParser {
                     guard var scalar = hex4() else { return fail(badEscape, at: escapeStart) }
                     if (0xD800..<0xDC00).contains(scalar) {
                         guard literal("\\u"), let low = hex4(), (0xDC00..<0xE000).contains(low) else {
-                            return fail("a high surrogate \\u escape without its low surrogate", at: escapeStart)
+                            return fail(
+                                "a high surrogate \\u escape without its low surrogate", at: escapeStart)
                         }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    guard let unicode = Unicode.Scalar(scalar) else { return fail(badEscape, at: escapeStart) }
+                    guard let unicode = Unicode.Scalar(scalar) else {
+                        return fail(badEscape, at: escapeStart)
+                    }
                     utf8.append(contentsOf: String(Character(unicode)).utf8)
                 default: return fail("an unknown escape in a string", at: position - 2)
                 }
@@ -347,18 +362,24 @@ private struct JSONParser {
         var integral = true
         if current == UInt8(ascii: ".") {
             position += 1
-            guard digits(&self) > 0 else { return fail("not a valid number: digits must follow '.'", at: start) }
+            guard digits(&self) > 0 else {
+                return fail("not a valid number: digits must follow '.'", at: start)
+            }
             integral = false
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             position += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
-            guard digits(&self) > 0 else { return fail("not a valid number: digits must follow the exponent", at: start) }
+            guard digits(&self) > 0 else {
+                return fail("not a valid number: digits must follow the exponent", at: start)
+            }
             integral = false
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if integral, let int = Int(text) { return .int(int) }
-        guard let double = Double(text), double.isFinite else { return fail("the number is out of range", at: start) }
+        guard let double = Double(text), double.isFinite else {
+            return fail("the number is out of range", at: start)
+        }
         if double == double.rounded(), let int = Int(exactly: double) { return .int(int) }
         return .double(double)
     }

@@ -54,15 +54,19 @@ public enum ManifestCheck {
     public static func check(_ data: Data, fileName: String, origin: ActivityOrigin = .user) -> Result {
         if Manifest.isMask(data) { return Result(activity: nil, diagnostics: [], isMask: true) }
         if data.count > Manifest.maxFileSize {
-            return failure(ManifestDiagnostic(
-                severity: .error, line: 1, column: 1, field: "", message: "the file is larger than 1 MiB"))
+            return failure(
+                ManifestDiagnostic(
+                    severity: .error, line: 1, column: 1, field: "", message: "the file is larger than 1 MiB")
+            )
         }
         let json: JSONValue
         switch JSONValue.parseReportingError(data) {
         case .failure(let syntax):
             let (line, column) = lineAndColumn(of: syntax.offset, in: data)
-            return failure(ManifestDiagnostic(
-                severity: .error, line: line, column: column, field: "", message: "not valid JSON: \(syntax.reason)"))
+            return failure(
+                ManifestDiagnostic(
+                    severity: .error, line: line, column: column, field: "",
+                    message: "not valid JSON: \(syntax.reason)"))
         case .success(let value):
             json = value
         }
@@ -92,7 +96,8 @@ public enum ManifestCheck {
             if let suggestion = nearestKey(to: key) {
                 message = "unknown key '\(HostName.printable(key))' (did you mean '\(suggestion)'?)"
             }
-            return ManifestDiagnostic(severity: .warning, line: line, column: column, field: "", message: message)
+            return ManifestDiagnostic(
+                severity: .warning, line: line, column: column, field: "", message: message)
         }.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 
@@ -128,7 +133,9 @@ public enum ManifestCheck {
     /// Turns `Manifest.decode`'s message ("FILE: FIELD: MESSAGE") into a located diagnostic:
     /// at the field's value, at the key for an unknown key, and at the enclosing object when the
     /// field is missing.
-    static func located(_ message: String, fileName: String, json: JSONValue, data: Data) -> ManifestDiagnostic {
+    static func located(_ message: String, fileName: String, json: JSONValue, data: Data)
+        -> ManifestDiagnostic
+    {
         var rest = Substring(message)
         if rest.hasPrefix(fileName + ": ") { rest = rest.dropFirst(fileName.count + 2) }
         var field = ""
@@ -166,7 +173,8 @@ public enum ManifestCheck {
                 node = child
             case .array(let elements):
                 guard rest.hasPrefix("["), let close = rest.firstIndex(of: "]"),
-                    let index = Int(rest[rest.index(after: rest.startIndex)..<close]), elements.indices.contains(index)
+                    let index = Int(rest[rest.index(after: rest.startIndex)..<close]),
+                    elements.indices.contains(index)
                 else { return (steps, false) }
                 steps.append(.index(index))
                 rest = rest[rest.index(after: close)...]

@@ -25,7 +25,9 @@ struct ManifestSurvey {
         let builtins = Set(builtin.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
         var result: [(ActivityOrigin, String)] = [(.user, paths.dataHome + suffix)]
         // As the broker does: a built-in directory that is also an XDG_DATA_DIRS entry is read once, as built-in.
-        result += paths.dataDirectories.map { $0 + suffix }.filter { !builtins.contains($0) }.map { (.system, $0) }
+        result += paths.dataDirectories.map { $0 + suffix }.filter { !builtins.contains($0) }.map {
+            (.system, $0)
+        }
         result += builtin.map { (.builtin, $0) }
         return result
     }
@@ -73,10 +75,14 @@ struct ManifestSurvey {
     var text: String {
         var sections: [String] = []
         if !problems.isEmpty {
-            sections.append((["Broken manifest files (skipped by the broker):"] + problems.map { "  " + $0 }).joined(separator: "\n"))
+            sections.append(
+                (["Broken manifest files (skipped by the broker):"] + problems.map { "  " + $0 }).joined(
+                    separator: "\n"))
         }
         if !collisions.isEmpty {
-            sections.append((["Activity ids defined by more than one file:"] + collisions.map { "  " + $0 }).joined(separator: "\n"))
+            sections.append(
+                (["Activity ids defined by more than one file:"] + collisions.map { "  " + $0 }).joined(
+                    separator: "\n"))
         }
         return sections.joined(separator: "\n\n")
     }

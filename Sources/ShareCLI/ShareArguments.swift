@@ -51,7 +51,9 @@ public struct ShareArguments: Equatable, Sendable {
                 valued.contains(String(argument[..<equals]))
             {
                 flags[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
-                if argument.hasPrefix("--extensions-dir=") { extensionDirectories.append(flags["--extensions-dir"]!) }
+                if argument.hasPrefix("--extensions-dir=") {
+                    extensionDirectories.append(flags["--extensions-dir"]!)
+                }
             } else if valued.contains(argument) {
                 guard let value = rest.popFirst() else { throw ShareUsageError("\(argument) needs a value") }
                 flags[argument] = value
@@ -65,7 +67,9 @@ public struct ShareArguments: Equatable, Sendable {
             }
         }
         let bus = flags["--bus"]
-        func done(_ invocation: ShareInvocation, allowed: Set<String>) throws(ShareUsageError) -> ShareArguments {
+        func done(_ invocation: ShareInvocation, allowed: Set<String>) throws(ShareUsageError)
+            -> ShareArguments
+        {
             let used = Set(flags.keys).union(switches).subtracting(["--bus"])
             if let extra = used.subtracting(allowed).sorted().first {
                 throw ShareUsageError("option '\(extra)' does not apply here")
@@ -93,11 +97,14 @@ public struct ShareArguments: Equatable, Sendable {
         guard let first = positional.first else { throw ShareUsageError("missing URL (try 'share --help')") }
         switch first {
         case "help":
-            guard positional.count <= 2 else { throw ShareUsageError("unexpected argument '\(positional[2])': share help [COMMAND]") }
+            guard positional.count <= 2 else {
+                throw ShareUsageError("unexpected argument '\(positional[2])': share help [COMMAND]")
+            }
             let command = positional.count == 2 ? positional[1] : nil
             if let command, HelpText.commands[command] == nil {
                 throw ShareUsageError(
-                    "no help for '\(command)' (commands: \(HelpText.commands.keys.sorted().joined(separator: ", ")))")
+                    "no help for '\(command)' (commands: \(HelpText.commands.keys.sorted().joined(separator: ", ")))"
+                )
             }
             return try done(.help(command: command), allowed: [])
         case "check":
@@ -106,7 +113,9 @@ public struct ShareArguments: Equatable, Sendable {
         case "list":
             try expect(1, "share list URL [--json] [--locale L]")
             return try done(
-                .list(url: positional[1], title: flags["--title"], json: switches.contains("--json"), locale: flags["--locale"]),
+                .list(
+                    url: positional[1], title: flags["--title"], json: switches.contains("--json"),
+                    locale: flags["--locale"]),
                 allowed: ["--json", "--locale", "--title"])
         case "activities":
             try expect(0, "share activities [--json] [--locale L] [--extensions-dir DIR]…")
@@ -118,7 +127,8 @@ public struct ShareArguments: Equatable, Sendable {
         case "explain":
             try expect(2, "share explain ID URL [--json]")
             return try done(
-                .explain(id: positional[1], url: positional[2], json: switches.contains("--json")), allowed: ["--json"])
+                .explain(id: positional[1], url: positional[2], json: switches.contains("--json")),
+                allowed: ["--json"])
         case "browse":
             try expect(1, "share browse URL")
             return try done(.browse(url: positional[1]), allowed: [])
@@ -135,7 +145,8 @@ public struct ShareArguments: Equatable, Sendable {
                 throw ShareUsageError("unexpected argument '\(positional[1])' (share takes one URL)")
             }
             return try done(
-                .share(url: first, title: flags["--title"], text: flags["--text"], activity: flags["--activity"]),
+                .share(
+                    url: first, title: flags["--title"], text: flags["--text"], activity: flags["--activity"]),
                 allowed: ["--title", "--text", "--activity"])
         }
     }

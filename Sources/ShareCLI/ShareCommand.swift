@@ -114,10 +114,11 @@ public enum ShareCommand {
     }
 
     /// Checks the URL locally first, so that a typo is exit 2 even without a broker.
-    static func validatedItems(url: String, title: String?, text: String?) throws(ShareFailure) -> SharedItems {
+    static func validatedItems(url: String, title: String?, text: String?) throws(ShareFailure) -> SharedItems
+    {
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
-              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
-              url[url.startIndex].isLetter
+            url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
+            url[url.startIndex].isLetter
         else {
             throw ShareFailure(
                 "'\(url)' is not an absolute URL (it needs a scheme, e.g. https://example.org)", exit: .usage)

@@ -33,7 +33,8 @@ import Testing
 
     @Test func missingCommaIsLocatedAtTheNextKey() {
         let text = "{\n  \"id\": \"a.b\"\n  \"name\": \"x\"\n}"
-        #expect(findings(text) == ["3:3 error : not valid JSON: expected ',' or '}' in an object, found '\"'"])
+        #expect(
+            findings(text) == ["3:3 error : not valid JSON: expected ',' or '}' in an object, found '\"'"])
     }
 
     @Test func trailingCommaIsLocatedAtTheClosingBrace() {
@@ -44,25 +45,46 @@ import Testing
     @Test func anUnclosedStringIsLocatedAtItsOpeningQuote() {
         let text = "{\n  \"id\": \"a.b\n}"
         // The raw newline inside the string is reported where it is.
-        #expect(findings(text) == ["2:13 error : not valid JSON: a control character in a string (write it as an escape such as \\n)"])
+        #expect(
+            findings(text) == [
+                "2:13 error : not valid JSON: a control character in a string (write it as an escape such as \\n)"
+            ])
         #expect(findings("{\"id\": \"abc") == ["1:8 error : not valid JSON: the string is not closed"])
     }
 
     @Test func aBadLiteralAndABadNumberAndABadEscape() {
-        #expect(findings("{\n\"priority\": tru\n}") == ["2:13 error : not valid JSON: expected a value, found 't'"])
-        #expect(findings("{\"priority\": 01}") == ["1:14 error : not valid JSON: not a valid number (digits, no leading zeros)"])
-        #expect(findings("{\"name\": \"a\\qb\"}") == ["1:12 error : not valid JSON: an unknown escape in a string"])
-        #expect(findings("{\"name\": \"\\u12G4\"}") == ["1:11 error : not valid JSON: a \\u escape needs four hex digits and a valid code point"])
+        #expect(
+            findings("{\n\"priority\": tru\n}") == [
+                "2:13 error : not valid JSON: expected a value, found 't'"
+            ])
+        #expect(
+            findings("{\"priority\": 01}") == [
+                "1:14 error : not valid JSON: not a valid number (digits, no leading zeros)"
+            ])
+        #expect(
+            findings("{\"name\": \"a\\qb\"}") == [
+                "1:12 error : not valid JSON: an unknown escape in a string"
+            ])
+        #expect(
+            findings("{\"name\": \"\\u12G4\"}") == [
+                "1:11 error : not valid JSON: a \\u escape needs four hex digits and a valid code point"
+            ])
     }
 
     @Test func textAfterTheDocumentAndAnEmptyValue() {
         #expect(findings("{}\n}") == ["2:1 error : not valid JSON: unexpected '}' after the top-level value"])
-        #expect(findings("{\"id\":") == ["1:7 error : not valid JSON: expected a value, found the end of the file"])
+        #expect(
+            findings("{\"id\":") == [
+                "1:7 error : not valid JSON: expected a value, found the end of the file"
+            ])
     }
 
     @Test func columnsCountCharactersNotBytes() {
         // "é" is two bytes in UTF-8 and one column.
-        #expect(findings("{\"name\": \"é\" \"x\"}") == ["1:14 error : not valid JSON: expected ',' or '}' in an object, found '\"'"])
+        #expect(
+            findings("{\"name\": \"é\" \"x\"}") == [
+                "1:14 error : not valid JSON: expected ',' or '}' in an object, found '\"'"
+            ])
     }
 
     // MARK: Field errors
@@ -89,7 +111,10 @@ import Testing
               ]}
             }
             """
-        #expect(findings(text) == ["5:24 error perform.candidates[1].exec[1]: expected a string, found an integer"])
+        #expect(
+            findings(text) == [
+                "5:24 error perform.candidates[1].exec[1]: expected a string, found an integer"
+            ])
     }
 
     @Test func aMissingRequiredKeyPointsAtTheEnclosingObject() {
@@ -111,7 +136,8 @@ import Testing
               "perform": {"open": "https://x.example/?u={url}"}
             }
             """
-        #expect(findings(text) == ["3:35 error match.host: unknown key (expected hosts, path_prefixes, schemes)"])
+        #expect(
+            findings(text) == ["3:35 error match.host: unknown key (expected hosts, path_prefixes, schemes)"])
     }
 
     @Test func aRuleErrorFromTheModelKeepsItsFieldPath() {
@@ -122,7 +148,8 @@ import Testing
               "perform": {"open": "https://x.example/?u={url}"}
             }
             """
-        #expect(findings(text) == ["3:22 error match.hosts: must not be empty (leave the key out for any host)"])
+        #expect(
+            findings(text) == ["3:22 error match.hosts: must not be empty (leave the key out for any host)"])
     }
 
     @Test func aBadCategoryAndABadTopLevelType() {

@@ -27,19 +27,25 @@ import Testing
             toFile: user + "/broken.json", atomically: true, encoding: .utf8)
         try await broker.start()
 
-        let run = try await broker.share(["activities", "--extensions-dir", broker.layout.extensionsDirectory])
+        let run = try await broker.share([
+            "activities", "--extensions-dir", broker.layout.extensionsDirectory,
+        ])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("Copy (user) [user]"), "the broker agrees on the winner: \(run.output)")
         #expect(run.output.contains("Broken manifest files (skipped by the broker):"))
-        #expect(run.output.contains("\(user)/broken.json:3:11: error: name: expected a string, found an array"))
+        #expect(
+            run.output.contains("\(user)/broken.json:3:11: error: name: expected a string, found an array"))
         #expect(run.output.contains("Activity ids defined by more than one file:"))
         #expect(
             run.output.contains(
-                "copy.json (builtin): id 'test.copy' is already defined by my-copy.json (user); ignored: user beats system"),
+                "copy.json (builtin): id 'test.copy' is already defined by my-copy.json (user); ignored: user beats system"
+            ),
             "\(run.output)")
 
         // JSON stays one array on standard output; the findings go to standard error.
-        let json = try await broker.share(["activities", "--json", "--extensions-dir", broker.layout.extensionsDirectory])
+        let json = try await broker.share([
+            "activities", "--json", "--extensions-dir", broker.layout.extensionsDirectory,
+        ])
         #expect(json.status == 0)
         #expect((try JSONSerialization.jsonObject(with: Data(json.output.utf8))) is [Any])
         #expect(json.errors.contains("broken.json:3:11"))
@@ -48,7 +54,9 @@ import Testing
     @Test func nothingMoreWhenEveryFileLoads() async throws {
         let broker = try await shareTestBroker()
         defer { broker.stop() }
-        let run = try await broker.share(["activities", "--extensions-dir", broker.layout.extensionsDirectory])
+        let run = try await broker.share([
+            "activities", "--extensions-dir", broker.layout.extensionsDirectory,
+        ])
         #expect(run.status == 0)
         #expect(!run.output.contains("Broken manifest files"))
         #expect(!run.output.contains("more than one file"))

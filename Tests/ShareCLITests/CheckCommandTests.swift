@@ -32,7 +32,8 @@ import Testing
     }
 
     @Test func aSyntaxErrorHasFileLineAndColumnAndExits2() async throws {
-        let (run, directory) = try await check([("broken.json", "{\n  \"id\": \"a.b\"\n  \"name\": \"x\"\n}")])
+        let (run, directory) = try await check([("broken.json", "{\n  \"id\": \"a.b\"\n  \"name\": \"x\"\n}")]
+        )
         #expect(run.status == 2)
         #expect(
             run.lines == [
@@ -77,33 +78,45 @@ import Testing
         ])
         #expect(run.status == 2)
         #expect(run.lines.contains("\(directory)/valid.json: ok (test.valid)"))
-        #expect(run.lines.contains("\(directory)/bad.json:1:28: error: name: expected a string, found an integer"))
+        #expect(
+            run.lines.contains("\(directory)/bad.json:1:28: error: name: expected a string, found an integer")
+        )
     }
 
     @Test func aMissingFileIsAnError() async throws {
         let (run, directory) = try await check([("valid.json", valid)], extra: ["/nonexistent/none.json"])
         #expect(run.status == 2)
         #expect(run.lines.first == "\(directory)/valid.json: ok (test.valid)")
-        #expect(run.lines.last?.hasPrefix("/nonexistent/none.json: error: cannot read the file: ") == true, "\(run.lines)")
+        #expect(
+            run.lines.last?.hasPrefix("/nonexistent/none.json: error: cannot read the file: ") == true,
+            "\(run.lines)")
     }
 
     @Test func theSameIDInTwoFilesIsAWarning() async throws {
         let (run, directory) = try await check([("a.json", valid), ("b.json", valid)])
         #expect(run.status == 0)
-        #expect(run.lines.contains("\(directory)/b.json: warning: id 'test.valid' is also defined by \(directory)/a.json"))
+        #expect(
+            run.lines.contains(
+                "\(directory)/b.json: warning: id 'test.valid' is also defined by \(directory)/a.json"))
     }
 
     @Test func anEmptyFileIsAMask() async throws {
         let (run, directory) = try await check([("mask.json", "")])
         #expect(run.status == 0)
-        #expect(run.lines == ["\(directory)/mask.json: ok (empty: masks a file of the same name in a lower directory)"])
+        #expect(
+            run.lines == [
+                "\(directory)/mask.json: ok (empty: masks a file of the same name in a lower directory)"
+            ])
     }
 
     @Test func everyShippedManifestPasses() async throws {
         let directory = repositoryRoot + "/extensions"
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         #expect(!files.isEmpty)
-        let run = try await runShare(["check"] + files.map { directory + "/" + $0 }, environment: ["PATH": "/usr/bin:/bin"])
+        let run = try await runShare(
+            ["check"] + files.map { directory + "/" + $0 }, environment: ["PATH": "/usr/bin:/bin"])
         #expect(run.status == 0, "\(run.output)")
         #expect(!run.output.contains("warning"), "\(run.output)")
         #expect(run.lines.count == files.count)

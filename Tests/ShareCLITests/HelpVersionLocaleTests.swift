@@ -47,14 +47,17 @@ import Testing
     }
 
     @Test(arguments: [
-        "share", "activity-broker", "activity-reading-list", "activity-qr", "activity-sheet", "example-provider",
+        "share", "activity-broker", "activity-reading-list", "activity-qr", "activity-sheet",
+        "example-provider",
     ])
     func everyExecutablePrintsTheOneVersion(program: String) async throws {
         let reference = try await runShare(["--version"], environment: environment)
-        let version = try #require(reference.output.split(separator: " ").last.map { $0.trimmingCharacters(in: .newlines) })
+        let version = try #require(
+            reference.output.split(separator: " ").last.map { $0.trimmingCharacters(in: .newlines) })
         #expect(!version.isEmpty)
         let run = try await ChildProcess.run(
-            try BuiltProducts.executable(program), ["--version"], environment: environment, deadline: .seconds(20))
+            try BuiltProducts.executable(program), ["--version"], environment: environment,
+            deadline: .seconds(20))
         #expect(run.termination == .exited(0), "\(program): \(run.standardError)")
         #expect(run.standardOutput == "\(program) \(version)\n")
     }
@@ -64,7 +67,8 @@ import Testing
         defer { broker.stop() }
         let offered = try await broker.share(["explain", "test.alpha", "https://example.org", "--json"])
         #expect(offered.status == 0)
-        let yes = try #require(try JSONSerialization.jsonObject(with: Data(offered.output.utf8)) as? [String: Any])
+        let yes = try #require(
+            try JSONSerialization.jsonObject(with: Data(offered.output.utf8)) as? [String: Any])
         #expect(yes["id"] as? String == "test.alpha")
         #expect(yes["applies"] as? Bool == true)
         #expect((yes["reason"] as? String)?.isEmpty == false)
@@ -72,7 +76,8 @@ import Testing
 
         let notOffered = try await broker.share(["explain", "test.files", "https://example.org", "--json"])
         #expect(notOffered.status == 1)
-        let no = try #require(try JSONSerialization.jsonObject(with: Data(notOffered.output.utf8)) as? [String: Any])
+        let no = try #require(
+            try JSONSerialization.jsonObject(with: Data(notOffered.output.utf8)) as? [String: Any])
         #expect(no["applies"] as? Bool == false)
         #expect((no["reason"] as? String)?.contains("ftp") == true, "\(notOffered.output)")
         let text = try await broker.share(["explain", "test.files", "https://example.org"])
@@ -96,9 +101,11 @@ import Testing
             var environment = broker.shareEnvironment
             for key in ["LC_ALL", "LC_MESSAGES", "LANG"] { environment[key] = variables[key] ?? "" }
             let run = try await runShare(
-                ["--bus", broker.bus.address, "list", "https://example.org"] + extra, environment: environment)
+                ["--bus", broker.bus.address, "list", "https://example.org"] + extra, environment: environment
+            )
             #expect(run.status == 0, "\(run.errors)")
-            return run.lines.first.map { $0.split(separator: " ", omittingEmptySubsequences: true)[2] }.map(String.init) ?? ""
+            return run.lines.first.map { $0.split(separator: " ", omittingEmptySubsequences: true)[2] }.map(
+                String.init) ?? ""
         }
         #expect(try await name([:]) == "Words")
         #expect(try await name(["LANG": "de_DE.UTF-8"]) == "Wörter")
