@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "TextPages", dependencies: ["Navigation", "CCurl"]),
         .target(
             name: "ShareCLI",
-            dependencies: ["ActivityBrokerClient", "Navigation", "TextPages", "TerminalUI", "SystemSupport"]
+            dependencies: ["ActivityBrokerClient", "ActivityKit", "Navigation", "TextPages", "TerminalUI", "SystemSupport"]
         ),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
         .target(
@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(name: "activity-browser", dependencies: ["BrowserWindow"]),
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
-        .executableTarget(name: "activity-qr", dependencies: ["SystemSupport"]),
+        .executableTarget(name: "activity-qr", dependencies: ["SystemSupport", "ActivityBrokerInterface"]),
         .target(name: "TestSupport", dependencies: ["DBus", "ActivityBrokerInterface", "SystemSupport"]),
         .executableTarget(name: "broker-bench", dependencies: ["DBus", "ActivityBrokerInterface", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),

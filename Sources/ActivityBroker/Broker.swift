@@ -16,7 +16,7 @@ import SystemSupport
 /// It never ends the process: when it stops serving on its own (the name taken over, the bus
 /// gone) it tells the `whenStopped` handler of `start`, and `main` decides.
 public final class Broker: @unchecked Sendable {
-    public static let version = "1.0.0"
+    public static let version = ProjectVersion.current
 
     /// Why a started broker stopped serving without being asked to.
     public enum Stop: Sendable {

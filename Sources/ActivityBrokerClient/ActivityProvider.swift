@@ -61,7 +61,8 @@ public struct ProvidedActivity: Sendable {
         if let hosts { match[RegistrationKey.hosts] = .stringArray(hosts) }
         if let pathPrefixes { match[RegistrationKey.pathPrefixes] = .stringArray(pathPrefixes) }
         var record: [String: Value] = [
-            RegistrationKey.id: .string(id), RegistrationKey.name: .string(name), RegistrationKey.icon: .string(icon),
+            RegistrationKey.id: .string(id), RegistrationKey.name: .string(name),
+            RegistrationKey.icon: .string(icon),
             RegistrationKey.category: .string(category), RegistrationKey.match: .vardict(match),
             RegistrationKey.objectPath: .objectPath(objectPath),
         ]
@@ -194,7 +195,33 @@ public final class ActivityProvider: @unchecked Sendable {
             ])
     }
 
+    /// Answers `Perform` only for the current owner of `org.activitybroker.Broker1`: any
+    /// other program on the bus gets `AccessDenied`, so that a provider acts only on what the
+    /// broker (which applies the user's choice and the manifest's rules) asks. The owner the
+    /// registration watch saw is trusted at once; otherwise (a provider started by D-Bus
+    /// activation without registering, or a broker that just restarted) the bus is asked.
     private func perform(_ call: MethodInvocation, responder: Responder) throws {
+        if let brokerOwner, call.sender == brokerOwner {
+            return try performForBroker(call, responder: responder)
+        }
+        connection.call(
+            MethodCall(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus",
+                member: "GetNameOwner", body: [.string(Broker1.busName.rawValue)])
+        ) { [weak self] result in
+            let owner = (try? result.get())?.first?.string
+            guard let self, let owner, owner == call.sender else {
+                responder.fail(
+                    ActivityError.accessDenied(
+                        "only the activity broker (\(Broker1.busName.rawValue)) may call Perform"))
+                return
+            }
+            do { try performForBroker(call, responder: responder) } catch { responder.fail(error) }
+        }
+    }
+
+    private func performForBroker(_ call: MethodInvocation, responder: Responder) throws {
         let id = call.body[0].string ?? ""
         guard let activity = activities[id] else {
             throw ActivityError.notFound("this provider serves no activity '\(id)'")

@@ -43,6 +43,32 @@ enum JSONValue: Decodable, Hashable, Sendable {
         }
     }
 
+    /// Parses `data` like `parse`, and on failure says where (a byte offset) and why.
+    ///
+    /// The same parser as `parse`: it only notes the first failure, so the broker's path
+    /// costs nothing more.
+    static func parseReportingError(_ data: Data) -> Result<JSONValue, JSONSyntaxError> {
+        data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            if let value = parser.document() { return .success(value) }
+            let failure = parser.failure ?? (parser.position, "not valid JSON")
+            return .failure(JSONSyntaxError(offset: failure.offset, reason: failure.reason))
+        }
+    }
+
+    /// The byte offsets of the value at `path` in `data` and, when its last step is an
+    /// object key, of that key; nil when the path is not in the document.
+    ///
+    /// For messages only (`share check`): it walks the bytes again, skipping siblings with
+    /// the same parser, so the tree `parse` builds needs to carry no positions. Where a key
+    /// is repeated, the last one counts, as in `parse`.
+    static func offsets(of path: [JSONPathStep], in data: Data) -> (key: Int?, value: Int)? {
+        data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            return parser.locate(path)
+        }
+    }
+
     /// "a string", "an array", … for messages.
     var kindDescription: String {
         switch self {
@@ -57,10 +83,25 @@ enum JSONValue: Decodable, Hashable, Sendable {
     }
 }
 
+/// Why and where a document is not JSON.
+struct JSONSyntaxError: Error, Equatable, Sendable {
+    /// The byte offset where parsing stopped.
+    let offset: Int
+    let reason: String
+}
+
+/// One step into a JSON document: an object's key or an array's index.
+enum JSONPathStep: Hashable, Sendable {
+    case key(String)
+    case index(Int)
+}
+
 /// A recursive-descent JSON parser over UTF-8 bytes; every method returns nil on bad input.
 private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
+    /// The first failure noted (the innermost); set only on bad input.
+    var failure: (offset: Int, reason: String)?
     /// Deeper nesting is refused rather than risking the stack.
     static let maxDepth = 512
 
@@ -71,13 +112,75 @@ private struct JSONParser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
         guard let value = value(depth: 0) else { return nil }
         skipSpace()
-        return position == bytes.count ? value : nil
+        return position == bytes.count ? value : fail("unexpected \(found) after the top-level value")
     }
 
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
+    /// Notes why parsing stops here (unless a deeper failure was noted) and returns nil.
+    private mutating func fail<T>(_ reason: String, at offset: Int? = nil) -> T? {
+        if failure == nil { failure = (offset ?? position, reason) }
+        return nil
+    }
+
+    /// What the parser found at the current position, for messages.
+    private var found: String {
+        guard let byte = current else { return "the end of the file" }
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return String(format: "byte 0x%02X", byte)
+    }
+
+    /// Walks `path` from the top of the document; see `JSONValue.offsets(of:in:)`.
+    mutating func locate(_ path: [JSONPathStep]) -> (key: Int?, value: Int)? {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+        var keyOffset: Int?
+        for step in path {
+            skipSpace()
+            switch step {
+            case .key(let wanted):
+                guard current == UInt8(ascii: "{") else { return nil }
+                position += 1
+                var hit: (key: Int, value: Int)?
+                while true {
+                    skipSpace()
+                    if current == UInt8(ascii: "}") { break }
+                    let keyStart = position
+                    guard current == UInt8(ascii: "\""), let key = string() else { return nil }
+                    skipSpace()
+                    guard current == UInt8(ascii: ":") else { return nil }
+                    position += 1
+                    skipSpace()
+                    if key == wanted { hit = (keyStart, position) }
+                    guard value(depth: 1) != nil else { return nil }
+                    skipSpace()
+                    guard current == UInt8(ascii: ",") else { break }
+                    position += 1
+                }
+                guard let hit else { return nil }
+                keyOffset = hit.key
+                position = hit.value
+            case .index(let wanted):
+                guard current == UInt8(ascii: "[") else { return nil }
+                position += 1
+                for _ in 0..<wanted {
+                    guard value(depth: 1) != nil else { return nil }
+                    skipSpace()
+                    guard current == UInt8(ascii: ",") else { return nil }
+                    position += 1
+                }
+                skipSpace()
+                if current == UInt8(ascii: "]") { return nil }
+                keyOffset = nil
+            }
+        }
+        skipSpace()
+        return (keyOffset, position)
+    }
+
     private mutating func skipSpace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            position += 1
+        }
     }
 
     private mutating func literal(_ text: StaticString) -> Bool {
@@ -89,17 +192,20 @@ private struct JSONParser {
     }
 
     private mutating func value(depth: Int) -> JSONValue? {
-        guard depth < Self.maxDepth else { return nil }
+        guard depth < Self.maxDepth else { return fail("nested deeper than \(Self.maxDepth) levels") }
         skipSpace()
-        guard let byte = current else { return nil }
+        guard let byte = current else { return fail("expected a value, found the end of the file") }
         switch byte {
         case UInt8(ascii: "{"): return object(depth: depth)
         case UInt8(ascii: "["): return array(depth: depth)
         case UInt8(ascii: "\""): return string().map(JSONValue.string)
-        case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
-        case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
-        case UInt8(ascii: "n"): return literal("null") ? .null : nil
-        default: return number()
+        case UInt8(ascii: "t"):
+            return literal("true") ? .bool(true) : fail("expected a value, found \(found)")
+        case UInt8(ascii: "f"):
+            return literal("false") ? .bool(false) : fail("expected a value, found \(found)")
+        case UInt8(ascii: "n"): return literal("null") ? .null : fail("expected a value, found \(found)")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
+        default: return fail("expected a value, found \(found)")
         }
     }
 
@@ -113,9 +219,14 @@ private struct JSONParser {
         }
         while true {
             skipSpace()
-            guard current == UInt8(ascii: "\""), let key = string() else { return nil }
+            guard current == UInt8(ascii: "\"") else {
+                return fail("expected a key in double quotes, found \(found)")
+            }
+            guard let key = string() else { return nil }
             skipSpace()
-            guard current == UInt8(ascii: ":") else { return nil }
+            guard current == UInt8(ascii: ":") else {
+                return fail("expected ':' after the key, found \(found)")
+            }
             position += 1
             guard let member = value(depth: depth + 1) else { return nil }
             members[key] = member
@@ -125,7 +236,7 @@ private struct JSONParser {
             case UInt8(ascii: "}")?:
                 position += 1
                 return .object(members)
-            default: return nil
+            default: return fail("expected ',' or '}' in an object, found \(found)")
             }
         }
     }
@@ -147,7 +258,7 @@ private struct JSONParser {
             case UInt8(ascii: "]")?:
                 position += 1
                 return .array(elements)
-            default: return nil
+            default: return fail("expected ',' or ']' in an array, found \(found)")
             }
         }
     }
@@ -158,22 +269,28 @@ private struct JSONParser {
         let start = position
         // Fast path: no escapes.
         while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-            if byte < 0x20 { return nil }
+            if byte < 0x20 {
+                return fail("a control character in a string (write it as an escape such as \\n)")
+            }
             position += 1
         }
-        guard let stop = current else { return nil }
+        guard let stop = current else { return fail("the string is not closed", at: start - 1) }
         var utf8 = Array(bytes[start..<position])
         if stop == UInt8(ascii: "\\") {
             while true {
-                guard let byte = current else { return nil }
+                guard let byte = current else { return fail("the string is not closed", at: start - 1) }
                 position += 1
                 if byte == UInt8(ascii: "\"") { break }
-                if byte < 0x20 { return nil }
+                if byte < 0x20 {
+                    return fail(
+                        "a control character in a string (write it as an escape such as \\n)",
+                        at: position - 1)
+                }
                 guard byte == UInt8(ascii: "\\") else {
                     utf8.append(byte)
                     continue
                 }
-                guard let escape = current else { return nil }
+                guard let escape = current else { return fail("the string is not closed", at: start - 1) }
                 position += 1
                 switch escape {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
@@ -183,20 +300,28 @@ private struct JSONParser {
                 case UInt8(ascii: "r"): utf8.append(0x0D)
                 case UInt8(ascii: "t"): utf8.append(0x09)
                 case UInt8(ascii: "u"):
-                    guard var scalar = hex4() else { return nil }
+                    let escapeStart = position - 2
+                    let badEscape = "a \\u escape needs four hex digits and a valid code point"
+                    guard var scalar = hex4() else { return fail(badEscape, at: escapeStart) }
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard literal("\\u"), let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                        guard literal("\\u"), let low = hex4(), (0xDC00..<0xE000).contains(low) else {
+                            return fail(
+                                "a high surrogate \\u escape without its low surrogate", at: escapeStart)
+                        }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    guard let unicode = Unicode.Scalar(scalar) else { return nil }
+                    guard let unicode = Unicode.Scalar(scalar) else {
+                        return fail(badEscape, at: escapeStart)
+                    }
                     utf8.append(contentsOf: String(Character(unicode)).utf8)
-                default: return nil
+                default: return fail("an unknown escape in a string", at: position - 2)
                 }
             }
         } else {
             position += 1
         }
-        return String(validating: utf8, as: UTF8.self)
+        if let text = String(validating: utf8, as: UTF8.self) { return text }
+        return fail("the string is not valid UTF-8", at: start - 1)
     }
 
     private mutating func hex4() -> UInt32? {
@@ -231,22 +356,30 @@ private struct JSONParser {
         if current == UInt8(ascii: "-") { position += 1 }
         let firstDigit = current
         let integerDigits = digits(&self)
-        guard integerDigits > 0, !(firstDigit == UInt8(ascii: "0") && integerDigits > 1) else { return nil }
+        guard integerDigits > 0, !(firstDigit == UInt8(ascii: "0") && integerDigits > 1) else {
+            return fail("not a valid number (digits, no leading zeros)", at: start)
+        }
         var integral = true
         if current == UInt8(ascii: ".") {
             position += 1
-            guard digits(&self) > 0 else { return nil }
+            guard digits(&self) > 0 else {
+                return fail("not a valid number: digits must follow '.'", at: start)
+            }
             integral = false
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             position += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
-            guard digits(&self) > 0 else { return nil }
+            guard digits(&self) > 0 else {
+                return fail("not a valid number: digits must follow the exponent", at: start)
+            }
             integral = false
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if integral, let int = Int(text) { return .int(int) }
-        guard let double = Double(text), double.isFinite else { return nil }
+        guard let double = Double(text), double.isFinite else {
+            return fail("the number is out of range", at: start)
+        }
         if double == double.rounded(), let int = Int(exactly: double) { return .int(int) }
         return .double(double)
     }

@@ -19,6 +19,13 @@ public enum Manifest {
     /// The longest display name accepted, in UTF-8 bytes.
     public static let maxNameLength = 1024
 
+    /// The top-level keys the broker reads; `$schema` is allowed for editors that validate
+    /// against docs/manifest.schema.json. Others are ignored, and `share check` warns of them.
+    public static let topLevelKeys: Set<String> = [
+        "id", "name", "names", "icon", "category", "match", "requires", "perform", "priority",
+        "default_handler_alias", "$schema",
+    ]
+
     /// Whether the file's contents mask a lower file of the same name (empty or only white space).
     public static func isMask(_ data: Data) -> Bool {
         data.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }

@@ -13,13 +13,21 @@ enum Completions {
                 --completions)
                     COMPREPLY=($(compgen -W "bash zsh" -- "$cur"))
                     return ;;
+                help)
+                    COMPREPLY=($(compgen -W "share list activities explain check browse open sheet help" -- "$cur"))
+                    return ;;
+                --extensions-dir)
+                    COMPREPLY=($(compgen -d -- "$cur"))
+                    return ;;
                 --bus|--title|--text|--locale)
                     return ;;
             esac
             if [ "$COMP_CWORD" -eq 1 ]; then
-                COMPREPLY=($(compgen -W "list activities explain browse open --help --version --completions" -- "$cur"))
+                COMPREPLY=($(compgen -W "list activities explain check browse open sheet help --help --version --completions" -- "$cur"))
+            elif [ "${COMP_WORDS[1]}" = check ]; then
+                COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "--activity --title --text --json --locale --bus" -- "$cur"))
+                COMPREPLY=($(compgen -W "--activity --title --text --json --locale --extensions-dir --bus --help" -- "$cur"))
             fi
         }
         complete -F _share share
@@ -30,7 +38,7 @@ enum Completions {
         # zsh completion for share — source it: eval "$(share --completions zsh)"
         _share() {
             local -a subcommands
-            subcommands=(list activities explain browse open)
+            subcommands=(list activities explain check browse open sheet help)
             case "$words[CURRENT-1]" in
                 --activity|explain)
                     local -a ids
@@ -40,12 +48,20 @@ enum Completions {
                 --completions)
                     compadd bash zsh
                     return ;;
+                help)
+                    compadd share $subcommands
+                    return ;;
+                --extensions-dir)
+                    _files -/
+                    return ;;
             esac
             if (( CURRENT == 2 )); then
                 compadd -a subcommands
                 compadd -- --help --version --completions
+            elif [[ "$words[2]" == check ]]; then
+                _files -g '*.json'
             else
-                compadd -- --activity --title --text --json --locale --bus
+                compadd -- --activity --title --text --json --locale --extensions-dir --bus --help
             fi
         }
         if [ "$funcstack[1]" = "_share" ]; then _share "$@"; else compdef _share share; fi

@@ -1,5 +1,99 @@
-// The text of `share --help`.
+// The text of `share --help` and of each command's own help (`share COMMAND --help`, `share help COMMAND`).
 enum HelpText {
+    /// The help for `COMMAND`: `share help COMMAND`, `share COMMAND --help`, `share COMMAND -h`.
+    static func text(for command: String?) -> String {
+        guard let command, let text = commands[command] else { return usage }
+        return text + "\n\n" + common
+    }
+
+    /// What every command's help ends with.
+    static let common = """
+        Common options:
+          --bus ADDRESS   talk to the broker on this D-Bus address instead of the session bus
+          -h, --help      this help; 'share --help' lists every command
+
+        Exit status: 0 completed, 1 the activity failed (explain: not offered), 2 bad usage or
+        input, 3 the broker could not be reached, 130 cancelled.
+        """
+
+    /// Each command's help, listing every option it takes.
+    static let commands: [String: String] = [
+        "share": """
+        share URL [--title T] [--text X] [--activity ID] — pick an activity for URL, then perform it
+
+        Options:
+          --title T       the page's title, passed to the activity as {title}
+          --text X        a text to share along, passed as {text}
+          --activity ID   perform ID without asking, and wait for it to finish
+
+        In the picker: arrow keys or a number select, only Enter performs, Esc or q cancels.
+        Without a terminal, in a graphical session, the desktop's share sheet is shown instead.
+        """,
+        "list": """
+        share list URL [--title T] [--json] [--locale L] — the activities offered for URL, best first
+
+        Options:
+          --title T       the page's title (some activities match on it)
+          --json          print a JSON array of {id, name, icon, category, origin}
+          --locale L      names in locale L (default: LC_ALL, LC_MESSAGES or LANG)
+        """,
+        "activities": """
+        share activities [--json] [--locale L] [--extensions-dir DIR]… — every registered
+        activity, available or not
+
+        Then the manifest files the broker skips (with file, line:column and error) and ids
+        defined by more than one file (which one wins, and why), read from the directories
+        the broker reads: $XDG_DATA_HOME/activity-broker/extensions, then each XDG_DATA_DIRS
+        entry's; with --json these go to standard error.
+
+        Options:
+          --extensions-dir DIR
+                          also read DIR as a built-in directory (as the broker's own
+                          --extensions-dir; repeatable)
+          --json          print a JSON array of {id, name, icon, category, origin, available, reason}
+          --locale L      names in locale L (default: LC_ALL, LC_MESSAGES or LANG)
+        """,
+        "explain": """
+        share explain ID URL [--json] — why ID is or is not offered for URL
+
+        Exits 0 when ID is offered, 1 when it is not, 2 when ID is unknown.
+
+        Options:
+          --json          print {"id", "applies", "reason"}
+        """,
+        "check": """
+        share check FILE… — validate manifests as the broker reads them (no broker needed)
+
+        Prints FILE:LINE:COLUMN: error: FIELD: MESSAGE for each problem, warnings for
+        unknown top-level keys (they are ignored, e.g. a misspelt "catgory"), and
+        FILE: ok (ID) for each valid file. Exits 2 when any file has an error, else 0.
+        """,
+        "browse": """
+        share browse URL — browse an http(s) URL in the terminal, with an Action button
+
+        A link's number then Enter follows it (another scheme than http(s) asks y first);
+        arrows/j/k scroll a line, PgUp/PgDn/Space a page, g/G the top/bottom; b/f back and
+        forward, a the Action sheet, o the browser, r the reader, q or Esc done; while a
+        page loads, q or Esc stops it and Ctrl-C quits.
+        """,
+        "open": """
+        share open URL [--json] — route URL: web pages to the browser window (or 'share
+        browse' on a terminal), other schemes to the system, unsafe ones discarded
+
+        Options:
+          --json          print the routing decision as JSON
+        """,
+        "sheet": """
+        share sheet URL [--title T] — the desktop's share sheet for URL; waits for the choice
+
+        Options:
+          --title T       the page's title
+        """,
+        "help": """
+        share help [COMMAND] — the overview, or COMMAND's help (also 'share COMMAND --help')
+        """,
+    ]
+
     static let usage = """
         share — send a URL somewhere, or act on it, through the Activity Broker
 
@@ -7,17 +101,23 @@ enum HelpText {
           share URL [--title T] [--text X]     pick an activity for URL, then perform it
           share URL --activity ID              perform ID without asking, and wait for it
           share list URL [--json] [--locale L] the activities offered for URL
-          share activities [--json]            every registered activity, available or not
-          share explain ID URL                 why ID is or is not offered for URL
+          share activities [--json]            every registered activity, broken manifests, id collisions
+          share explain ID URL [--json]        why ID is or is not offered for URL (exit 1: not offered)
+          share check FILE…                    validate manifest files as the broker reads them
           share browse URL                     browse an http(s) URL in the terminal, with an Action button
           share open URL [--json]              route URL: web pages to the desktop's browser window (or
                                                'share browse' without one), others to the system
           share sheet URL [--title T]          the desktop's share sheet for URL; waits for the choice
           share --completions bash|zsh         print a shell completion script
+          share help [COMMAND]                 this help, or a command's (also 'share COMMAND --help')
           share --help | --version
 
         Options:
           --bus ADDRESS   talk to the broker on this D-Bus address instead of the session bus
+          --locale L      for list and activities: names in locale L; by default the first
+                          non-empty of LC_ALL, LC_MESSAGES, LANG ('C' and 'POSIX' mean none)
+          --extensions-dir DIR
+                          for activities: also read DIR as a built-in manifest directory
 
         Examples:
           share https://example.org --title "Example"

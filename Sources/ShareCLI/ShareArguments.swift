@@ -6,8 +6,13 @@ public enum ShareInvocation: Equatable, Sendable {
     /// `share URL [--title T] [--text X] [--activity ID]`: pick (or use ID) and perform.
     case share(url: String, title: String?, text: String?, activity: String?)
     case list(url: String, title: String?, json: Bool, locale: String?)
-    case activities(json: Bool, locale: String?)
-    case explain(id: String, url: String)
+    /// `share activities [--json] [--locale L] [--extensions-dir DIR]…`: also broken manifest
+    /// files and id collisions, from the broker's directories plus the built-in ones given.
+    case activities(json: Bool, locale: String?, extensionDirectories: [String] = [])
+    /// `share explain ID URL [--json]`: exit 1 when ID is not offered.
+    case explain(id: String, url: String, json: Bool)
+    /// `share check FILE…`: validates manifests as the broker reads them; no broker needed.
+    case check(files: [String])
     case browse(url: String)
     /// `share sheet URL [--title T]`: the desktop's share sheet, over no parent window.
     case sheet(url: String, title: String?)
@@ -15,7 +20,8 @@ public enum ShareInvocation: Equatable, Sendable {
     case completions(shell: String)
     /// Hidden: activity ids for shell completion, one a line.
     case completeIDs
-    case help
+    /// `share help [COMMAND]`, `share [COMMAND] --help`: nil is the overview.
+    case help(command: String?)
     case version
 }
 
@@ -30,7 +36,10 @@ public struct ShareArguments: Equatable, Sendable {
         var flags: [String: String] = [:]
         var switches: Set<String> = []
         var positional: [String] = []
-        let valued: Set<String> = ["--title", "--text", "--activity", "--locale", "--bus", "--completions"]
+        let valued: Set<String> = [
+            "--title", "--text", "--activity", "--locale", "--bus", "--completions", "--extensions-dir",
+        ]
+        var extensionDirectories: [String] = []
         let boolean: Set<String> = ["--json", "--help", "-h", "--version"]
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -42,9 +51,13 @@ public struct ShareArguments: Equatable, Sendable {
                 valued.contains(String(argument[..<equals]))
             {
                 flags[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+                if argument.hasPrefix("--extensions-dir=") {
+                    extensionDirectories.append(flags["--extensions-dir"]!)
+                }
             } else if valued.contains(argument) {
                 guard let value = rest.popFirst() else { throw ShareUsageError("\(argument) needs a value") }
                 flags[argument] = value
+                if argument == "--extensions-dir" { extensionDirectories.append(value) }
             } else if boolean.contains(argument) {
                 switches.insert(argument)
             } else if argument.hasPrefix("-") && argument.count > 1 {
@@ -54,7 +67,9 @@ public struct ShareArguments: Equatable, Sendable {
             }
         }
         let bus = flags["--bus"]
-        func done(_ invocation: ShareInvocation, allowed: Set<String>) throws(ShareUsageError) -> ShareArguments {
+        func done(_ invocation: ShareInvocation, allowed: Set<String>) throws(ShareUsageError)
+            -> ShareArguments
+        {
             let used = Set(flags.keys).union(switches).subtracting(["--bus"])
             if let extra = used.subtracting(allowed).sorted().first {
                 throw ShareUsageError("option '\(extra)' does not apply here")
@@ -68,7 +83,10 @@ public struct ShareArguments: Equatable, Sendable {
             }
         }
 
-        if switches.contains("--help") || switches.contains("-h") { return ShareArguments(invocation: .help, bus: bus) }
+        if switches.contains("--help") || switches.contains("-h") {
+            let command = positional.first.flatMap { HelpText.commands[$0] != nil ? $0 : nil }
+            return ShareArguments(invocation: .help(command: command), bus: bus)
+        }
         if switches.contains("--version") { return ShareArguments(invocation: .version, bus: bus) }
         if let shell = flags["--completions"] {
             guard ["bash", "zsh"].contains(shell) else {
@@ -78,18 +96,39 @@ public struct ShareArguments: Equatable, Sendable {
         }
         guard let first = positional.first else { throw ShareUsageError("missing URL (try 'share --help')") }
         switch first {
+        case "help":
+            guard positional.count <= 2 else {
+                throw ShareUsageError("unexpected argument '\(positional[2])': share help [COMMAND]")
+            }
+            let command = positional.count == 2 ? positional[1] : nil
+            if let command, HelpText.commands[command] == nil {
+                throw ShareUsageError(
+                    "no help for '\(command)' (commands: \(HelpText.commands.keys.sorted().joined(separator: ", ")))"
+                )
+            }
+            return try done(.help(command: command), allowed: [])
+        case "check":
+            guard positional.count > 1 else { throw ShareUsageError("missing argument: share check FILE…") }
+            return try done(.check(files: Array(positional.dropFirst())), allowed: [])
         case "list":
             try expect(1, "share list URL [--json] [--locale L]")
             return try done(
-                .list(url: positional[1], title: flags["--title"], json: switches.contains("--json"), locale: flags["--locale"]),
+                .list(
+                    url: positional[1], title: flags["--title"], json: switches.contains("--json"),
+                    locale: flags["--locale"]),
                 allowed: ["--json", "--locale", "--title"])
         case "activities":
-            try expect(0, "share activities [--json]")
+            try expect(0, "share activities [--json] [--locale L] [--extensions-dir DIR]…")
             return try done(
-                .activities(json: switches.contains("--json"), locale: flags["--locale"]), allowed: ["--json", "--locale"])
+                .activities(
+                    json: switches.contains("--json"), locale: flags["--locale"],
+                    extensionDirectories: extensionDirectories),
+                allowed: ["--json", "--locale", "--extensions-dir"])
         case "explain":
-            try expect(2, "share explain ID URL")
-            return try done(.explain(id: positional[1], url: positional[2]), allowed: [])
+            try expect(2, "share explain ID URL [--json]")
+            return try done(
+                .explain(id: positional[1], url: positional[2], json: switches.contains("--json")),
+                allowed: ["--json"])
         case "browse":
             try expect(1, "share browse URL")
             return try done(.browse(url: positional[1]), allowed: [])
@@ -106,7 +145,8 @@ public struct ShareArguments: Equatable, Sendable {
                 throw ShareUsageError("unexpected argument '\(positional[1])' (share takes one URL)")
             }
             return try done(
-                .share(url: first, title: flags["--title"], text: flags["--text"], activity: flags["--activity"]),
+                .share(
+                    url: first, title: flags["--title"], text: flags["--text"], activity: flags["--activity"]),
                 allowed: ["--title", "--text", "--activity"])
         }
     }

@@ -1,5 +1,6 @@
 // Runs a parsed share invocation against the broker and turns the result into an exit status.
 import ActivityBrokerClient
+import ActivityBrokerInterface
 import DBus
 import Foundation
 
@@ -14,7 +15,7 @@ public enum ShareExit: Int32, Sendable {
 
 /// The `share` command.
 public enum ShareCommand {
-    public static let version = "1.0.0"
+    public static let version = ProjectVersion.current
 
     /// Parses and runs; returns the process exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
@@ -43,9 +44,11 @@ public enum ShareCommand {
 
     static func run(_ invocation: ShareInvocation, bus: BusAddress) async throws -> ShareExit {
         switch invocation {
-        case .help:
-            Output.line(HelpText.usage)
+        case .help(let command):
+            Output.line(HelpText.text(for: command))
             return .completed
+        case .check(let files):
+            return CheckCommand.run(files: files)
         case .version:
             Output.line("share \(version)")
             return .completed
@@ -59,20 +62,31 @@ public enum ShareCommand {
         case .list(let url, let title, let json, let locale):
             let items = try validatedItems(url: url, title: title, text: nil)
             let broker = try BrokerProxy.connect(bus: bus)
-            let activities = try await broker.activities(for: items, locale: locale)
+            let activities = try await broker.activities(for: items, locale: locale ?? environmentLocale)
             Output.line(json ? ActivityListing.json(activities) : ActivityListing.table(activities))
             return .completed
-        case .activities(let json, let locale):
+        case .activities(let json, let locale, let extensionDirectories):
             let broker = try BrokerProxy.connect(bus: bus)
-            let activities = try await broker.registered(locale: locale)
+            let activities = try await broker.registered(locale: locale ?? environmentLocale)
             Output.line(json ? ActivityListing.json(activities) : ActivityListing.registeredTable(activities))
+            let survey = ManifestSurvey(
+                directories: ManifestSurvey.directories(
+                    environment: ProcessInfo.processInfo.environment, builtin: extensionDirectories))
+            if !survey.text.isEmpty {
+                // JSON on standard output stays one parseable array; the findings go to standard error.
+                if json { Output.error(survey.text) } else { Output.line("\n" + survey.text) }
+            }
             return .completed
-        case .explain(let id, let url):
+        case .explain(let id, let url, let json):
             let items = try validatedItems(url: url, title: nil, text: nil)
             let broker = try BrokerProxy.connect(bus: bus)
             let (applies, reason) = try await broker.explain(id, items: items)
-            Output.line("\(id) is \(applies ? "offered" : "not offered"): \(reason)")
-            return .completed
+            if json {
+                Output.line(ExplainJSON(id: id, applies: applies, reason: reason).text)
+            } else {
+                Output.line("\(id) is \(applies ? "offered" : "not offered"): \(reason)")
+            }
+            return applies ? .completed : .failed
         case .share(let url, let title, let text, let activity):
             let items = try validatedItems(url: url, title: title, text: text)
             let broker = try BrokerProxy.connect(bus: bus)
@@ -94,11 +108,17 @@ public enum ShareCommand {
         }
     }
 
+    /// The locale from LC_ALL / LC_MESSAGES / LANG, for when --locale is not given.
+    static var environmentLocale: String? {
+        LocaleEnvironment.locale(in: ProcessInfo.processInfo.environment)
+    }
+
     /// Checks the URL locally first, so that a typo is exit 2 even without a broker.
-    static func validatedItems(url: String, title: String?, text: String?) throws(ShareFailure) -> SharedItems {
+    static func validatedItems(url: String, title: String?, text: String?) throws(ShareFailure) -> SharedItems
+    {
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
-              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
-              url[url.startIndex].isLetter
+            url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
+            url[url.startIndex].isLetter
         else {
             throw ShareFailure(
                 "'\(url)' is not an absolute URL (it needs a scheme, e.g. https://example.org)", exit: .usage)

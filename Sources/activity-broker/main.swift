@@ -1,7 +1,13 @@
 // The activity-broker daemon: parse arguments, start the broker, stop cleanly on SIGTERM/SIGINT.
 import ActivityBroker
+import ActivityBrokerInterface
 import Foundation
 import SystemSupport
+
+if CommandLine.arguments.dropFirst().first == "--version" {
+    print(ProjectVersion.line(program: "activity-broker"))
+    exit(0)
+}
 
 let configuration: BrokerConfiguration
 do {

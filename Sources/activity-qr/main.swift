@@ -1,6 +1,7 @@
 // activity-qr URL: renders URL as a QR code PNG with qrencode and opens it with the opener.
 // Run by the "Show QR Code" manifest; a program of its own because a manifest's exec runs
 // one command and showing a code takes two (render, then open).
+import ActivityBrokerInterface
 import Foundation
 import Glibc
 import SystemSupport
@@ -8,6 +9,11 @@ import SystemSupport
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("activity-qr: \(message)\n".utf8))
     exit(1)
+}
+
+if CommandLine.arguments.dropFirst().first == "--version" {
+    print(ProjectVersion.line(program: "activity-qr"))
+    exit(0)
 }
 
 let environment = ProcessInfo.processInfo.environment

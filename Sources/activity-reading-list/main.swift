@@ -1,6 +1,7 @@
 // activity-reading-list: the "Add to Reading List" provider, started by D-Bus activation.
 // The worked example for extension authors: an ActivityProvider serving one activity.
 import ActivityBrokerClient
+import ActivityBrokerInterface
 import DBus
 import Foundation
 
@@ -15,6 +16,10 @@ func log(_ message: String) {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--version"] {
+    print(ProjectVersion.line(program: "activity-reading-list"))
+    exit(0)
+}
 if arguments == ["--list"] {
     do {
         let entries = try readingList.load { log("the list was unreadable; kept it as \($0)") }

@@ -1,6 +1,12 @@
 // activity-sheet: the share sheet's UI service (org.activitybroker.Sheet), started by D-Bus activation.
+import ActivityBrokerInterface
 import Foundation
 import ShareSheet
+
+if CommandLine.arguments.dropFirst().first == "--version" {
+    print(ProjectVersion.line(program: "activity-sheet"))
+    exit(0)
+}
 
 let arguments: SheetArguments
 do {

@@ -1,12 +1,17 @@
 // example-provider: the smallest complete extension — an app offering "Save to Notes" for
 // https pages, served from a closure. The README's "For extension authors" shows this file.
 import ActivityBrokerClient
+import ActivityBrokerInterface
 import DBus
 import Foundation
 
 @main
 struct ExampleProvider {
     static func main() async throws {
+        if CommandLine.arguments.dropFirst().first == "--version" {
+            print(ProjectVersion.line(program: "example-provider"))
+            return
+        }
         // The app's own connection to the session bus.
         let connection = try Connection(bus: .session)
 

@@ -282,3 +282,39 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         }
     }
 }
+
+/// Issue 11/13: a provider built with the client library performs only for the broker.
+@Suite(.timeLimit(.minutes(2))) struct ProviderCallerTests {
+    @Test func performFromAnotherProgramIsAccessDeniedAndTheHandlerNeverRuns() async throws {
+        let broker = try await BrokerHarness(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("guarded")
+        let ran = Inbox<String>()
+        let providerConnection = try broker.bus.connect()
+        let provider = ActivityProvider(connection: providerConnection)
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Guarded") { request in
+                ran.put(request.items.url)
+                return .completed
+            }
+        ])
+        // Any other program on the bus calls Perform directly: refused, handler not run.
+        let stranger = try broker.bus.connect()
+        let direct = MethodCall(
+            destination: try BusName(providerConnection.uniqueName), path: provider.objectPath,
+            interface: ActivityProvider.interface, member: "Perform",
+            body: [.string(id), .vardict(["url": .string("https://stranger.example/")]), .vardict([:])])
+        do {
+            _ = try await stranger.call(direct, autoStart: false)
+            Issue.record("Perform from a stranger was answered")
+        } catch {
+            #expect(error.name == "org.activitybroker.Error.AccessDenied", "\(error)")
+        }
+        // The broker's call still goes through, and is the only one the handler saw.
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        let outcome = try await client.perform(id, items: SharedItems(url: "https://broker.example/"))
+        #expect(outcome.state == .completed)
+        #expect(try await ran.next("the broker's perform") == "https://broker.example/")
+        #expect(ran.items == ["https://broker.example/"], "the stranger's call must not have run the handler")
+    }
+}

@@ -144,7 +144,7 @@ import Testing
         #expect(offered.status == 0)
         #expect(offered.output.contains("test.alpha is offered"))
         let notOffered = try await broker.share(["explain", "test.files", "https://example.org"])
-        #expect(notOffered.status == 0)
+        #expect(notOffered.status == 1, "exit 1 when not offered")
         #expect(notOffered.output.contains("test.files is not offered"))
         #expect(notOffered.output.contains("ftp"), "names the rule: \(notOffered.output)")
         let unknown = try await broker.share(["explain", "test.no-such", "https://example.org"])
