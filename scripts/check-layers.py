@@ -31,13 +31,13 @@ ALLOWED = {
     "BrowserWindow": {"CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityKit", "ActivityBrokerInterface",
                       "ActivityBrokerClient", "Navigation", "SystemSupport", "ShareSheet"},
     "TestSupport": {"DBus", "ActivityBrokerInterface", "SystemSupport"},
-    # Executables: wiring only, each over its own layer.
-    "activity-broker": {"ActivityBroker", "SystemSupport"},
+    # Executables: wiring only, each over its own layer (and the contract, for `--version`).
+    "activity-broker": {"ActivityBroker", "ActivityBrokerInterface", "SystemSupport"},
     "share": {"ShareCLI"},
-    "activity-sheet": {"ShareSheet"},
-    "activity-browser": {"BrowserWindow"},
+    "activity-sheet": {"ShareSheet", "ActivityBrokerInterface"},
+    "activity-browser": {"BrowserWindow", "ActivityBrokerInterface"},
     "activity-reading-list": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "SystemSupport"},
-    "activity-qr": {"SystemSupport"},
+    "activity-qr": {"SystemSupport", "ActivityBrokerInterface"},
     "example-provider": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus"},
     "broker-bench": {"DBus", "ActivityBrokerInterface", "TestSupport", "SystemSupport"},
     "gtk-first-frame": {"CGtk"},
@@ -47,7 +47,12 @@ FORBIDDEN_SYSTEM = {"ActivityKit": {"Glibc"}}
 # Text that must not appear in a target's sources (process APIs in the domain).
 FORBIDDEN_TEXT = {"ActivityKit": [r"\bProcess\(", r"posix_spawn", r"\bfork\(", r"\bexecv"]}
 
-IMPORT = re.compile(r"^\s*(?:@\w+\s+)*(?:public\s+|package\s+|internal\s+)?import\s+(?:\w+\s+)?([A-Za-z_][\w]*)", re.M)
+# One import per line: `import X`, `@preconcurrency import X`, `public import X`,
+# `import struct X.Y`. Only blanks (never a newline) between the words.
+IMPORT = re.compile(
+    r"^[ \t]*(?:@\w+[ \t]+)*(?:(?:public|package|internal|fileprivate|private)[ \t]+)?import[ \t]+"
+    r"(?:(?:struct|class|enum|protocol|typealias|func|var|let)[ \t]+)?([A-Za-z_]\w*)",
+    re.M)
 
 
 def main() -> int:

@@ -1,6 +1,12 @@
 // activity-browser: the browser window's UI service (org.activitybroker.Browser), started by D-Bus activation.
+import ActivityBrokerInterface
 import BrowserWindow
 import Foundation
+
+if CommandLine.arguments.dropFirst().first == "--version" {
+    print(ProjectVersion.line(program: "activity-browser"))
+    exit(0)
+}
 
 let arguments: BrowserArguments
 do {

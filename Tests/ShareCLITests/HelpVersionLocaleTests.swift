@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "share", "activity-broker", "activity-reading-list", "activity-qr", "activity-sheet",
+        "share", "activity-broker", "activity-reading-list", "activity-qr", "activity-sheet", "activity-browser",
         "example-provider",
     ])
     func everyExecutablePrintsTheOneVersion(program: String) async throws {
