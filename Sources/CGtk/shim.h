@@ -7,6 +7,9 @@
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
 #endif
+#ifdef GDK_WINDOWING_WAYLAND
+#include <gdk/wayland/gdkwayland.h>
+#endif
 
 // libdispatch's main-queue hooks (exported by the toolchain's libdispatch, declared in its
 // private headers): GLib owns the main thread, so it must drain DispatchQueue.main itself.
@@ -64,6 +67,22 @@ static inline gboolean cgtk_set_x11_transient_for(GtkWidget *widget, unsigned lo
 #else
     (void)widget;
     (void)parent;
+    return FALSE;
+#endif
+}
+
+/// Makes `widget` transient for a window another client exported with xdg-foreign-v2
+/// (`wayland:<handle>` in the portal convention), as xdg-desktop-portal-gtk does. Call once
+/// the window is realized. Returns FALSE when the window is not on Wayland or the compositor
+/// refused the handle.
+static inline gboolean cgtk_set_wayland_transient_for(GtkWidget *widget, const char *handle) {
+#ifdef GDK_WINDOWING_WAYLAND
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(widget));
+    if (surface == NULL || !GDK_IS_WAYLAND_TOPLEVEL(surface)) return FALSE;
+    return gdk_wayland_toplevel_set_transient_for_exported(GDK_TOPLEVEL(surface), (char *)handle);
+#else
+    (void)widget;
+    (void)handle;
     return FALSE;
 #endif
 }

@@ -19,7 +19,7 @@ struct SheetRequest: Sendable {
     enum ParentWindow: Hashable, Sendable {
         case none
         case x11(UInt)
-        /// An xdg-foreign handle; not used yet (see README: the sheet is not transient on Wayland).
+        /// An xdg-foreign-v2 handle exported by the parent's client; the sheet is made transient for it.
         case wayland(String)
     }
 

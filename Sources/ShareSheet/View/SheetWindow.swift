@@ -229,9 +229,13 @@ final class SheetWindow {
     /// Shows the window (with the caller's activation token, so it may take the focus).
     func present(startupID: String?, transientFor parent: SheetRequest.ParentWindow) {
         if let startupID, !startupID.isEmpty { gtk_window_set_startup_id(cgtk_window(window), startupID) }
-        if case .x11(let xid) = parent {
-            let window = window
+        let window = window
+        switch parent {
+        case .none: break
+        case .x11(let xid):
             GtkSignals.connect(window, "map") { _ = cgtk_set_x11_transient_for(window, UInt(xid)) }
+        case .wayland(let handle):
+            GtkSignals.connect(window, "realize") { _ = cgtk_set_wayland_transient_for(window, handle) }
         }
         FirstFrameReport.arm(window)
         gtk_window_present(cgtk_window(window))
