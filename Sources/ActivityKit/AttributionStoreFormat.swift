@@ -1,0 +1,103 @@
+// AttributionStoreFormat: attribution.json and the `share attributions --json` listing — sites, ids and days only.
+
+import Foundation
+
+/// The text forms of an `AttributionStore`.
+///
+/// The listing (API.md §11) is an array of objects: `kind` `click` or `report`,
+/// `source_site`, `destination_site`, `source_id`, then `expires` (clicks) or `trigger_data`,
+/// `priority`, `send_after` (reports). The store file is `{"version":1,"attributions":[…]}`
+/// with the same objects, reports also carrying `attempts`. Dates are days (`YYYY-MM-DD`):
+/// a report's exact send time is not written down, so after a restart it is drawn again,
+/// uniformly within its day (at once when that day has passed). Output is deterministic.
+public enum AttributionStoreFormat {
+    public static let version = 1
+    /// A larger file is not read (the caps keep a real one near 200 KiB).
+    public static let maximumFileSize = 1 << 20
+
+    /// The store file's content.
+    public static func file(_ store: AttributionStore) -> Data {
+        Data(("{\"version\":\(version),\"attributions\":" + array(store, attempts: true) + "}\n").utf8)
+    }
+
+    /// The `share attributions --json` array.
+    public static func listing(_ store: AttributionStore) -> String { array(store, attempts: false) }
+
+    /// Reads a store file; nil when it is not one (the caller starts empty and logs it).
+    public static func store(
+        fromFile data: Data, using random: inout some RandomNumberGenerator
+    ) -> AttributionStore? {
+        guard data.count <= maximumFileSize, case .object(let top)? = JSONValue.parse(data),
+            top["version"] == .int(version), case .array(let entries)? = top["attributions"]
+        else { return nil }
+        var clicks: [AttributionClick] = []
+        var reports: [AttributionReport] = []
+        for entry in entries {
+            guard case .object(let fields) = entry, let source = site(fields["source_site"]),
+                let destination = site(fields["destination_site"]),
+                let sourceID = integer(fields["source_id"], max: 255)
+            else { return nil }
+            switch fields["kind"] {
+            case .string("click"):
+                guard case .string(let text)? = fields["expires"], let expires = AttributionDay(parsing: text)
+                else { return nil }
+                clicks.append(
+                    AttributionClick(
+                        sourceSite: source, destinationSite: destination, sourceID: UInt8(sourceID),
+                        expires: expires))
+            case .string("report"):
+                guard let data = integer(fields["trigger_data"], max: Int(AttributionTrigger.maximumTriggerData)),
+                    let priority = integer(fields["priority"], max: Int(AttributionTrigger.maximumPriority)),
+                    let attempts = integer(fields["attempts"], max: AttributionReport.maximumAttempts - 1),
+                    case .string(let text)? = fields["send_after"], let day = AttributionDay(parsing: text)
+                else { return nil }
+                reports.append(
+                    AttributionReport(
+                        sourceSite: source, destinationSite: destination, sourceID: UInt8(sourceID),
+                        triggerData: UInt8(data), priority: UInt8(priority),
+                        sendAfter: day.start + Int.random(in: 0..<AttributionDay.secondsPerDay, using: &random),
+                        attempts: attempts))
+            default: return nil
+            }
+        }
+        return AttributionStore(clicks: clicks, reports: reports)
+    }
+
+    private static func array(_ store: AttributionStore, attempts: Bool) -> String {
+        var objects: [String] = []
+        for click in store.clicks {
+            objects.append(
+                "{\"kind\":\"click\"," + sites(click.sourceSite, click.destinationSite, click.sourceID)
+                    + ",\"expires\":\"\(click.expires)\"}")
+        }
+        for report in store.reports {
+            var object = "{\"kind\":\"report\","
+            object += sites(report.sourceSite, report.destinationSite, report.sourceID)
+            object += ",\"trigger_data\":\(report.triggerData),\"priority\":\(report.priority)"
+            object += ",\"send_after\":\"\(AttributionDay(containing: report.sendAfter))\""
+            if attempts { object += ",\"attempts\":\(report.attempts)" }
+            objects.append(object + "}")
+        }
+        return "[" + objects.joined(separator: ",") + "]"
+    }
+
+    private static func sites(_ source: String, _ destination: String, _ id: UInt8) -> String {
+        "\"source_site\":\(AttributionReport.quoted(source)),\"destination_site\":\(AttributionReport.quoted(destination)),\"source_id\":\(id)"
+    }
+
+    private static func integer(_ value: JSONValue?, max: Int) -> Int? {
+        guard case .int(let number)? = value, (0...max).contains(number) else { return nil }
+        return number
+    }
+
+    /// A site as `RegistrableDomain` gives it: a host name or IP literal, nothing that could be a path.
+    private static func site(_ value: JSONValue?) -> String? {
+        guard case .string(let text)? = value, !text.isEmpty, text.utf8.count <= 253,
+            text.utf8.allSatisfy({
+                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D
+                    || $0 == 0x3A
+            })
+        else { return nil }
+        return text
+    }
+}
