@@ -1,0 +1,78 @@
+// AttributionStoreFormat: the store file and listing round-trip, hold days only, and refuse anything else.
+import ActivityKit
+import Foundation
+import Testing
+
+@Suite("Attribution store format")
+struct AttributionStoreFormatTests {
+    static func sample() -> AttributionStore {
+        var random = SeededGenerator(state: 2)
+        var store = AttributionStore()
+        let t0 = AttributionStoreTests.t0
+        store.record(AttributionStoreTests.click("ads.example", "shop.example", id: 1), now: t0)
+        store.record(AttributionStoreTests.click("ads.example", "books.example", id: 2), now: t0)
+        _ = store.record(
+            AttributionTrigger(sourceSite: "ads.example", triggerData: 9, priority: 4), destinationSite: "books.example",
+            now: t0, using: &random)
+        return store
+    }
+
+    @Test("The listing is API.md §11's array, dates to the day")
+    func listing() {
+        let store = Self.sample()
+        let day = AttributionDay(containing: store.reports[0].sendAfter)
+        #expect(
+            AttributionStoreFormat.listing(store)
+                == #"[{"kind":"click","source_site":"ads.example","destination_site":"shop.example","source_id":1,"expires":"2026-12-08"},"#
+                + #"{"kind":"report","source_site":"ads.example","destination_site":"books.example","source_id":2,"trigger_data":9,"priority":4,"send_after":""#
+                + "\(day)\"}]")
+    }
+
+    @Test("The file round-trips; a report's send time is redrawn within its day")
+    func roundTrip() throws {
+        let store = Self.sample()
+        let data = AttributionStoreFormat.file(store)
+        var random = SeededGenerator(state: 77)
+        let back = try #require(AttributionStoreFormat.store(fromFile: data, using: &random))
+        #expect(back.clicks == store.clicks)
+        #expect(back.reports.count == 1)
+        let (old, new) = (store.reports[0], back.reports[0])
+        #expect(AttributionDay(containing: new.sendAfter) == AttributionDay(containing: old.sendAfter))
+        #expect(new.pair == old.pair && new.triggerData == old.triggerData && new.priority == old.priority)
+        #expect(AttributionStoreFormat.file(back) == data)
+    }
+
+    @Test("The file holds no time finer than a day and no path")
+    func noFineTime() throws {
+        let text = String(decoding: AttributionStoreFormat.file(Self.sample()), as: UTF8.self)
+        #expect(!text.contains("/"))
+        #expect(text.range(of: #"[0-9]:[0-9]"#, options: .regularExpression) == nil, "no hh:mm")
+        #expect(text.range(of: #"[0-9]{5,}"#, options: .regularExpression) == nil, "no epoch seconds")
+    }
+
+    @Test(
+        "Corrupt or foreign files are refused whole",
+        arguments: [
+            "", "{", "[]", #"{"version":2,"attributions":[]}"#, #"{"version":1}"#,
+            #"{"version":1,"attributions":[{"kind":"click"}]}"#,
+            #"{"version":1,"attributions":[{"kind":"click","source_site":"a.example","destination_site":"b.example","source_id":256,"expires":"2026-12-08"}]}"#,
+            #"{"version":1,"attributions":[{"kind":"click","source_site":"a.example/x","destination_site":"b.example","source_id":1,"expires":"2026-12-08"}]}"#,
+            #"{"version":1,"attributions":[{"kind":"click","source_site":"a.example","destination_site":"b.example","source_id":1,"expires":"2026-12-08T10:00"}]}"#,
+            #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":16,"priority":0,"send_after":"2026-12-08","attempts":0}]}"#,
+            #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":1,"priority":0,"send_after":"2026-12-08","attempts":2}]}"#,
+            #"{"version":1,"attributions":[{"kind":"other","source_site":"a.example","destination_site":"b.example","source_id":1}]}"#,
+        ])
+    func corrupt(text: String) {
+        var random = SeededGenerator(state: 1)
+        #expect(AttributionStoreFormat.store(fromFile: Data(text.utf8), using: &random) == nil)
+    }
+
+    @Test("A file over the size limit is not read")
+    func oversized() {
+        var random = SeededGenerator(state: 1)
+        let padding = String(repeating: " ", count: AttributionStoreFormat.maximumFileSize)
+        let data = Data((#"{"version":1,"attributions":[]}"# + padding).utf8)
+        #expect(AttributionStoreFormat.store(fromFile: data, using: &random) == nil)
+        #expect(AttributionStoreFormat.store(fromFile: Data(#"{"version":1,"attributions":[]}"#.utf8), using: &random)?.isEmpty == true)
+    }
+}
