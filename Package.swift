@@ -28,7 +28,9 @@ let package = Package(
         .target(name: "ActivityKit"),
         .target(name: "ActivityBrokerInterface", dependencies: ["DBus", "ActivityKit"]),
         .target(name: "SystemSupport"),
-        .target(name: "ActivityBroker", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport"]),
+        .target(
+            name: "ActivityBroker",
+            dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport", "ReportTransport"]),
         .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface"]),
         .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker"]),
         .systemLibrary(
@@ -54,6 +56,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "TextPages", dependencies: ["Navigation", "CCurl"]),
+        .target(name: "ReportTransport", dependencies: ["CCurl"]),
         .target(
             name: "ShareCLI",
             dependencies: ["ActivityBrokerClient", "ActivityKit", "Navigation", "TextPages", "TerminalUI", "SystemSupport"]

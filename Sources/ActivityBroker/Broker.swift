@@ -40,9 +40,12 @@ public final class Broker: @unchecked Sendable {
     private let shares: ShareRequests
     private let sessions: BrowsingSessions
     private let prewarmer: Prewarmer
+    private let attributions: Attributions
 
     /// Connects to the bus and builds the service; `start()` exports it and takes the name.
-    public init(configuration: BrokerConfiguration, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(configuration: BrokerConfiguration, clock base: @escaping @Sendable () -> Date = { Date() }) throws {
+        let offset = configuration.clockOffset
+        let clock: @Sendable () -> Date = { base().addingTimeInterval(offset) }
         let log = BrokerLog(verbose: configuration.verbose)
         let connection = try Connection(bus: configuration.bus)
         let paths = XDGPaths(environment: configuration.environment)
@@ -62,6 +65,11 @@ public final class Broker: @unchecked Sendable {
         registrations = Registrations(activities: activities, connection: connection, log: log)
         announcer = ChangeAnnouncer(connection: connection)
         prewarmer = Prewarmer(log: log)
+        let attributions = Attributions(
+            settings: AttributionSettings(paths: paths), queue: connection.queue, log: log, clock: clock,
+            sender: AttributionReportSender(
+                trustedCAFile: configuration.attributionCAFile, connectTo: configuration.attributionConnectTo))
+        self.attributions = attributions
         (catalog, jobs, shares, sessions) = connection.queue.sync {
             let catalog = StaticCatalog(
                 paths: paths, environment: configuration.environment,
@@ -75,7 +83,7 @@ public final class Broker: @unchecked Sendable {
                 completed: { usage.recordUse(of: $0, at: clock()) })
             let sessions = BrowsingSessions(
                 connection: connection, browser: BrowserClient(connection: connection, log: log), machine: machine,
-                environment: configuration.environment, log: log)
+                environment: configuration.environment, log: log, attributions: attributions)
             let shares = ShareRequests(
                 connection: connection, offers: offers, activities: activities, jobs: jobs,
                 sheet: SheetClient(connection: connection, log: log), sessions: sessions, machine: machine,
@@ -98,6 +106,7 @@ public final class Broker: @unchecked Sendable {
                         sessions: sessions, prewarmer: prewarmer, activities: activities, usage: usage, log: log)
                 ])
             usage.load()
+            attributions.start()
             sessions.start()
             activities.onChange = { [unowned self] change in
                 switch change {

@@ -19,6 +19,13 @@ public struct BrokerConfiguration: Sendable {
     /// Jobs running at once across all callers (`LimitExceeded` beyond). The hidden flag
     /// `--max-running-jobs N` (a testing aid) lowers it.
     public var maximumRunningJobs = 256
+    /// Test aids for click measurement reports (API.md §11), hidden flags: `--clock-offset
+    /// SECONDS` moves the broker's clock (a report becomes due without waiting a day),
+    /// `--attribution-ca FILE` trusts a test CA for reports, `--attribution-connect-to
+    /// HOST:PORT:HOST2:PORT2` (repeatable) sends a report for HOST to a loopback server.
+    public var clockOffset: TimeInterval = 0
+    public var attributionCAFile: String?
+    public var attributionConnectTo: [String] = []
 
     public init() {}
 
@@ -83,6 +90,14 @@ public struct BrokerConfiguration: Sendable {
                     throw UsageError("--max-running-jobs needs a count from 1 to 65536, got '\(text)'")
                 }
                 configuration.maximumRunningJobs = count
+            case "--clock-offset":
+                let text = try value(for: argument)
+                guard let seconds = Double(text), abs(seconds) <= 10 * 365 * 86_400 else {
+                    throw UsageError("--clock-offset needs a number of seconds, got '\(text)'")
+                }
+                configuration.clockOffset = seconds
+            case "--attribution-ca": configuration.attributionCAFile = try value(for: argument)
+            case "--attribution-connect-to": configuration.attributionConnectTo.append(try value(for: argument))
             case "--help", "-h": throw UsageError(nil)
             default: throw UsageError("unknown argument '\(argument)'")
             }

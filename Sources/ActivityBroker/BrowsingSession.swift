@@ -2,6 +2,7 @@
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
+import Foundation
 
 /// A browsing session. Loop-confined like the `BrowsingSessions` that owns it.
 final class BrowsingSession: @unchecked Sendable {
@@ -16,8 +17,13 @@ final class BrowsingSession: @unchecked Sendable {
     let owner: String
     /// `exclude` of `Browse`, applied to the Action sheet.
     let exclude: [String]
-    /// Validated and kept for Private Click Measurement (issue 17).
-    let attribution: EventAttribution?
+    /// The click that led here (Private Click Measurement, API.md §11): kept only once the
+    /// gesture is proven (`ClickActivated(true)` in time), then cleared; cleared also when
+    /// the proof fails or comes too late.
+    var attribution: EventAttribution?
+    /// Fires `AttributionGesture.window` after the window opened: an attribution still
+    /// unproven then is discarded.
+    var attributionDeadline: DispatchWorkItem?
     /// The browser service's unique name serving the window; nil while it is being started
     /// (the first owner of the name afterwards adopts it).
     var browser: String?

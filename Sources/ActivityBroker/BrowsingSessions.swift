@@ -8,7 +8,8 @@ import Foundation
 /// service (`org.activitybroker.Browser`) to open a window for it under a handle only the two
 /// of them know. The service reports through `Event(handle, name, details)` signals unicast to
 /// the broker; the broker passes the four an app may know on to the session's owner, unicast,
-/// and drops everything else (`ClickActivated` is for issue 17).
+/// and drops everything else. `ClickActivated` and `AttributionTrigger` go to `Attributions`
+/// (Private Click Measurement, API.md §11; see `AttributionGesture` for the gesture proof).
 ///
 /// Loop-confined (the connection's loop). Events are taken only from the current owner of
 /// the browser's name (a match on its unique name, checked again locally): another
@@ -25,6 +26,7 @@ final class BrowsingSessions: @unchecked Sendable {
     private let machine: any Environment
     private let graphical: Bool
     private let log: BrokerLog
+    private let attributions: Attributions?
     private var sessions: [ObjectPath: BrowsingSession] = [:]
     private var countByOwner: [String: Int] = [:]
     private var nextNumber: UInt64 = 1
@@ -39,13 +41,14 @@ final class BrowsingSessions: @unchecked Sendable {
 
     init(
         connection: Connection, browser: BrowserClient, machine: any Environment,
-        environment: [String: String], log: BrokerLog
+        environment: [String: String], log: BrokerLog, attributions: Attributions? = nil
     ) {
         self.connection = connection
         self.browser = browser
         self.machine = machine
         self.graphical = GraphicalSession.isPresent(in: environment)
         self.log = log
+        self.attributions = attributions
     }
 
     /// Starts following the owner of `org.activitybroker.Browser` and its events. On the loop.
@@ -110,6 +113,10 @@ final class BrowsingSessions: @unchecked Sendable {
                 end(session, tellOwner: false)
             })
         log.event("session \(session.number): browser window requested (by \(caller))")
+        if session.attribution != nil, !AttributionGesture.hasToken(request.windowOptions) {
+            session.attribution = nil
+            log.debug("session \(session.number): click attribution discarded: no activation_token (no gesture proof)")
+        }
         // Who is asking, for the window's title (display only), then the window.
         connection.call(
             MethodCall(
@@ -123,7 +130,11 @@ final class BrowsingSessions: @unchecked Sendable {
                 parentWindow: request.parentWindow, url: request.url.string, options: request.windowOptions
             ) { [unowned self] error in
                 session.opening = nil
-                guard let error, sessions[session.handle] === session else { return }
+                guard sessions[session.handle] === session else { return }
+                guard let error else {
+                    startAttributionDeadline(session)
+                    return
+                }
                 log.event("session \(session.number): the browser window could not open: \(error.name)")
                 end(session, tellOwner: true)
             }
@@ -191,11 +202,44 @@ final class BrowsingSessions: @unchecked Sendable {
             log.event("session \(session.number): the window was closed")
             end(session, tellOwner: true)
         case Name.clickActivated:
-            // Private Click Measurement's gesture proof: issue 17. Never for the app.
-            log.debug("session \(session.number): ClickActivated received")
+            // Private Click Measurement's gesture proof (API.md §11). Never for the app.
+            clickActivated(session, activated: details[Browser1.DetailKey.activated]?.bool == true)
+        case Name.attributionTrigger:
+            // Never for the app, never logged: the URLs stay here.
+            guard let url = details[Browser1.DetailKey.url]?.string,
+                let page = details[Browser1.DetailKey.page]?.string
+            else { return }
+            attributions?.recordTrigger(url: url, pageURL: page, session: session.number)
         default:
             log.debug("session \(session.number): unknown browser event '\(name.prefix(64))' ignored")
         }
+    }
+
+    // MARK: Private Click Measurement
+
+    /// The window is shown: the gesture proof has `AttributionGesture.window` to arrive.
+    private func startAttributionDeadline(_ session: BrowsingSession) {
+        guard session.attribution != nil else { return }
+        let deadline = DispatchWorkItem { [unowned self] in
+            guard sessions[session.handle] === session, session.attribution != nil else { return }
+            session.attribution = nil
+            log.debug("session \(session.number): click attribution discarded: the window did not become active in time")
+        }
+        session.attributionDeadline = deadline
+        connection.queue.asyncAfter(deadline: .now() + AttributionGesture.window, execute: deadline)
+    }
+
+    /// `ClickActivated(activated)`: keeps the session's click when the proof holds, once.
+    private func clickActivated(_ session: BrowsingSession, activated: Bool) {
+        guard let attribution = session.attribution else { return }
+        session.attribution = nil
+        session.attributionDeadline?.cancel()
+        session.attributionDeadline = nil
+        guard activated else {
+            log.debug("session \(session.number): click attribution discarded: the window did not become active")
+            return
+        }
+        attributions?.recordClick(attribution, session: session.number)
     }
 
     /// A `Session1` signal to the session's owner alone.
@@ -221,6 +265,8 @@ final class BrowsingSessions: @unchecked Sendable {
         session.subscriptions.removeAll()
         session.opening?.cancel()
         session.opening = nil
+        session.attributionDeadline?.cancel()
+        session.attributionDeadline = nil
         if tellOwner { tell(session, Session1.finished, []) }
         connection.unexport(session.path)
         log.event("session \(session.number): finished")

@@ -48,13 +48,19 @@ public enum Browser1 {
         /// The window was dismissed (its button, the window manager, Esc/Ctrl+W, or `Close`);
         /// sent once per handle, last.
         public static let finished = "Finished"
-        /// Whether the window activated with the token became the active window (§11): `b`.
+        /// Whether the window activated with the token became the active window (§11):
+        /// `activated` (b). Sent once, within 2 s of `Open` returning.
         public static let clickActivated = "ClickActivated"
+        /// A load of the window (main frame or subresource) was redirected (§11): `url` (s),
+        /// the redirect's target, and `page` (s), the URL of the main frame's page the load
+        /// belongs to. Sent for every redirect; the broker keeps only exact trigger URLs
+        /// (`https://<site>/.well-known/private-click-measurement/trigger-attribution/…`).
+        public static let attributionTrigger = "AttributionTrigger"
     }
 
     /// Keys of `Event`'s details.
     public enum DetailKey {
-        public static let success = "success", url = "url", activated = "activated"
+        public static let success = "success", url = "url", activated = "activated", page = "page"
     }
 
     /// Keys of `Open`'s options (API.md §10, `Broker1.Browse`).

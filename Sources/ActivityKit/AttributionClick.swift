@@ -32,5 +32,7 @@ public struct AttributionClick: Hashable, Sendable {
     public func isLive(at now: Int) -> Bool { AttributionDay(containing: now) < expires }
 
     /// The (source, destination) pair; at most one click per pair is kept.
-    public var pair: AttributionSitePair { AttributionSitePair(source: sourceSite, destination: destinationSite) }
+    public var pair: AttributionSitePair {
+        AttributionSitePair(source: sourceSite, destination: destinationSite)
+    }
 }

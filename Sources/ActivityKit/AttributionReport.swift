@@ -34,7 +34,9 @@ public struct AttributionReport: Hashable, Sendable {
         self.attempts = attempts
     }
 
-    public var pair: AttributionSitePair { AttributionSitePair(source: sourceSite, destination: destinationSite) }
+    public var pair: AttributionSitePair {
+        AttributionSitePair(source: sourceSite, destination: destinationSite)
+    }
 
     /// The POST body, byte for byte in WebKit's key order:
     /// `{"source_engagement_type":"click","source_site":…,"source_id":…,"attributed_on_site":…,"trigger_data":…,"version":3}`.

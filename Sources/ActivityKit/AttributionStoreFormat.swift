@@ -46,7 +46,9 @@ public enum AttributionStoreFormat {
                         sourceSite: source, destinationSite: destination, sourceID: UInt8(sourceID),
                         expires: expires))
             case .string("report"):
-                guard let data = integer(fields["trigger_data"], max: Int(AttributionTrigger.maximumTriggerData)),
+                guard
+                    let data = integer(
+                        fields["trigger_data"], max: Int(AttributionTrigger.maximumTriggerData)),
                     let priority = integer(fields["priority"], max: Int(AttributionTrigger.maximumPriority)),
                     let attempts = integer(fields["attempts"], max: AttributionReport.maximumAttempts - 1),
                     case .string(let text)? = fields["send_after"], let day = AttributionDay(parsing: text)
@@ -55,7 +57,8 @@ public enum AttributionStoreFormat {
                     AttributionReport(
                         sourceSite: source, destinationSite: destination, sourceID: UInt8(sourceID),
                         triggerData: UInt8(data), priority: UInt8(priority),
-                        sendAfter: day.start + Int.random(in: 0..<AttributionDay.secondsPerDay, using: &random),
+                        sendAfter: day.start
+                            + Int.random(in: 0..<AttributionDay.secondsPerDay, using: &random),
                         attempts: attempts))
             default: return nil
             }

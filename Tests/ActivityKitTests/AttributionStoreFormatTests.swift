@@ -12,7 +12,8 @@ struct AttributionStoreFormatTests {
         store.record(AttributionStoreTests.click("ads.example", "shop.example", id: 1), now: t0)
         store.record(AttributionStoreTests.click("ads.example", "books.example", id: 2), now: t0)
         _ = store.record(
-            AttributionTrigger(sourceSite: "ads.example", triggerData: 9, priority: 4), destinationSite: "books.example",
+            AttributionTrigger(sourceSite: "ads.example", triggerData: 9, priority: 4),
+            destinationSite: "books.example",
             now: t0, using: &random)
         return store
     }
@@ -73,6 +74,8 @@ struct AttributionStoreFormatTests {
         let padding = String(repeating: " ", count: AttributionStoreFormat.maximumFileSize)
         let data = Data((#"{"version":1,"attributions":[]}"# + padding).utf8)
         #expect(AttributionStoreFormat.store(fromFile: data, using: &random) == nil)
-        #expect(AttributionStoreFormat.store(fromFile: Data(#"{"version":1,"attributions":[]}"#.utf8), using: &random)?.isEmpty == true)
+        #expect(
+            AttributionStoreFormat.store(
+                fromFile: Data(#"{"version":1,"attributions":[]}"#.utf8), using: &random)?.isEmpty == true)
     }
 }

@@ -10,7 +10,10 @@ struct AttributionStoreTests {
     static let hour = 3600
     static let day = 86_400
 
-    static func click(_ source: String = "ads.example", _ destination: String = "shop.example", id: UInt8 = 7, at now: Int = t0)
+    static func click(
+        _ source: String = "ads.example", _ destination: String = "shop.example", id: UInt8 = 7,
+        at now: Int = t0
+    )
         -> AttributionClick
     {
         AttributionClick(
@@ -18,11 +21,15 @@ struct AttributionStoreTests {
             expires: AttributionDay(containing: now).adding(days: AttributionClick.lifetimeDays))
     }
 
-    static func trigger(_ data: UInt8, priority: UInt8 = 0, source: String = "ads.example") -> AttributionTrigger {
+    static func trigger(_ data: UInt8, priority: UInt8 = 0, source: String = "ads.example")
+        -> AttributionTrigger
+    {
         AttributionTrigger(sourceSite: source, triggerData: data, priority: priority)
     }
 
-    @Test("Click, trigger: one report for the pair, due 24–48 h later, with the click's id; the click is used up")
+    @Test(
+        "Click, trigger: one report for the pair, due 24–48 h later, with the click's id; the click is used up"
+    )
     func clickThenTrigger() {
         var random = SeededGenerator(state: 1)
         var store = AttributionStore()
@@ -50,8 +57,9 @@ struct AttributionStoreTests {
         for i in 0..<2400 {
             var store = AttributionStore()
             store.record(Self.click(id: UInt8(i % 256)), now: Self.t0)
-            guard case .scheduled(let report) = store.record(
-                Self.trigger(1), destinationSite: "shop.example", now: Self.t0, using: &random)
+            guard
+                case .scheduled(let report) = store.record(
+                    Self.trigger(1), destinationSite: "shop.example", now: Self.t0, using: &random)
             else {
                 Issue.record("no report")
                 return
@@ -77,7 +85,8 @@ struct AttributionStoreTests {
         var store = AttributionStore()
         store.record(Self.click(), now: Self.t0)
         let outcome = store.record(
-            Self.trigger(1, source: source), destinationSite: destination, now: Self.t0 + after, using: &random)
+            Self.trigger(1, source: source), destinationSite: destination, now: Self.t0 + after,
+            using: &random)
         #expect(outcome == .noClick)
         #expect(store.reports.isEmpty)
     }
@@ -100,12 +109,13 @@ struct AttributionStoreTests {
         var store = AttributionStore()
         store.record(Self.click(), now: Self.t0)
         let now = Self.t0 + Self.hour
-        guard case .scheduled(let first) = store.record(
-            Self.trigger(2, priority: 10), destinationSite: "shop.example", now: now, using: &random)
+        guard
+            case .scheduled(let first) = store.record(
+                Self.trigger(2, priority: 10), destinationSite: "shop.example", now: now, using: &random)
         else {
-                Issue.record("no report")
-                return
-            }
+            Issue.record("no report")
+            return
+        }
         let table: [(UInt8, UInt8, AttributionStore.TriggerOutcome, UInt8)] = [
             (9, 5, .keptPriority, 2),  // lower
             (9, 10, .keptPriority, 2),  // equal
@@ -114,7 +124,8 @@ struct AttributionStoreTests {
         ]
         for (data, priority, outcome, expected) in table {
             let got = store.record(
-                Self.trigger(data, priority: priority), destinationSite: "shop.example", now: now, using: &random)
+                Self.trigger(data, priority: priority), destinationSite: "shop.example", now: now,
+                using: &random)
             #expect(got == outcome)
             #expect(store.reports.count == 1 && store.reports[0].triggerData == expected)
         }
@@ -148,7 +159,8 @@ struct AttributionStoreTests {
                 store.record(Self.click("s\(i).example", "d.example"), now: Self.t0)
             }
             _ = store.record(
-                Self.trigger(1, source: "s\(i).example"), destinationSite: "d.example", now: Self.t0, using: &random)
+                Self.trigger(1, source: "s\(i).example"), destinationSite: "d.example", now: Self.t0,
+                using: &random)
         }
         #expect(store.reports.count == AttributionStore.reportCapacity)
         #expect(store.reports.first?.sourceSite == "s10.example")
@@ -160,7 +172,9 @@ struct AttributionStoreTests {
         var store = AttributionStore()
         for source in ["a.example", "b.example"] {
             store.record(Self.click(source, "shop.example"), now: Self.t0)
-            _ = store.record(Self.trigger(1, source: source), destinationSite: "shop.example", now: Self.t0, using: &random)
+            _ = store.record(
+                Self.trigger(1, source: source), destinationSite: "shop.example", now: Self.t0, using: &random
+            )
         }
         let late = Self.t0 + 10 * Self.day
         #expect(store.dueReports(now: late).count == 2)
@@ -171,7 +185,10 @@ struct AttributionStoreTests {
         #expect(store.dueReports(now: late).count == 1)
         let keptAgain = store.reportFailed(pair, now: late + AttributionReport.retryDelay)
         #expect(!keptAgain)
-        #expect(store.reports.map(\.pair) == [AttributionSitePair(source: "b.example", destination: "shop.example")])
+        #expect(
+            store.reports.map(\.pair) == [
+                AttributionSitePair(source: "b.example", destination: "shop.example")
+            ])
         store.clear()
         #expect(store.isEmpty)
     }

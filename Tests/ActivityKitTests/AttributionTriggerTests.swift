@@ -13,12 +13,20 @@ struct AttributionTriggerTests {
             (prefix + "15", "example.net", 15, 0),
             (prefix + "07/63", "example.net", 7, 63),
             (prefix + "03/00", "example.net", 3, 0),
-            ("https://www.bbc.co.uk/.well-known/private-click-measurement/trigger-attribution/01/02", "bbc.co.uk", 1, 2),
-            ("https://ads.example.net:443/.well-known/private-click-measurement/trigger-attribution/05", "example.net", 5, 0),
+            (
+                "https://www.bbc.co.uk/.well-known/private-click-measurement/trigger-attribution/01/02",
+                "bbc.co.uk", 1, 2
+            ),
+            (
+                "https://ads.example.net:443/.well-known/private-click-measurement/trigger-attribution/05",
+                "example.net", 5, 0
+            ),
         ])
     func parses(url: String, site: String, data: Int, priority: Int) {
         let trigger = AttributionTrigger(url)
-        #expect(trigger == AttributionTrigger(sourceSite: site, triggerData: UInt8(data), priority: UInt8(priority)))
+        #expect(
+            trigger
+                == AttributionTrigger(sourceSite: site, triggerData: UInt8(data), priority: UInt8(priority)))
     }
 
     @Test(
@@ -62,7 +70,8 @@ struct AttributionTriggerTests {
     @Test("Reports go to the source site's well-known path, then the destination's")
     func destinations() {
         let report = AttributionReport(
-            sourceSite: "example.net", destinationSite: "::1", sourceID: 1, triggerData: 1, priority: 0, sendAfter: 0)
+            sourceSite: "example.net", destinationSite: "::1", sourceID: 1, triggerData: 1, priority: 0,
+            sendAfter: 0)
         #expect(
             report.destinations == [
                 "https://example.net/.well-known/private-click-measurement/report-attribution/",
@@ -82,7 +91,9 @@ struct AttributionTriggerTests {
             let d = AttributionDay(number: day)
             #expect(AttributionDay(parsing: d.description) == d)
         }
-        for bad in ["2026-02-30", "2026-13-01", "2026-1-01", "2026-01-01T00:00", "", "abcd-ef-gh", "2025-02-29"] {
+        for bad in [
+            "2026-02-30", "2026-13-01", "2026-1-01", "2026-01-01T00:00", "", "abcd-ef-gh", "2025-02-29",
+        ] {
             #expect(AttributionDay(parsing: bad) == nil, "\(bad)")
         }
     }

@@ -1,0 +1,45 @@
+// AttributionStoreFile: attribution.json on disk — read once at start, replaced atomically after each change.
+import ActivityKit
+import Foundation
+import Glibc
+import SystemSupport
+
+/// Reads and writes `$XDG_STATE_HOME/activity-broker/attribution.json`.
+///
+/// The content is `AttributionStoreFormat.file`: sites, source ids, trigger data and days,
+/// nothing else. Writes go through `AtomicFile` (temporary file, fsync, rename), so a crash
+/// mid-write leaves the old file or the new one; mode 0600 in a 0700 directory. The caps of
+/// `AttributionStore` bound it (about 200 KiB at most); a larger file is not read.
+/// Blocking I/O on a small file: called on the broker's loop, once per click, trigger or report.
+struct AttributionStoreFile: Sendable {
+    let path: String
+    let log: BrokerLog
+
+    /// The stored clicks and reports. A missing file is an empty store; an unreadable or
+    /// corrupt one is an empty store and one log line (the file is replaced at the next write).
+    func load(using random: inout some RandomNumberGenerator) -> AttributionStore {
+        let data: Data
+        do {
+            data = try SystemCalls.readFile(path, limit: AttributionStoreFormat.maximumFileSize)
+        } catch where error.code == ENOENT {
+            return AttributionStore()
+        } catch {
+            log.event("click measurement file \(path) is unreadable; starting empty (\(error))")
+            return AttributionStore()
+        }
+        guard let store = AttributionStoreFormat.store(fromFile: data, using: &random) else {
+            log.event("click measurement file \(path) is corrupt; starting empty")
+            return AttributionStore()
+        }
+        return store
+    }
+
+    /// Replaces the file with `store`; a failure is logged and the next change tries again.
+    func save(_ store: AttributionStore) {
+        do {
+            try AtomicFile.write(AttributionStoreFormat.file(store), to: path, permissions: 0o600)
+        } catch {
+            log.event("could not write \(path): \(error)")
+        }
+    }
+}

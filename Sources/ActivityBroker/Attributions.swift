@@ -1,0 +1,153 @@
+// Attributions: Private Click Measurement in the broker — keeps clicks, applies triggers, sends reports when due.
+import ActivityKit
+import Foundation
+
+/// The broker's side of API.md §11 around the pure `AttributionStore`.
+///
+/// Loop-confined (`queue`, the connection's loop): every method is called there, and the
+/// timer and the sender's completions come back there; `@unchecked Sendable` rests on that.
+/// Each change is written to `AttributionStoreFile` at once, so a broker killed between a
+/// trigger and its report still sends it after a restart (late, when it is overdue).
+/// When `AttributionSettings.isEnabled` is false nothing is kept and nothing is sent.
+/// Logs name session numbers and outcomes only: never a site, URL or time finer than a day.
+final class Attributions: @unchecked Sendable {
+    /// The longest the scheduler sleeps before looking again (the wall clock may jump).
+    static let maximumSleep = 3600
+
+    private let settings: AttributionSettings
+    private let file: AttributionStoreFile
+    private let queue: DispatchQueue
+    private let log: BrokerLog
+    private let clock: @Sendable () -> Date
+    private let sender: any AttributionReportSending
+    private var random = SystemRandomNumberGenerator()
+    private(set) var store = AttributionStore()
+    /// Reports handed to the sender and not yet answered.
+    private var sending: Set<AttributionSitePair> = []
+    private var timer: DispatchSourceTimer?
+
+    init(
+        settings: AttributionSettings, queue: DispatchQueue, log: BrokerLog, clock: @escaping @Sendable () -> Date,
+        sender: any AttributionReportSending
+    ) {
+        self.settings = settings
+        self.file = AttributionStoreFile(path: settings.storeFile, log: log)
+        self.queue = queue
+        self.log = log
+        self.clock = clock
+        self.sender = sender
+    }
+
+    deinit { timer?.cancel() }
+
+    private var now: Int { Int(clock().timeIntervalSince1970.rounded(.down)) }
+
+    /// Reads the store and sends what is overdue. On the loop.
+    func start() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        store = file.load(using: &random)
+        schedule()
+    }
+
+    /// A click whose gesture was proven (`BrowsingSessions`): kept for 7 days.
+    func recordClick(_ attribution: EventAttribution, session: UInt64) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard settings.isEnabled else {
+            log.debug("session \(session): click measurement is off; the click was not kept")
+            return
+        }
+        store.record(AttributionClick(attribution, at: now), now: now)
+        file.save(store)
+        log.debug("session \(session): click kept for measurement")
+    }
+
+    /// A load redirected to `url` while the session showed a page on `pageURL`'s site.
+    /// Anything that is not an exact trigger URL is ignored silently (every redirect comes here).
+    func recordTrigger(url: String, pageURL: String, session: UInt64) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let trigger = AttributionTrigger(url), let page = try? SharedURL(pageURL),
+            let destination = RegistrableDomain.of(page)
+        else { return }
+        guard settings.isEnabled else {
+            log.debug("session \(session): click measurement is off; a trigger was ignored")
+            return
+        }
+        let outcome = store.record(trigger, destinationSite: destination, now: now, using: &random)
+        switch outcome {
+        case .noClick:
+            store.removeExpired(now: now)
+            log.debug("session \(session): a trigger matched no click")
+        case .scheduled:
+            log.debug("session \(session): a trigger matched a click; its report is scheduled")
+        case .raisedPriority:
+            log.debug("session \(session): a trigger raised a pending report's priority")
+        case .keptPriority:
+            log.debug("session \(session): a trigger of lower priority was ignored")
+        }
+        file.save(store)
+        schedule()
+    }
+
+    /// `share attributions --json`'s listing (API.md §11).
+    func listing() -> String {
+        dispatchPrecondition(condition: .onQueue(queue))
+        store.removeExpired(now: now)
+        return AttributionStoreFormat.listing(store)
+    }
+
+    /// `share attributions --clear`: forgets every click and report.
+    func clear() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        store.clear()
+        file.save(store)
+        schedule()
+        log.event("click measurement data cleared")
+    }
+
+    // MARK: Scheduler
+
+    /// Sends every due report not already on its way, then sleeps until the next one.
+    private func schedule() {
+        timer?.cancel()
+        timer = nil
+        guard settings.isEnabled else { return }
+        let now = self.now
+        for report in store.dueReports(now: now) where !sending.contains(report.pair) {
+            send(report)
+        }
+        let waiting = store.reports.filter { !sending.contains($0.pair) }.map(\.sendAfter)
+        guard let next = waiting.min() else { return }
+        let sleep = min(max(next - now, 1), Self.maximumSleep)
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        // Wall time: a suspended machine wakes to overdue reports, which go out at once.
+        timer.schedule(wallDeadline: .now() + .seconds(sleep))
+        timer.setEventHandler { [unowned self] in schedule() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    private func send(_ report: AttributionReport) {
+        sending.insert(report.pair)
+        log.debug("sending a click measurement report")
+        sender.send(report) { [weak self] delivered in
+            guard let self else { return }
+            queue.async { self.finished(report.pair, delivered: delivered) }
+        }
+    }
+
+    private func finished(_ pair: AttributionSitePair, delivered: Bool) {
+        sending.remove(pair)
+        if !store.reports.contains(where: { $0.pair == pair }) {
+            // Cleared while on its way: nothing left to account for.
+        } else if delivered {
+            store.reportSent(pair)
+            log.debug("a click measurement report was sent")
+        } else if store.reportFailed(pair, now: now) {
+            log.debug("a click measurement report could not be sent; it will be tried once more")
+        } else {
+            log.event("a click measurement report could not be sent twice; it was dropped")
+        }
+        file.save(store)
+        schedule()
+    }
+}

@@ -1,0 +1,174 @@
+// Private Click Measurement in the broker: the gesture proof, triggers from the window, the store file and its privacy.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import SystemSupport
+import TestSupport
+import Testing
+
+@testable import ActivityBroker
+
+@Suite("Private Click Measurement in the broker")
+struct AttributionTests {
+    typealias Event = Browser1.EventName
+    static let page = "https://www.shop.example/item?ref=secret-query"
+    static let trigger = "https://ads.example/.well-known/private-click-measurement/trigger-attribution/05/02"
+
+    static func attribution(id: UInt8 = 42) -> [String: Value] {
+        [
+            "source_identifier": .byte(id), "destination_url": .string("https://shop.example/item"),
+            "report_endpoint": .string("https://ads.example"), "source_description": .string("Secret banner title"),
+            "purchaser": .string("Shop"),
+        ]
+    }
+
+    static func storeFile(_ f: BrokerFixture) -> String { f.root + "/state/activity-broker/attribution.json" }
+
+    /// The store's content, "" when there is no file.
+    static func stored(_ f: BrokerFixture) -> String { f.read(storeFile(f)) ?? "" }
+
+    /// Browse with the attribution (and a token unless `token` is nil); the window's Open.
+    static func browse(
+        _ f: BrokerFixture, _ browser: RecordingBrowser, token: String? = "token-1", id: UInt8 = 42
+    ) async throws -> RecordingBrowser.Open {
+        var options: [String: Value] = ["event_attribution": .vardict(attribution(id: id))]
+        if let token { options["activation_token"] = .string(token) }
+        _ = try await BrowseTests.browse(f, url: page, options: options)
+        return try await browser.opens.next("Open")
+    }
+
+    static func proveGesture(_ browser: RecordingBrowser, _ open: RecordingBrowser.Open, _ activated: Bool = true) throws {
+        try browser.send(Event.clickActivated, details: ["activated": .boolean(activated)], for: open)
+    }
+
+    static func sendTrigger(
+        _ browser: RecordingBrowser, _ open: RecordingBrowser.Open, url: String = trigger, page: String = page
+    ) throws {
+        try browser.send(Event.attributionTrigger, details: ["url": .string(url), "page": .string(page)], for: open)
+    }
+
+    @Test("Token and ClickActivated(true): the click is kept, 0600, sites and a day only")
+    func gestureProvenClickIsKept() async throws {
+        let f = try await BrowseTests.start()
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let open = try await Self.browse(f, browser)
+        try Self.proveGesture(browser, open)
+        try await waitUntil("the click stored") { Self.stored(f).contains(#""kind":"click""#) }
+        let text = Self.stored(f)
+        #expect(text.contains(#""source_site":"ads.example","destination_site":"shop.example","source_id":42"#))
+        var info = stat()
+        #expect(stat(Self.storeFile(f), &info) == 0 && info.st_mode & 0o777 == 0o600)
+        Self.expectPrivate(text + f.log)
+    }
+
+    @Test(
+        "No gesture proof, nothing kept: no token, ClickActivated(false), or none within 2 s",
+        arguments: ["no token", "not activated", "too late"])
+    func noProofNothingKept(case name: String) async throws {
+        let f = try await BrowseTests.start()
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let open = try await Self.browse(f, browser, token: name == "no token" ? nil : "token-1")
+        switch name {
+        case "not activated": try Self.proveGesture(browser, open, false)
+        case "too late":
+            try await waitUntil("the deadline", deadline: .seconds(10)) {
+                f.log.contains("did not become active in time")
+            }
+            try Self.proveGesture(browser, open)
+        default: try Self.proveGesture(browser, open)
+        }
+        try await f.settle()
+        try await waitUntil("the discard logged") { f.log.contains("click attribution discarded") }
+        #expect(f.log.components(separatedBy: "click attribution discarded").count == 2, "one debug line")
+        // A trigger for the pair now finds nothing.
+        try Self.sendTrigger(browser, open)
+        try await f.settle()
+        #expect(!Self.stored(f).contains(#""kind""#), Comment(rawValue: Self.stored(f)))
+    }
+
+    @Test("A trigger on the destination site turns the click into a report due 24–48 h later")
+    func triggerSchedulesReport() async throws {
+        let f = try await BrowseTests.start()
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let open = try await Self.browse(f, browser)
+        try Self.proveGesture(browser, open)
+        try await waitUntil("the click stored") { Self.stored(f).contains(#""kind":"click""#) }
+        try Self.sendTrigger(browser, open)
+        try await waitUntil("the report stored") { Self.stored(f).contains(#""kind":"report""#) }
+        let text = Self.stored(f)
+        #expect(text.contains(#""source_id":42,"trigger_data":5,"priority":2"#), Comment(rawValue: text))
+        #expect(!text.contains(#""kind":"click""#), "the click became the report")
+        let now = Int(Date().timeIntervalSince1970)
+        let days = [now + 86_400, now + 172_800].map { AttributionDayText.of($0) }
+        #expect(days.contains { text.contains(#""send_after":"\#($0)""#) }, Comment(rawValue: text))
+        Self.expectPrivate(text + f.log)
+    }
+
+    @Test(
+        "Triggers that do nothing: plain http, out-of-range data, another site's page, an unknown source",
+        arguments: [
+            ("http://ads.example/.well-known/private-click-measurement/trigger-attribution/05", page),
+            ("https://ads.example/.well-known/private-click-measurement/trigger-attribution/16", page),
+            ("https://ads.example/.well-known/private-click-measurement/trigger-attribution/05/64", page),
+            (trigger, "https://elsewhere.example/"),
+            ("https://other.example/.well-known/private-click-measurement/trigger-attribution/05", page),
+        ])
+    func triggersThatDoNothing(url: String, page: String) async throws {
+        let f = try await BrowseTests.start()
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let open = try await Self.browse(f, browser)
+        try Self.proveGesture(browser, open)
+        try await waitUntil("the click stored") { Self.stored(f).contains(#""kind":"click""#) }
+        try Self.sendTrigger(browser, open, url: url, page: page)
+        try await f.settle()
+        let text = Self.stored(f)
+        #expect(text.contains(#""kind":"click""#) && !text.contains(#""kind":"report""#), Comment(rawValue: text))
+    }
+
+    @Test("The off switch in config.json: nothing is stored")
+    func offSwitch() async throws {
+        let f = try await BrowseTests.start()
+        try f.write(#"{"private_click_measurement": false}"#, to: "config/activity-broker/config.json")
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let open = try await Self.browse(f, browser)
+        try Self.proveGesture(browser, open)
+        try Self.sendTrigger(browser, open)
+        try await waitUntil("the refusal logged") { f.log.contains("click measurement is off") }
+        try await f.settle()
+        #expect(!FileManager.default.fileExists(atPath: Self.storeFile(f)))
+    }
+
+    @Test("A corrupt store file starts empty with one log line, and is replaced at the next change")
+    func corruptFile() async throws {
+        let f = try await BrokerFixture(start: false)
+        f.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
+        try f.write("{not json", to: "state/activity-broker/attribution.json")
+        try await f.startBroker()
+        try await waitUntil("the log line") { f.log.contains("is corrupt; starting empty") }
+        #expect(f.log.components(separatedBy: "is corrupt").count == 2)
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let open = try await Self.browse(f, browser)
+        try Self.proveGesture(browser, open)
+        try await waitUntil("the click stored") { Self.stored(f).hasPrefix(#"{"version":1"#) }
+    }
+
+    /// The store and the log hold no URL path or query, no title, no time finer than a day.
+    static func expectPrivate(_ text: String) {
+        for secret in ["/item", "secret-query", "Secret banner", "trigger-attribution", "/.well-known"] {
+            #expect(!text.contains(secret), "\(secret) leaked")
+        }
+        #expect(text.range(of: #"[0-9]{2}:[0-9]{2}"#, options: .regularExpression) == nil, "a time of day")
+        #expect(text.range(of: #"[0-9]{9,}"#, options: .regularExpression) == nil, "an epoch time")
+    }
+}
+
+/// `YYYY-MM-DD` of an instant, as the store writes days.
+enum AttributionDayText {
+    static func of(_ instant: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(instant)))
+    }
+}
