@@ -1,0 +1,70 @@
+// Click measurement reports end to end: a loopback HTTPS server with a test CA, a moved clock, a SIGKILL before the report.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ActivityBroker
+
+@Suite("Private Click Measurement reports")
+struct AttributionReportTests {
+    static let sites = ["ads.example", "shop.example"]
+
+    @Test(
+        "Click, trigger, SIGKILL, restart two days later: the exact report goes once to both well-known paths, without cookie, credentials or Referer; then it is gone"
+    )
+    func reportSentOnceAfterCrash() async throws {
+        let f = try await BrowseTests.start()
+        let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let open = try await AttributionTests.browse(f, browser)
+        try AttributionTests.proveGesture(browser, open)
+        try await waitUntil("the click stored") { AttributionTests.stored(f).contains(#""kind":"click""#) }
+        try AttributionTests.sendTrigger(browser, open)
+        try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
+
+        f.broker.kill()
+        _ = try await f.broker.exit()
+        #expect(server.requests.isEmpty, "nothing is sent before 24 h")
+        try await f.startBroker(
+            arguments: ["--clock-offset", String(49 * 3600)] + server.brokerArguments(for: Self.sites))
+        try await waitUntil("both reports received and the report forgotten", deadline: .seconds(30)) {
+            server.requests.count >= 2 && !AttributionTests.stored(f).contains(#""kind":"report""#)
+        }
+        try await f.settle()
+        let requests = server.requests
+        #expect(requests.count == 2, "sent once: \(requests)")
+        let expected =
+            #"{"source_engagement_type":"click","source_site":"ads.example","source_id":42,"attributed_on_site":"shop.example","trigger_data":5,"version":3}"#
+        #expect(requests.allSatisfy { $0["body"] as? String == expected }, "\(requests)")
+        #expect(
+            requests.allSatisfy { $0["path"] as? String == "/.well-known/private-click-measurement/report-attribution/" })
+        #expect(Set(requests.compactMap { $0["host"] as? String }) == Set(Self.sites), "\(requests)")
+        for request in requests {
+            let headers = request["headers"] as? [String] ?? []
+            #expect(!headers.contains("cookie") && !headers.contains("authorization") && !headers.contains("referer"))
+            #expect(headers.contains("content-type"))
+        }
+        AttributionTests.expectPrivate(AttributionTests.stored(f) + f.log)
+    }
+
+    @Test("Without the test CA the server is not trusted: the report fails, is kept for its one retry, and nothing arrives")
+    func untrustedServerIsNotReached() async throws {
+        let f = try await BrowseTests.start()
+        let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let open = try await AttributionTests.browse(f, browser)
+        try AttributionTests.proveGesture(browser, open)
+        try await waitUntil("the click stored") { AttributionTests.stored(f).contains(#""kind":"click""#) }
+        try AttributionTests.sendTrigger(browser, open)
+        try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
+        _ = try await f.stopBroker()
+        let connectOnly = Self.sites.flatMap { ["--attribution-connect-to", "\($0):443:127.0.0.1:\(server.port)"] }
+        try await f.startBroker(arguments: ["--clock-offset", String(49 * 3600)] + connectOnly)
+        try await waitUntil("the failed attempt recorded", deadline: .seconds(30)) {
+            AttributionTests.stored(f).contains(#""attempts":1"#)
+        }
+        #expect(server.requests.isEmpty)
+    }
+}
