@@ -20,7 +20,7 @@ struct AttributionSettings: Sendable {
     let configurationFile: String
 
     init(paths: XDGPaths) {
-        storeFile = paths.stateHome + "/activity-broker/attribution.json"
+        storeFile = paths.stateHome + AttributionStoreFormat.pathInStateHome
         configurationFile = paths.configHome + "/activity-broker/config.json"
     }
 

@@ -103,7 +103,8 @@ public final class Broker: @unchecked Sendable {
                 interfaces: [
                     BrokerInterface.make(
                         offers: offers, registrations: registrations, jobs: jobs, shares: shares,
-                        sessions: sessions, prewarmer: prewarmer, activities: activities, usage: usage, log: log)
+                        sessions: sessions, prewarmer: prewarmer, activities: activities, usage: usage,
+                        attributions: attributions, log: log)
                 ])
             usage.load()
             attributions.start()

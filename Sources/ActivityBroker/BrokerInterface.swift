@@ -10,7 +10,7 @@ enum BrokerInterface {
     static func make(
         offers: Offers, registrations: Registrations, jobs: JobTable, shares: ShareRequests,
         sessions: BrowsingSessions, prewarmer: Prewarmer, activities: ActivityState,
-        usage: UsageStore, log: BrokerLog
+        usage: UsageStore, attributions: Attributions, log: BrokerLog
     ) -> Interface {
         Interface(
             Broker1.interface,
@@ -70,6 +70,11 @@ enum BrokerInterface {
                         // `ClearHistory`: forgets every usage score and writes the empty state.
                         usage.clear()
                         log.event("usage history cleared")
+                        return []
+                    }),
+                Broker1.clearAttributions.method(
+                    .immediate { _ in
+                        attributions.clear()
                         return []
                     }),
             ],

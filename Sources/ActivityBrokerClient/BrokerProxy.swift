@@ -80,6 +80,11 @@ public final class BrokerProxy: Sendable {
         return (reply.first?.bool ?? false, reply.dropFirst().first?.string ?? "")
     }
 
+    /// `ClearAttributions`: forgets pending Private Click Measurement clicks and reports.
+    public func clearAttributions() async throws(BrokerError) {
+        _ = try await call(Broker1.clearAttributions, [])
+    }
+
     /// `ClearHistory`: forgets the usage ranking.
     public func clearHistory() async throws(BrokerError) {
         _ = try await call(Broker1.clearHistory, [])

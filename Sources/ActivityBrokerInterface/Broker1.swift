@@ -37,6 +37,10 @@ public enum Broker1 {
         out: [Argument("applies", "b"), Argument("reason", "s")])
     /// `ClearHistory() → ()`.
     public static let clearHistory = MethodSignature(interface, "ClearHistory")
+    /// `ClearAttributions() → ()`: forgets every pending click measurement click and report
+    /// (API.md §11, `share attributions --clear`). Listing has no method: `share attributions`
+    /// reads the user's own store file, so no app on the bus can read the user's ad clicks.
+    public static let clearAttributions = MethodSignature(interface, "ClearAttributions")
     /// `Share(s parent_window, a{sv} items, a{sv} options) → (o job)` (API.md §10).
     public static let share = MethodSignature(
         interface, "Share",

@@ -12,6 +12,8 @@ import Foundation
 /// uniformly within its day (at once when that day has passed). Output is deterministic.
 public enum AttributionStoreFormat {
     public static let version = 1
+    /// The store file's path under `$XDG_STATE_HOME` (the broker writes it, `share attributions` reads it).
+    public static let pathInStateHome = "/activity-broker/attribution.json"
     /// A larger file is not read (the caps keep a real one near 200 KiB).
     public static let maximumFileSize = 1 << 20
 

@@ -18,6 +18,8 @@ public enum ShareInvocation: Equatable, Sendable {
     case sheet(url: String, title: String?)
     case open(url: String, json: Bool)
     case completions(shell: String)
+    /// `share attributions [--json] [--clear]`: pending click measurement data (API.md §11).
+    case attributions(json: Bool, clear: Bool)
     /// Hidden: activity ids for shell completion, one a line.
     case completeIDs
     /// `share help [COMMAND]`, `share [COMMAND] --help`: nil is the overview.
@@ -40,7 +42,7 @@ public struct ShareArguments: Equatable, Sendable {
             "--title", "--text", "--activity", "--locale", "--bus", "--completions", "--extensions-dir",
         ]
         var extensionDirectories: [String] = []
-        let boolean: Set<String> = ["--json", "--help", "-h", "--version"]
+        let boolean: Set<String> = ["--json", "--help", "-h", "--version", "--clear"]
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "--" {
@@ -138,6 +140,11 @@ public struct ShareArguments: Equatable, Sendable {
         case "open":
             try expect(1, "share open URL [--json]")
             return try done(.open(url: positional[1], json: switches.contains("--json")), allowed: ["--json"])
+        case "attributions":
+            try expect(0, "share attributions [--json] [--clear]")
+            return try done(
+                .attributions(json: switches.contains("--json"), clear: switches.contains("--clear")),
+                allowed: ["--json", "--clear"])
         case "__complete-ids":
             return try done(.completeIDs, allowed: [])
         default:

@@ -105,6 +105,8 @@ public enum ShareCommand {
             return try await BrowseCommand.run(url: url, bus: bus)
         case .open(let url, let json):
             return try await OpenCommand.run(url: url, json: json, bus: bus)
+        case .attributions(let json, let clear):
+            return try await AttributionsCommand.run(json: json, clear: clear, bus: bus)
         }
     }
 

@@ -66,6 +66,7 @@ struct PropertyIntrospectionTests {
         (".ListRegistered", "method", "a{sv}", "aa{sv}"),
         (".Explain", "method", "sa{sv}", "bs"),
         (".ClearHistory", "method", "-", "-"),
+        (".ClearAttributions", "method", "-", "-"),
         (".Share", "method", "sa{sv}a{sv}", "o"),
         (".Browse", "method", "ssa{sv}", "o"),
         (".Prewarm", "method", "as", "-"),
