@@ -27,7 +27,8 @@ final class Attributions: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
 
     init(
-        settings: AttributionSettings, queue: DispatchQueue, log: BrokerLog, clock: @escaping @Sendable () -> Date,
+        settings: AttributionSettings, queue: DispatchQueue, log: BrokerLog,
+        clock: @escaping @Sendable () -> Date,
         sender: any AttributionReportSending
     ) {
         self.settings = settings

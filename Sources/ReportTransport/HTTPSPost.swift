@@ -49,12 +49,15 @@ public enum HTTPSPost {
         let code: CURLcode = bytes.withUnsafeBufferPointer { buffer in
             func set(_ option: CURLoption, _ value: Int) { _ = ab_curl_setopt_long(handle, option, value) }
             func set(_ option: CURLoption, string: String) {
-                _ = string.withCString { ab_curl_setopt_pointer(handle, option, UnsafeMutableRawPointer(mutating: $0)) }
+                _ = string.withCString {
+                    ab_curl_setopt_pointer(handle, option, UnsafeMutableRawPointer(mutating: $0))
+                }
             }
             set(CURLOPT_URL, string: url)
             _ = ab_curl_restrict_to_http(handle)
             set(CURLOPT_POST, 1)
-            _ = ab_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+            _ = ab_curl_setopt_pointer(
+                handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
             set(CURLOPT_POSTFIELDSIZE, bytes.count)
             _ = ab_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers))
             set(CURLOPT_USERAGENT, string: userAgent)
@@ -65,9 +68,13 @@ public enum HTTPSPost {
             set(CURLOPT_NOSIGNAL, 1)
             set(CURLOPT_TIMEOUT_MS, timeoutSeconds * 1000)
             // The answer's body is of no interest: swallowed.
-            _ = ab_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { _, size, count, _ in size * count }
+            _ = ab_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { _, size, count, _ in
+                size * count
+            }
             if let trustedCAFile { set(CURLOPT_CAINFO, string: trustedCAFile) }
-            if connect != nil { _ = ab_curl_setopt_pointer(handle, CURLOPT_CONNECT_TO, UnsafeMutableRawPointer(connect)) }
+            if connect != nil {
+                _ = ab_curl_setopt_pointer(handle, CURLOPT_CONNECT_TO, UnsafeMutableRawPointer(connect))
+            }
             return curl_easy_perform(handle)
         }
         guard code == CURLE_OK else {

@@ -37,7 +37,8 @@ enum AttributionsCommand {
         if store.isEmpty { Output.line("No pending clicks or reports.") }
         for click in store.clicks {
             Output.line(
-                "click   \(click.sourceSite) → \(click.destinationSite)  source id \(click.sourceID)  expires \(click.expires)")
+                "click   \(click.sourceSite) → \(click.destinationSite)  source id \(click.sourceID)  expires \(click.expires)"
+            )
         }
         for report in store.reports {
             Output.line(

@@ -16,11 +16,14 @@ struct AttributionsCommandTests {
 
     @Test("Arguments: --json and --clear, nothing else")
     func arguments() throws {
-        #expect(try ShareArguments.parse(["attributions"]).invocation == .attributions(json: false, clear: false))
         #expect(
-            try ShareArguments.parse(["attributions", "--json"]).invocation == .attributions(json: true, clear: false))
+            try ShareArguments.parse(["attributions"]).invocation == .attributions(json: false, clear: false))
         #expect(
-            try ShareArguments.parse(["attributions", "--clear"]).invocation == .attributions(json: false, clear: true))
+            try ShareArguments.parse(["attributions", "--json"]).invocation
+                == .attributions(json: true, clear: false))
+        #expect(
+            try ShareArguments.parse(["attributions", "--clear"]).invocation
+                == .attributions(json: false, clear: true))
         #expect(throws: ShareUsageError.self) { try ShareArguments.parse(["attributions", "--title", "x"]) }
         #expect(throws: ShareUsageError.self) { try ShareArguments.parse(["attributions", "extra"]) }
     }
@@ -38,7 +41,9 @@ struct AttributionsCommandTests {
                     + #"{"kind":"report","source_site":"ads.example","destination_site":"books.example","source_id":2,"trigger_data":9,"priority":4,"send_after":"2999-01-03"}]"#
             ])
         let text = try await broker.share(["attributions"])
-        #expect(text.lines.count == 2 && text.lines[0].hasPrefix("click") && text.lines[1].contains("trigger data 9"))
+        #expect(
+            text.lines.count == 2 && text.lines[0].hasPrefix("click")
+                && text.lines[1].contains("trigger data 9"))
 
         // The broker read the file at start? It did not exist then: restart so it holds the data.
         try await broker.restart()
@@ -46,7 +51,8 @@ struct AttributionsCommandTests {
         #expect(clear.status == 0, "\(clear.errors)")
         let after = try await broker.share(["attributions", "--json"])
         #expect(after.lines == ["[]"])
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == #"{"version":1,"attributions":[]}"# + "\n")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8) == #"{"version":1,"attributions":[]}"# + "\n")
         let none = try await broker.share(["attributions"])
         #expect(none.lines == ["No pending clicks or reports."])
     }

@@ -55,8 +55,10 @@ final class AttributionReportServer: Sendable {
         guard status == .exited(0) else { throw TimeoutError("openssl failed: \(openssl.standardError)") }
         process = try ChildProcess(
             executable: "python3",
-            arguments: [directory + "/server.py", directory + "/requests.jsonl", directory + "/server.pem",
-                        directory + "/server.key"])
+            arguments: [
+                directory + "/server.py", directory + "/requests.jsonl", directory + "/server.pem",
+                directory + "/server.key",
+            ])
         let line = try await process.nextLine(deadline: .seconds(20)) { Int($0) != nil }
         port = Int(line) ?? 0
     }
@@ -65,7 +67,8 @@ final class AttributionReportServer: Sendable {
 
     /// The broker flags that send reports for `sites` here and trust the test CA.
     func brokerArguments(for sites: [String]) -> [String] {
-        ["--attribution-ca", caFile] + sites.flatMap { ["--attribution-connect-to", "\($0):443:127.0.0.1:\(port)"] }
+        ["--attribution-ca", caFile]
+            + sites.flatMap { ["--attribution-connect-to", "\($0):443:127.0.0.1:\(port)"] }
     }
 
     /// The requests received so far.

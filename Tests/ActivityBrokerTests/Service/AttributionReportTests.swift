@@ -39,17 +39,23 @@ struct AttributionReportTests {
             #"{"source_engagement_type":"click","source_site":"ads.example","source_id":42,"attributed_on_site":"shop.example","trigger_data":5,"version":3}"#
         #expect(requests.allSatisfy { $0["body"] as? String == expected }, "\(requests)")
         #expect(
-            requests.allSatisfy { $0["path"] as? String == "/.well-known/private-click-measurement/report-attribution/" })
+            requests.allSatisfy {
+                $0["path"] as? String == "/.well-known/private-click-measurement/report-attribution/"
+            })
         #expect(Set(requests.compactMap { $0["host"] as? String }) == Set(Self.sites), "\(requests)")
         for request in requests {
             let headers = request["headers"] as? [String] ?? []
-            #expect(!headers.contains("cookie") && !headers.contains("authorization") && !headers.contains("referer"))
+            #expect(
+                !headers.contains("cookie") && !headers.contains("authorization")
+                    && !headers.contains("referer"))
             #expect(headers.contains("content-type"))
         }
         AttributionTests.expectPrivate(AttributionTests.stored(f) + f.log)
     }
 
-    @Test("Without the test CA the server is not trusted: the report fails, is kept for its one retry, and nothing arrives")
+    @Test(
+        "Without the test CA the server is not trusted: the report fails, is kept for its one retry, and nothing arrives"
+    )
     func untrustedServerIsNotReached() async throws {
         let f = try await BrowseTests.start()
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
@@ -60,11 +66,35 @@ struct AttributionReportTests {
         try AttributionTests.sendTrigger(browser, open)
         try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
         _ = try await f.stopBroker()
-        let connectOnly = Self.sites.flatMap { ["--attribution-connect-to", "\($0):443:127.0.0.1:\(server.port)"] }
+        let connectOnly = Self.sites.flatMap {
+            ["--attribution-connect-to", "\($0):443:127.0.0.1:\(server.port)"]
+        }
         try await f.startBroker(arguments: ["--clock-offset", String(49 * 3600)] + connectOnly)
         try await waitUntil("the failed attempt recorded", deadline: .seconds(30)) {
             AttributionTests.stored(f).contains(#""attempts":1"#)
         }
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test("The off switch also stops sending: a due report stays unsent while it is off")
+    func offSwitchSendsNothing() async throws {
+        let f = try await BrowseTests.start()
+        let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let open = try await AttributionTests.browse(f, browser)
+        try AttributionTests.proveGesture(browser, open)
+        try await waitUntil("the click stored") { AttributionTests.stored(f).contains(#""kind":"click""#) }
+        try AttributionTests.sendTrigger(browser, open)
+        try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
+        _ = try await f.stopBroker()
+        try f.write(#"{"private_click_measurement": false}"#, to: "config/activity-broker/config.json")
+        // The scheduler runs before the broker asks for its name: once it owns it, a due
+        // report would have been handed to the sender (and logged) already.
+        try await f.startBroker(
+            arguments: ["--clock-offset", String(49 * 3600)] + server.brokerArguments(for: Self.sites))
+        try await f.settle()
+        #expect(!f.log.contains("sending a click measurement report"))
+        #expect(AttributionTests.stored(f).contains(#""kind":"report""#))
         #expect(server.requests.isEmpty)
     }
 }

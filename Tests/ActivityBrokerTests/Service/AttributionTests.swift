@@ -17,7 +17,8 @@ struct AttributionTests {
     static func attribution(id: UInt8 = 42) -> [String: Value] {
         [
             "source_identifier": .byte(id), "destination_url": .string("https://shop.example/item"),
-            "report_endpoint": .string("https://ads.example"), "source_description": .string("Secret banner title"),
+            "report_endpoint": .string("https://ads.example"),
+            "source_description": .string("Secret banner title"),
             "purchaser": .string("Shop"),
         ]
     }
@@ -37,14 +38,17 @@ struct AttributionTests {
         return try await browser.opens.next("Open")
     }
 
-    static func proveGesture(_ browser: RecordingBrowser, _ open: RecordingBrowser.Open, _ activated: Bool = true) throws {
+    static func proveGesture(
+        _ browser: RecordingBrowser, _ open: RecordingBrowser.Open, _ activated: Bool = true
+    ) throws {
         try browser.send(Event.clickActivated, details: ["activated": .boolean(activated)], for: open)
     }
 
     static func sendTrigger(
         _ browser: RecordingBrowser, _ open: RecordingBrowser.Open, url: String = trigger, page: String = page
     ) throws {
-        try browser.send(Event.attributionTrigger, details: ["url": .string(url), "page": .string(page)], for: open)
+        try browser.send(
+            Event.attributionTrigger, details: ["url": .string(url), "page": .string(page)], for: open)
     }
 
     @Test("Token and ClickActivated(true): the click is kept, 0600, sites and a day only")
@@ -55,7 +59,8 @@ struct AttributionTests {
         try Self.proveGesture(browser, open)
         try await waitUntil("the click stored") { Self.stored(f).contains(#""kind":"click""#) }
         let text = Self.stored(f)
-        #expect(text.contains(#""source_site":"ads.example","destination_site":"shop.example","source_id":42"#))
+        #expect(
+            text.contains(#""source_site":"ads.example","destination_site":"shop.example","source_id":42"#))
         var info = stat()
         #expect(stat(Self.storeFile(f), &info) == 0 && info.st_mode & 0o777 == 0o600)
         Self.expectPrivate(text + f.log)
@@ -122,7 +127,8 @@ struct AttributionTests {
         try Self.sendTrigger(browser, open, url: url, page: page)
         try await f.settle()
         let text = Self.stored(f)
-        #expect(text.contains(#""kind":"click""#) && !text.contains(#""kind":"report""#), Comment(rawValue: text))
+        #expect(
+            text.contains(#""kind":"click""#) && !text.contains(#""kind":"report""#), Comment(rawValue: text))
     }
 
     @Test("The off switch in config.json: nothing is stored")
