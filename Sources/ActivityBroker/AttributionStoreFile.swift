@@ -17,7 +17,7 @@ struct AttributionStoreFile: Sendable {
 
     /// The stored clicks and reports. A missing file is an empty store; an unreadable or
     /// corrupt one is an empty store and one log line (the file is replaced at the next write).
-    func load(using random: inout some RandomNumberGenerator) -> AttributionStore {
+    func load() -> AttributionStore {
         let data: Data
         do {
             data = try SystemCalls.readFile(path, limit: AttributionStoreFormat.maximumFileSize)
@@ -27,7 +27,7 @@ struct AttributionStoreFile: Sendable {
             log.event("click measurement file \(path) is unreadable; starting empty (\(error))")
             return AttributionStore()
         }
-        guard let store = AttributionStoreFormat.store(fromFile: data, using: &random) else {
+        guard let store = AttributionStoreFormat.store(fromFile: data) else {
             log.event("click measurement file \(path) is corrupt; starting empty")
             return AttributionStore()
         }

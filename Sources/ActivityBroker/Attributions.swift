@@ -46,7 +46,7 @@ final class Attributions: @unchecked Sendable {
     /// Reads the store and sends what is overdue. On the loop.
     func start() {
         dispatchPrecondition(condition: .onQueue(queue))
-        store = file.load(using: &random)
+        store = file.load()
         schedule()
     }
 
@@ -73,10 +73,10 @@ final class Attributions: @unchecked Sendable {
             log.debug("session \(session): click measurement is off; a trigger was ignored")
             return
         }
+        let before = store
         let outcome = store.record(trigger, destinationSite: destination, now: now, using: &random)
         switch outcome {
         case .noClick:
-            store.removeExpired(now: now)
             log.debug("session \(session): a trigger matched no click")
         case .scheduled:
             log.debug("session \(session): a trigger matched a click; its report is scheduled")
@@ -85,15 +85,10 @@ final class Attributions: @unchecked Sendable {
         case .keptPriority:
             log.debug("session \(session): a trigger of lower priority was ignored")
         }
-        file.save(store)
+        // Most redirects of a session are no trigger at all; a trigger that changed nothing
+        // (no click, a lower priority) costs no write either.
+        if store != before { file.save(store) }
         schedule()
-    }
-
-    /// `share attributions --json`'s listing (API.md §11).
-    func listing() -> String {
-        dispatchPrecondition(condition: .onQueue(queue))
-        store.removeExpired(now: now)
-        return AttributionStoreFormat.listing(store)
     }
 
     /// `share attributions --clear`: forgets every click and report.

@@ -8,8 +8,9 @@ import Foundation
 /// `source_site`, `destination_site`, `source_id`, then `expires` (clicks) or `trigger_data`,
 /// `priority`, `send_after` (reports). The store file is `{"version":1,"attributions":[…]}`
 /// with the same objects, reports also carrying `attempts`. Dates are days (`YYYY-MM-DD`):
-/// a report's exact send time is not written down, so after a restart it is drawn again,
-/// uniformly within its day (at once when that day has passed). Output is deterministic.
+/// a report's exact send time is not written down, so after a restart it is due at the end
+/// of its day (at once when that has passed): never before its 24 h, at most a day later
+/// than drawn, and at a time (midnight UTC) that tells nothing. Output is deterministic.
 public enum AttributionStoreFormat {
     public static let version = 1
     /// The store file's path under `$XDG_STATE_HOME` (the broker writes it, `share attributions` reads it).
@@ -26,9 +27,7 @@ public enum AttributionStoreFormat {
     public static func listing(_ store: AttributionStore) -> String { array(store, attempts: false) }
 
     /// Reads a store file; nil when it is not one (the caller starts empty and logs it).
-    public static func store(
-        fromFile data: Data, using random: inout some RandomNumberGenerator
-    ) -> AttributionStore? {
+    public static func store(fromFile data: Data) -> AttributionStore? {
         guard data.count <= maximumFileSize, case .object(let top)? = JSONValue.parse(data),
             top["version"] == .int(version), case .array(let entries)? = top["attributions"]
         else { return nil }
@@ -59,8 +58,7 @@ public enum AttributionStoreFormat {
                     AttributionReport(
                         sourceSite: source, destinationSite: destination, sourceID: UInt8(sourceID),
                         triggerData: UInt8(data), priority: UInt8(priority),
-                        sendAfter: day.start
-                            + Int.random(in: 0..<AttributionDay.secondsPerDay, using: &random),
+                        sendAfter: day.adding(days: 1).start,
                         attempts: attempts))
             default: return nil
             }
@@ -79,7 +77,9 @@ public enum AttributionStoreFormat {
             var object = "{\"kind\":\"report\","
             object += sites(report.sourceSite, report.destinationSite, report.sourceID)
             object += ",\"trigger_data\":\(report.triggerData),\"priority\":\(report.priority)"
-            object += ",\"send_after\":\"\(AttributionDay(containing: report.sendAfter))\""
+            // The second before: a report read back (due at midnight after its day) keeps its
+            // day, so rewriting the file never postpones it.
+            object += ",\"send_after\":\"\(AttributionDay(containing: report.sendAfter - 1))\""
             if attempts { object += ",\"attempts\":\(report.attempts)" }
             objects.append(object + "}")
         }

@@ -10,9 +10,13 @@ import Testing
 @Suite("Private Click Measurement reports")
 struct AttributionReportTests {
     static let sites = ["ads.example", "shop.example"]
+    /// A clock offset after which any report is due: the file keeps a report's day only, and
+    /// after a restart its time is drawn again within that day, which ends at most 72 h after
+    /// the trigger (48 h, then the rest of that day).
+    static let overdue = 73 * 3600
 
     @Test(
-        "Click, trigger, SIGKILL, restart two days later: the exact report goes once to both well-known paths, without cookie, credentials or Referer; then it is gone"
+        "Click, trigger, SIGKILL, restart three days later: the exact report goes once to both well-known paths, without cookie, credentials or Referer; then it is gone"
     )
     func reportSentOnceAfterCrash() async throws {
         let f = try await BrowseTests.start()
@@ -28,7 +32,7 @@ struct AttributionReportTests {
         _ = try await f.broker.exit()
         #expect(server.requests.isEmpty, "nothing is sent before 24 h")
         try await f.startBroker(
-            arguments: ["--clock-offset", String(49 * 3600)] + server.brokerArguments(for: Self.sites))
+            arguments: ["--clock-offset", String(Self.overdue)] + server.brokerArguments(for: Self.sites))
         try await waitUntil("both reports received and the report forgotten", deadline: .seconds(30)) {
             server.requests.count >= 2 && !AttributionTests.stored(f).contains(#""kind":"report""#)
         }
@@ -69,7 +73,7 @@ struct AttributionReportTests {
         let connectOnly = Self.sites.flatMap {
             ["--attribution-connect-to", "\($0):443:127.0.0.1:\(server.port)"]
         }
-        try await f.startBroker(arguments: ["--clock-offset", String(49 * 3600)] + connectOnly)
+        try await f.startBroker(arguments: ["--clock-offset", String(Self.overdue)] + connectOnly)
         try await waitUntil("the failed attempt recorded", deadline: .seconds(30)) {
             AttributionTests.stored(f).contains(#""attempts":1"#)
         }
@@ -91,7 +95,7 @@ struct AttributionReportTests {
         // The scheduler runs before the broker asks for its name: once it owns it, a due
         // report would have been handed to the sender (and logged) already.
         try await f.startBroker(
-            arguments: ["--clock-offset", String(49 * 3600)] + server.brokerArguments(for: Self.sites))
+            arguments: ["--clock-offset", String(Self.overdue)] + server.brokerArguments(for: Self.sites))
         try await f.settle()
         #expect(!f.log.contains("sending a click measurement report"))
         #expect(AttributionTests.stored(f).contains(#""kind":"report""#))
