@@ -11,7 +11,7 @@ _share() {
             COMPREPLY=($(compgen -W "bash zsh" -- "$cur"))
             return ;;
         help)
-            COMPREPLY=($(compgen -W "share list activities explain check browse open sheet help" -- "$cur"))
+            COMPREPLY=($(compgen -W "share list activities explain check browse open sheet attributions help" -- "$cur"))
             return ;;
         --extensions-dir)
             COMPREPLY=($(compgen -d -- "$cur"))
@@ -20,11 +20,11 @@ _share() {
             return ;;
     esac
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "list activities explain check browse open sheet help --help --version --completions" -- "$cur"))
+        COMPREPLY=($(compgen -W "list activities explain check browse open sheet attributions help --help --version --completions" -- "$cur"))
     elif [ "${COMP_WORDS[1]}" = check ]; then
         COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
     else
-        COMPREPLY=($(compgen -W "--activity --title --text --json --locale --extensions-dir --bus --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--activity --title --text --json --clear --locale --extensions-dir --bus --help" -- "$cur"))
     fi
 }
 complete -F _share share

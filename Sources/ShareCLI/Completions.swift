@@ -14,7 +14,7 @@ enum Completions {
                     COMPREPLY=($(compgen -W "bash zsh" -- "$cur"))
                     return ;;
                 help)
-                    COMPREPLY=($(compgen -W "share list activities explain check browse open sheet help" -- "$cur"))
+                    COMPREPLY=($(compgen -W "share list activities explain check browse open sheet attributions help" -- "$cur"))
                     return ;;
                 --extensions-dir)
                     COMPREPLY=($(compgen -d -- "$cur"))
@@ -23,11 +23,11 @@ enum Completions {
                     return ;;
             esac
             if [ "$COMP_CWORD" -eq 1 ]; then
-                COMPREPLY=($(compgen -W "list activities explain check browse open sheet help --help --version --completions" -- "$cur"))
+                COMPREPLY=($(compgen -W "list activities explain check browse open sheet attributions help --help --version --completions" -- "$cur"))
             elif [ "${COMP_WORDS[1]}" = check ]; then
                 COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "--activity --title --text --json --locale --extensions-dir --bus --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--activity --title --text --json --clear --locale --extensions-dir --bus --help" -- "$cur"))
             fi
         }
         complete -F _share share
@@ -38,7 +38,7 @@ enum Completions {
         # zsh completion for share — source it: eval "$(share --completions zsh)"
         _share() {
             local -a subcommands
-            subcommands=(list activities explain check browse open sheet help)
+            subcommands=(list activities explain check browse open sheet attributions help)
             case "$words[CURRENT-1]" in
                 --activity|explain)
                     local -a ids
@@ -61,7 +61,7 @@ enum Completions {
             elif [[ "$words[2]" == check ]]; then
                 _files -g '*.json'
             else
-                compadd -- --activity --title --text --json --locale --extensions-dir --bus --help
+                compadd -- --activity --title --text --json --clear --locale --extensions-dir --bus --help
             fi
         }
         if [ "$funcstack[1]" = "_share" ]; then _share "$@"; else compdef _share share; fi

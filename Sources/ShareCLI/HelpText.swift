@@ -89,6 +89,17 @@ enum HelpText {
         Options:
           --title T       the page's title
         """,
+        "attributions": """
+        share attributions [--json] [--clear] — pending Private Click Measurement data
+
+        Lists the ad clicks kept for measurement (source site, destination site, source id,
+        expiry day) and the reports waiting to be sent (trigger data, priority, the day after
+        which they go out). Read from $XDG_STATE_HOME/activity-broker/attribution.json.
+
+        Options:
+          --json          print a JSON array of objects with "kind" ("click" or "report")
+          --clear         forget every pending click and report (asks the broker)
+        """,
         "help": """
         share help [COMMAND] — the overview, or COMMAND's help (also 'share COMMAND --help')
         """,
@@ -108,6 +119,7 @@ enum HelpText {
           share open URL [--json]              route URL: web pages to the desktop's browser window (or
                                                'share browse' without one), others to the system
           share sheet URL [--title T]          the desktop's share sheet for URL; waits for the choice
+          share attributions [--json] [--clear] pending click measurement data, or forget it
           share --completions bash|zsh         print a shell completion script
           share help [COMMAND]                 this help, or a command's (also 'share COMMAND --help')
           share --help | --version
