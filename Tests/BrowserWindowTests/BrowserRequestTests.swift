@@ -75,12 +75,23 @@ private func body(url: String = "https://example.org/", parent: String = "", opt
         #expect(throws: DBusError.self) { try ParentWindow("mir:1") }
     }
 
-    @Test func clickActivationIsReportedOnlyForAttributionWithAToken() throws {
-        #expect(!(try BrowserOptions(["activation_token": .string("t")])).reportsClickActivation)
+    @Test func clickActivationIsReportedForEveryOpenWithAToken() throws {
+        #expect(try BrowserOptions(["activation_token": .string("t")]).reportsClickActivation)
         #expect(!(try BrowserOptions(["event_attribution": .vardict([:])])).reportsClickActivation)
-        #expect(
-            try BrowserOptions(["event_attribution": .vardict([:]), "activation_token": .string("t")])
-                .reportsClickActivation)
+        #expect(!(try BrowserOptions(["activation_token": .string("")])).reportsClickActivation)
+        #expect(!(try BrowserOptions([:])).reportsClickActivation)
+    }
+
+    @Test func onlyRedirectsThatLookLikeTriggersAreReported() {
+        let page = "http://127.0.0.1:8000/shop"
+        let trigger = "https://source.example/.well-known/private-click-measurement/trigger-attribution/05"
+        #expect(AttributionRedirect(target: trigger, page: page) == AttributionRedirect(target: trigger, page: page))
+        #expect(AttributionRedirect(target: trigger, page: page)?.page == page)
+        #expect(AttributionRedirect(target: trigger + "/12", page: page) != nil)
+        #expect(AttributionRedirect(target: "http://source.example/.well-known/private-click-measurement/trigger-attribution/05", page: page) == nil)
+        #expect(AttributionRedirect(target: "https://source.example/page/b", page: page) == nil)
+        #expect(AttributionRedirect(target: "https://source.example/x/.well-known/private-click-measurement/trigger-attribution/05", page: page) == nil)
+        #expect(AttributionRedirect(target: "not a url", page: page) == nil)
     }
 
     @Test func theWrongSignatureIsInvalidArgs() {

@@ -9,6 +9,8 @@ public enum BrowserEvent: Sendable, Equatable {
     case willOpenInBrowser
     case finished
     case clickActivated(Bool)
+    /// A redirect to a trigger URL (§11): `url`, its target, and `page`, the main frame's URL.
+    case attributionTrigger(url: String, page: String)
 
     /// The signal's `name`.
     public var name: String {
@@ -18,6 +20,7 @@ public enum BrowserEvent: Sendable, Equatable {
         case .willOpenInBrowser: Browser1.EventName.willOpenInBrowser
         case .finished: Browser1.EventName.finished
         case .clickActivated: Browser1.EventName.clickActivated
+        case .attributionTrigger: Browser1.EventName.attributionTrigger
         }
     }
 
@@ -28,6 +31,8 @@ public enum BrowserEvent: Sendable, Equatable {
         case .initialLoadRedirected(let url): [Browser1.DetailKey.url: .string(url)]
         case .willOpenInBrowser, .finished: [:]
         case .clickActivated(let activated): [Browser1.DetailKey.activated: .boolean(activated)]
+        case .attributionTrigger(let url, let page):
+            [Browser1.DetailKey.url: .string(url), Browser1.DetailKey.page: .string(page)]
         }
     }
 }

@@ -14,12 +14,11 @@ public struct BrowserOptions: Sendable, Equatable {
     public var barCollapsingEnabled = true
     public var exclude: [String] = []
     public var activationToken: String?
-    /// Whether the app asked for Private Click Measurement (§11): the window then reports
-    /// `ClickActivated`. The attribution itself is the broker's.
-    public var measuresClick = false
 
-    /// Whether `ClickActivated` is owed: attribution asked for, with a token to activate by.
-    public var reportsClickActivation: Bool { measuresClick && activationToken != nil }
+    /// Whether `ClickActivated` is owed (§11): for every `Open` with a token to activate by.
+    /// The broker strips `event_attribution` before `Open`, so the token alone decides; the
+    /// broker ignores the event when it kept no click to prove.
+    public var reportsClickActivation: Bool { activationToken != nil }
 
     public init() {}
 
@@ -47,7 +46,6 @@ public struct BrowserOptions: Sendable, Equatable {
         entersReaderIfAvailable = options[Browser1.OptionKey.entersReaderIfAvailable]?.bool ?? false
         barCollapsingEnabled = options[Browser1.OptionKey.barCollapsingEnabled]?.bool ?? true
         exclude = options[Browser1.OptionKey.exclude]?.stringArray ?? []
-        measuresClick = options[Browser1.OptionKey.eventAttribution] != nil
         activationToken = options[Browser1.OptionKey.activationToken]?.string.flatMap {
             $0.isEmpty ? nil : $0
         }

@@ -47,6 +47,7 @@ final class BrowserSession {
             self.openExternally(url)
         }
         window.onOpenExternally = { [weak self] url in self?.openExternally(url) }
+        window.onRedirect = { [weak self] target, page in self?.redirected(to: target, page: page) }
         window.present(startupID: request.options.activationToken, transientFor: request.parentWindow)
         if request.options.reportsClickActivation {
             window.watchActivation(within: .seconds(2)) { [weak self] active in
@@ -77,6 +78,13 @@ final class BrowserSession {
         case .failed: events = initialLoad.fail()
         }
         for event in events { send(event) }
+    }
+
+    /// Tells the broker of a redirect only when it looks like a Private Click Measurement
+    /// trigger (§11); other redirects are the user's browsing and stay here.
+    private func redirected(to target: String, page: String) {
+        guard !finished, let trigger = AttributionRedirect(target: target, page: page) else { return }
+        send(.attributionTrigger(url: trigger.url, page: trigger.page))
     }
 
     /// The Action button: a `Share` on the session's behalf with the page shown now.

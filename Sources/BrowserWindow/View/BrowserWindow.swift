@@ -55,6 +55,9 @@ final class BrowserWindow {
     var onAction: (_ url: String, _ title: String) -> Void = { _, _ in }
     var onOpenInBrowser: (URL) -> Void = { _ in }
     var onOpenExternally: (URL) -> Void = { _ in }
+    /// A load of this view (main frame or subresource) was redirected: the new target and the
+    /// main frame's URL when that load began.
+    var onRedirect: (_ target: String, _ page: String) -> Void = { _, _ in }
 
     private var view: UnsafeMutablePointer<WebKitWebView> { cwebkit_web_view(webView) }
 
@@ -236,12 +239,32 @@ final class BrowserWindow {
             }
             return 0
         }
+        // resource-load-started(WebKitWebView*, WebKitWebResource*, WebKitURIRequest*): every
+        // load, the main resource included; its redirects come as the resource's sent-request.
+        GtkSignals.connectWords(instance, "resource-load-started", arguments: 2) { [weak self] words in
+            guard let self, let resource = words.pointer(at: 0) else { return 0 }
+            self.watchRedirects(of: resource, page: self.currentURI ?? "")
+            return 0
+        }
         GtkSignals.connectWords(instance, "notify::uri", arguments: 1) { [weak self] _ in
             self?.render()
             return 0
         }
         GtkSignals.connectWords(instance, "notify::title", arguments: 1) { [weak self] _ in
             self?.renderTitle()
+            return 0
+        }
+    }
+
+    /// Follows one resource's redirects: `sent-request(WebKitWebResource*, WebKitURIRequest*,
+    /// WebKitURIResponse* redirected_response)`, where the response is non-NULL for a redirect.
+    /// The handler goes with the resource.
+    private func watchRedirects(of resource: UnsafeMutableRawPointer, page: String) {
+        GtkSignals.connectWords(resource, "sent-request", arguments: 2) { [weak self] words in
+            guard let self, let request = words.pointer(at: 0), words.pointer(at: 1) != nil,
+                let uri = webkit_uri_request_get_uri(OpaquePointer(request))
+            else { return 0 }
+            self.onRedirect(String(cString: uri), page)
             return 0
         }
     }
