@@ -32,6 +32,9 @@ command -v import >/dev/null || need+=(imagemagick)
 pkg-config --exists webkitgtk-6.0 2>/dev/null || need+=(libwebkitgtk-6.0-dev)
 [ -e /usr/lib/x86_64-linux-gnu/gio/modules/libgiognutls.so ] || ls /usr/lib/*/gio/modules/libgiognutls.so >/dev/null 2>&1 || need+=(glib-networking)
 command -v openssl >/dev/null || need+=(openssl)
+# A real window manager under Xvfb: the click-measurement gesture proof (the window activated
+# with its token becomes the active window).
+command -v openbox >/dev/null || need+=(openbox)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${need[*]}"
 SUDO=""

@@ -7,6 +7,7 @@ import os
 import ssl
 import sys
 import threading
+import urllib.parse
 
 PAGES = {
     "/page/a": ("Page A", '<a id="next" href="/page/b" style="display:block;position:fixed;inset:0;'
@@ -21,6 +22,9 @@ PAGES = {
         f"<p>Paragraph {i}: the reading room is a quiet place where long text is laid out in a "
         f"single comfortable column, with generous line spacing and nothing else around it.</p>"
         for i in range(1, 7)) + "</article>"),
+    "/shop": ("Shop", '<img src="/redirect-to?https%3A%2F%2Fsource.example%2F.well-known%2F'
+              'private-click-measurement%2Ftrigger-attribution%2F05"><p>Thank you for your order.</p>'),
+    "/ordinary": ("Ordinary", '<img src="/redirect?img"><p>A page with an ordinary redirect.</p>'),
     "/dark": ("Dark Page", "<p>A page that follows the colour scheme.</p>"),
 }
 SCRIPTS = {"/blocked.js": 'document.title = "script ran";'}
@@ -45,6 +49,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         path = self.path.split("?")[0]
         if path == "/redirect":
             return self.send(302, "", headers=[("Location", "/page/b")])
+        if path == "/redirect-to":  # the query is the target (click measurement tests)
+            return self.send(302, "", headers=[("Location", urllib.parse.unquote(self.path.split("?", 1)[1]))])
         if path in SCRIPTS:
             return self.send(200, SCRIPTS[path], "application/javascript")
         if path in PAGES:

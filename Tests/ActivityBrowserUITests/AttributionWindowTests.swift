@@ -1,0 +1,93 @@
+// The window's side of Private Click Measurement: AttributionTrigger for trigger redirects only, ClickActivated with a token.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+/// The test plays the broker (`BrowserFixture`): it calls `Open` and reads the `Event`s the
+/// window sends it. The loopback site's `/shop` has an image redirected to
+/// `https://source.example/.well-known/private-click-measurement/trigger-attribution/05`
+/// (the host need not resolve: the redirect is seen before the connection), `/ordinary` an
+/// image redirected to `/page/b`.
+@Suite(.serialized) struct AttributionWindowTests {
+    static let trigger = "https://source.example/.well-known/private-click-measurement/trigger-attribution/05"
+
+    /// The events up to and including the first named `last`.
+    private func events(
+        _ fixture: BrowserFixture, through last: String, deadline: Deadline = .seconds(60)
+    ) async throws -> [(name: String, details: [String: Value])] {
+        var seen: [(name: String, details: [String: Value])] = []
+        while true {
+            let event = try await fixture.nextEvent(deadline: deadline)
+            seen.append(event)
+            if event.name == last { return seen }
+        }
+    }
+
+    @Test func aSubresourceRedirectedToATriggerIsReportedWithThePage() async throws {
+        let fixture = try await BrowserFixture()
+        try await fixture.open(fixture.url("/shop"))
+        let seen = try await events(fixture, through: Browser1.EventName.attributionTrigger)
+        let trigger = try #require(seen.last)
+        #expect(trigger.details[Browser1.DetailKey.url]?.string == Self.trigger)
+        #expect(trigger.details[Browser1.DetailKey.page]?.string == fixture.url("/shop"))
+        #expect(trigger.details.count == 2)
+        try await fixture.close()
+        let rest = try await events(fixture, through: Browser1.EventName.finished)
+        let all = (seen + rest).map(\.name)
+        #expect(all.filter { $0 == Browser1.EventName.attributionTrigger }.count == 1, "\(all)")
+        #expect(!all.contains(Browser1.EventName.clickActivated), "no token, no ClickActivated: \(all)")
+    }
+
+    @Test func anOrdinaryRedirectTellsTheBrokerNothing() async throws {
+        let fixture = try await BrowserFixture()
+        try await fixture.open(fixture.url("/ordinary"))
+        let loaded = try await events(fixture, through: Browser1.EventName.initialLoadCompleted)
+        #expect(loaded.last?.details[Browser1.DetailKey.success]?.bool == true)
+        // The page's image went through /redirect; the main frame too, in a second load.
+        let pid = try await fixture.browserPID()
+        let window = try await fixture.window(pid: pid)
+        try await fixture.waitForTitle("Ordinary", window: window)
+        try await fixture.close()
+        let all = (loaded + (try await events(fixture, through: Browser1.EventName.finished))).map(\.name)
+        #expect(!all.contains(Browser1.EventName.attributionTrigger), "\(all)")
+        #expect(all.last == Browser1.EventName.finished)
+    }
+
+    /// Without a window manager, GTK focuses the presented window itself (XSetInputFocus), so
+    /// the window still becomes active: the proof is only as good as the window manager.
+    @Test func withATokenAndNoWindowManagerTheWindowReportsItsActivation() async throws {
+        let fixture = try await BrowserFixture()
+        try await fixture.open(
+            fixture.url("/page/b"), options: [Browser1.OptionKey.activationToken: .string("test-token")])
+        let seen = try await events(fixture, through: Browser1.EventName.clickActivated, deadline: .seconds(30))
+        let activated = seen.last?.details[Browser1.DetailKey.activated]?.bool
+        #expect(activated == true, "\(seen.map(\.name))")
+        try await fixture.close()
+        let rest = try await events(fixture, through: Browser1.EventName.finished).map(\.name)
+        #expect(!rest.contains(Browser1.EventName.clickActivated), "sent once: \(rest)")
+    }
+
+    @Test func withATokenUnderOpenboxTheWindowBecomesActive() async throws {
+        let fixture = try await BrowserFixture()
+        let windowManager = try ChildProcess(
+            executable: "openbox", arguments: ["--sm-disable"], environment: fixture.toolEnvironment)
+        defer {
+            windowManager.terminate()
+            _ = try? windowManager.waitForExit(deadline: .seconds(5))
+        }
+        // openbox manages the display once the root window names its check window.
+        try await waitUntil("openbox to manage the display", deadline: .seconds(20), interval: .milliseconds(50)) {
+            let run = try await ChildProcess.run(
+                "xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], environment: fixture.toolEnvironment)
+            return run.standardOutput.contains("window id")
+        }
+        try await fixture.open(
+            fixture.url("/page/b"), options: [Browser1.OptionKey.activationToken: .string("test-token")])
+        let seen = try await events(fixture, through: Browser1.EventName.clickActivated, deadline: .seconds(30))
+        #expect(seen.last?.details[Browser1.DetailKey.activated]?.bool == true, "\(seen.map(\.name))")
+        try await fixture.close()
+        _ = try await events(fixture, through: Browser1.EventName.finished)
+    }
+}
