@@ -40,12 +40,24 @@ import Testing
         #expect(!all.contains(Browser1.EventName.clickActivated), "no token, no ClickActivated: \(all)")
     }
 
+    @Test func aMainFrameRedirectedToATriggerIsReported() async throws {
+        let fixture = try await BrowserFixture()
+        let start = fixture.url("/redirect-to?" + Self.trigger)
+        try await fixture.open(start)
+        let seen = try await events(fixture, through: Browser1.EventName.attributionTrigger)
+        #expect(seen.last?.details[Browser1.DetailKey.url]?.string == Self.trigger)
+        #expect(seen.last?.details[Browser1.DetailKey.page]?.string == start, "the page the load began on")
+        try await fixture.close()
+        _ = try await events(fixture, through: Browser1.EventName.finished)
+    }
+
     @Test func anOrdinaryRedirectTellsTheBrokerNothing() async throws {
         let fixture = try await BrowserFixture()
-        try await fixture.open(fixture.url("/ordinary"))
+        // The main frame is redirected to /ordinary, whose image goes through /redirect.
+        try await fixture.open(fixture.url("/redirect-to?/ordinary"))
         let loaded = try await events(fixture, through: Browser1.EventName.initialLoadCompleted)
         #expect(loaded.last?.details[Browser1.DetailKey.success]?.bool == true)
-        // The page's image went through /redirect; the main frame too, in a second load.
+        #expect(loaded.map(\.name).contains(Browser1.EventName.initialLoadRedirected))
         let pid = try await fixture.browserPID()
         let window = try await fixture.window(pid: pid)
         try await fixture.waitForTitle("Ordinary", window: window)
