@@ -49,12 +49,14 @@ public enum Browser1 {
         /// sent once per handle, last.
         public static let finished = "Finished"
         /// Whether the window activated with the token became the active window (§11):
-        /// `activated` (b). Sent once, within 2 s of `Open` returning.
+        /// `activated` (b). Sent once for every `Open` with `activation_token`, within 2 s of
+        /// `Open` returning; the broker uses it only when it kept a click to prove.
         public static let clickActivated = "ClickActivated"
         /// A load of the window (main frame or subresource) was redirected (§11): `url` (s),
-        /// the redirect's target, and `page` (s), the URL of the main frame's page the load
-        /// belongs to. Sent for every redirect; the broker keeps only exact trigger URLs
-        /// (`https://<site>/.well-known/private-click-measurement/trigger-attribution/…`).
+        /// the redirect's target, and `page` (s), the main frame's URL when that load began.
+        /// Sent only when the target looks like a trigger (https, path starting
+        /// `/.well-known/private-click-measurement/trigger-attribution/`): no other browsing
+        /// reaches the broker. The broker checks the exact form.
         public static let attributionTrigger = "AttributionTrigger"
     }
 
@@ -79,7 +81,8 @@ public enum Browser1 {
         public static let exclude = "exclude"
         /// s: lets the window take the focus.
         public static let activationToken = "activation_token"
-        /// a{sv}: Private Click Measurement (§11); the broker validates it, the window ignores it.
+        /// a{sv}: Private Click Measurement (§11); the broker validates and strips it, the
+        /// window ignores it.
         public static let eventAttribution = "event_attribution"
     }
 

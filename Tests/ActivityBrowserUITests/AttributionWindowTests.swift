@@ -73,7 +73,8 @@ import Testing
         let fixture = try await BrowserFixture()
         try await fixture.open(
             fixture.url("/page/b"), options: [Browser1.OptionKey.activationToken: .string("test-token")])
-        let seen = try await events(fixture, through: Browser1.EventName.clickActivated, deadline: .seconds(30))
+        let seen = try await events(
+            fixture, through: Browser1.EventName.clickActivated, deadline: .seconds(30))
         let activated = seen.last?.details[Browser1.DetailKey.activated]?.bool
         #expect(activated == true, "\(seen.map(\.name))")
         try await fixture.close()
@@ -90,16 +91,74 @@ import Testing
             _ = try? windowManager.waitForExit(deadline: .seconds(5))
         }
         // openbox manages the display once the root window names its check window.
-        try await waitUntil("openbox to manage the display", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil(
+            "openbox to manage the display", deadline: .seconds(20), interval: .milliseconds(50)
+        ) {
             let run = try await ChildProcess.run(
                 "xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], environment: fixture.toolEnvironment)
             return run.standardOutput.contains("window id")
         }
         try await fixture.open(
             fixture.url("/page/b"), options: [Browser1.OptionKey.activationToken: .string("test-token")])
-        let seen = try await events(fixture, through: Browser1.EventName.clickActivated, deadline: .seconds(30))
+        let seen = try await events(
+            fixture, through: Browser1.EventName.clickActivated, deadline: .seconds(30))
         #expect(seen.last?.details[Browser1.DetailKey.activated]?.bool == true, "\(seen.map(\.name))")
+        // The window manager's own record (_NET_ACTIVE_WINDOW) names the browser's window.
+        let window = try await fixture.window(pid: try await fixture.browserPID())
+        let active = try await fixture.tool("xdotool", ["getactivewindow"])
+        #expect(active.trimmingCharacters(in: .whitespacesAndNewlines) == window)
         try await fixture.close()
         _ = try await events(fixture, through: Browser1.EventName.finished)
+    }
+}
+
+/// The whole chain with the real broker and the real window: `Browse` with `event_attribution`
+/// and a token stores the click (the window's `ClickActivated`), then a page on the destination
+/// site whose image is redirected to the source's trigger URL turns it into a report (the
+/// window's `AttributionTrigger`). Read from the broker's store file.
+@Suite(.serialized) struct AttributionEndToEndTests {
+    @Test func aBrowsedClickIsStoredAndATriggerOnTheDestinationSiteMakesAReport() async throws {
+        let fixture = try await BrowserFixture(ownsBrokerName: false)
+        let harness = try await BrokerHarness(bus: fixture.bus, start: false)
+        defer { harness.stop() }
+        let display = fixture.xvfb.display
+        harness.extraEnvironment.withLock { $0["DISPLAY"] = display }
+        try await harness.start()
+        let store = harness.root + "/state/activity-broker/attribution.json"
+        func stored() -> String { (try? String(contentsOfFile: store, encoding: .utf8)) ?? "" }
+        let app = try fixture.bus.connect()
+        let attribution: [String: Value] = [
+            "source_identifier": .byte(42), "destination_url": .string("https://127.0.0.1/"),
+            "report_endpoint": .string("https://source.example"), "source_description": .string("Banner"),
+            "purchaser": .string("Shop"),
+        ]
+
+        let click = try await app.call(
+            Broker1.call(
+                Broker1.browse,
+                [
+                    .string(""), .string(fixture.url("/page/b")),
+                    .vardict([
+                        Browser1.OptionKey.eventAttribution: .vardict(attribution),
+                        Browser1.OptionKey.activationToken: .string("test-token"),
+                    ]),
+                ]))
+        try await waitUntil("the click stored", deadline: .seconds(30), interval: .milliseconds(50)) {
+            stored().contains(#""kind":"click""#)
+        }
+        #expect(
+            stored().contains(
+                #""source_site":"source.example","destination_site":"127.0.0.1","source_id":42"#),
+            Comment(rawValue: stored()))
+        let session = try #require(click.first?.objectPath)
+        _ = try await app.call(Session1.close.call(Broker1.busName, path: session))
+
+        _ = try await app.call(
+            Broker1.call(Broker1.browse, [.string(""), .string(fixture.url("/shop")), .vardict([:])]))
+        try await waitUntil("the report stored", deadline: .seconds(30), interval: .milliseconds(50)) {
+            stored().contains(#""kind":"report""#)
+        }
+        #expect(stored().contains(#""source_id":42,"trigger_data":5"#), Comment(rawValue: stored()))
+        #expect(!stored().contains("/shop") && !stored().contains("Banner"), "sites only")
     }
 }

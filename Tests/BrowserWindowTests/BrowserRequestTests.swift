@@ -84,13 +84,14 @@ private func body(url: String = "https://example.org/", parent: String = "", opt
 
     @Test func onlyRedirectsThatLookLikeTriggersAreReported() {
         let page = "http://127.0.0.1:8000/shop"
-        let trigger = "https://source.example/.well-known/private-click-measurement/trigger-attribution/05"
-        #expect(AttributionRedirect(target: trigger, page: page) == AttributionRedirect(target: trigger, page: page))
+        let path = AttributionRedirect.triggerPath
+        let trigger = "https://source.example" + path + "05"
+        #expect(AttributionRedirect(target: trigger, page: page)?.url == trigger)
         #expect(AttributionRedirect(target: trigger, page: page)?.page == page)
         #expect(AttributionRedirect(target: trigger + "/12", page: page) != nil)
-        #expect(AttributionRedirect(target: "http://source.example/.well-known/private-click-measurement/trigger-attribution/05", page: page) == nil)
+        #expect(AttributionRedirect(target: "http://source.example" + path + "05", page: page) == nil)
         #expect(AttributionRedirect(target: "https://source.example/page/b", page: page) == nil)
-        #expect(AttributionRedirect(target: "https://source.example/x/.well-known/private-click-measurement/trigger-attribution/05", page: page) == nil)
+        #expect(AttributionRedirect(target: "https://source.example/x" + path + "05", page: page) == nil)
         #expect(AttributionRedirect(target: "not a url", page: page) == nil)
     }
 
