@@ -67,7 +67,7 @@ let package = Package(
             dependencies: ["CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityBrokerInterface", "Navigation"]
         ),
         .executableTarget(name: "activity-browser", dependencies: ["BrowserWindow"]),
-        .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
+        .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerInterface", "DBus"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .executableTarget(name: "activity-qr", dependencies: ["SystemSupport", "ActivityBrokerInterface"]),
         .target(name: "TestSupport", dependencies: ["DBus", "ActivityBrokerInterface", "SystemSupport"]),
