@@ -47,7 +47,11 @@ extension FuzzTarget {
     /// Foundation's writer is a second encoder: what it writes back must decode the same.
     private static func checkRoundTrip(_ data: Data, _ activity: Activity) throws(FuzzFailure) {
         // Foundation may refuse what our parser accepts (or read numbers differently): only a
-        // document both read is compared.
+        // document both read is compared. Foundation on Linux also drops U+FEFF inside strings
+        // ({"\u{FEFF}icon": …} reads as "icon"), so documents holding one after the start are
+        // not compared.
+        let escaped = String(decoding: data, as: UTF8.self).lowercased().contains("\\ufeff")
+        if escaped || data.dropFirst(3).firstRange(of: [0xEF, 0xBB, 0xBF]) != nil { return }
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
             let written = try? JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
