@@ -31,7 +31,7 @@ extension FuzzTarget {
         let lineCount = bytes.count(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) + 1
         func checkError(_ error: DesktopEntryError, _ fileName: String, _ parser: String) throws(FuzzFailure) {
             try FuzzFailure.require(
-                error.fileName == fileName && error.description.hasPrefix(fileName),
+                error.fileName == fileName && TextChecks.startsWith(error.description, fileName),
                 "a \(parser) error names the file", error.description)
             if let line = error.line {
                 try FuzzFailure.require(

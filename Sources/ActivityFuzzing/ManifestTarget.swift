@@ -33,7 +33,7 @@ extension FuzzTarget {
             try FuzzFailure.require(
                 error.name == "InvalidArgument", "a manifest error is InvalidArgument", "\(error)")
             try FuzzFailure.require(
-                error.message.hasPrefix(manifestFileName + ": "), "a manifest error names the file",
+                TextChecks.startsWith(error.message, manifestFileName + ": "), "a manifest error names the file",
                 TextChecks.shown(error.message))
             try FuzzFailure.require(
                 !TextChecks.hasControl(error.message), "a manifest error holds no control characters",

@@ -51,7 +51,7 @@ extension FuzzTarget {
                 templates.append(try Template(source))
             } catch {
                 try FuzzFailure.require(
-                    error.message.hasPrefix("template '") && !TextChecks.hasControl(error.message),
+                    TextChecks.startsWith(error.message, "template '") && !TextChecks.hasControl(error.message),
                     "a template error names the template without control characters",
                     TextChecks.shown(error.message))
                 return false

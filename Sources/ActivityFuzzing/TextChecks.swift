@@ -12,6 +12,13 @@ enum TextChecks {
         text.unicodeScalars.contains(where: isControl)
     }
 
+    /// Whether `text` starts with the bytes of `prefix`. Not `hasPrefix`, which compares
+    /// characters: a combining mark after the prefix (`template '` + U+0330) joins its last
+    /// character, and the prefix no longer matches though the bytes are there.
+    static func startsWith(_ text: String, _ prefix: String) -> Bool {
+        text.utf8.starts(with: prefix.utf8)
+    }
+
     /// A short, printable rendering of `text` for failure messages.
     static func shown(_ text: String, limit: Int = 120) -> String {
         var out = ""
