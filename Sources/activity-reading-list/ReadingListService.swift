@@ -12,8 +12,9 @@ import Foundation
 /// filled at start could miss the instance that activated us. The URL is checked again here
 /// (`ReadingList.checkedURL`) and the list is bounded (`ReadingList.maxEntries`).
 ///
-/// This is the check the client library's `ActivityProvider` should make for every provider
-/// (issue 11); until it does, the reading list exports `Provider1` itself.
+/// `ActivityProvider` makes the same caller check; the reading list exports `Provider1`
+/// itself so that a refused URL or a full list is a D-Bus error the broker passes on
+/// (`InvalidArgument`, `LimitExceeded`), where a handler's error would be a failed outcome.
 final class ReadingListService: Sendable {
     static let activityID = "org.activitybroker.reading-list"
 
