@@ -48,7 +48,7 @@ for sanitizer in $SANITIZERS; do
         for report in "$reports"/*; do head -n 30 "$report" >&2; done
         status=1
     else
-        echo "sanitize: $sanitizer: clean ($(( $(date +%s) - start )) s)"
+        echo "sanitize: $sanitizer: no sanitizer report ($(( $(date +%s) - start )) s)"
     fi
     unset ASAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS
 done
