@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_TIMEOUT ?= 1200
 RELEASE_BIN = .build/release
 
-.PHONY: all build release run test deps install uninstall completions format bench clean
+.PHONY: all build release run test deps install uninstall completions format bench clean fuzz sanitize
 
 all: build
 
@@ -40,6 +40,17 @@ BENCH_ARGS ?= --json .build/broker-bench.json
 bench: deps
 	$(SWIFT) build -c release
 	$(RELEASE_BIN)/broker-bench $(BENCH_ARGS)
+
+## make fuzz: every fuzz target for FUZZ_RUNS inputs (default 1,000,000), coverage-guided under
+## libFuzzer + AddressSanitizer when the toolchain has it, else the seeded mutation fuzzer
+## (FUZZ_ENGINE=mutation forces it); FUZZ_TARGETS="url" for one. See docs/fuzzing.md.
+fuzz: deps
+	scripts/fuzz.sh
+
+## make sanitize: the test suite built and run under AddressSanitizer, then ThreadSanitizer,
+## each in its own scratch path; fails on any sanitizer report (SANITIZERS="thread" for one).
+sanitize: deps
+	scripts/sanitize.sh
 
 ## make install: copies what `make release` built (it compiles nothing and installs no packages).
 ## BUILD_DIR picks another build (e.g. .build/debug); DESTDIR stages for a package.

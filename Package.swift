@@ -67,11 +67,14 @@ let package = Package(
             dependencies: ["CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityBrokerInterface", "Navigation"]
         ),
         .executableTarget(name: "activity-browser", dependencies: ["BrowserWindow"]),
-        .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerClient"]),
+        .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerInterface", "DBus"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .executableTarget(name: "activity-qr", dependencies: ["SystemSupport", "ActivityBrokerInterface"]),
         .target(name: "TestSupport", dependencies: ["DBus", "ActivityBrokerInterface", "SystemSupport"]),
         .executableTarget(name: "broker-bench", dependencies: ["DBus", "ActivityBrokerInterface", "TestSupport"]),
+        // The fuzz targets of the parsers and their runner (`make fuzz`, docs/fuzzing.md).
+        .target(name: "ActivityFuzzing", dependencies: ["ActivityKit"]),
+        .executableTarget(name: "activity-fuzz", dependencies: ["ActivityFuzzing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "CGtk", "DBus"]),
@@ -86,6 +89,7 @@ let package = Package(
             dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],
             exclude: ["Resources"]
         ),
+        .testTarget(name: "ActivityFuzzingTests", dependencies: ["ActivityFuzzing", "ActivityKit"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "TestSupport"]),

@@ -33,6 +33,7 @@ ALLOWED = {
     "BrowserWindow": {"CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityKit", "ActivityBrokerInterface",
                       "ActivityBrokerClient", "Navigation", "SystemSupport", "ShareSheet"},
     "TestSupport": {"DBus", "ActivityBrokerInterface", "SystemSupport"},
+    "ActivityFuzzing": {"ActivityKit"},
     # Executables: wiring only, each over its own layer (and the contract, for `--version`).
     "activity-broker": {"ActivityBroker", "ActivityBrokerInterface", "SystemSupport"},
     "share": {"ShareCLI"},
@@ -41,6 +42,7 @@ ALLOWED = {
     "activity-reading-list": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "SystemSupport"},
     "activity-qr": {"SystemSupport", "ActivityBrokerInterface"},
     "example-provider": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus"},
+    "activity-fuzz": {"ActivityFuzzing"},
     "broker-bench": {"DBus", "ActivityBrokerInterface", "TestSupport", "SystemSupport"},
     "gtk-first-frame": {"CGtk"},
 }

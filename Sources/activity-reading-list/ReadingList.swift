@@ -11,7 +11,18 @@ struct ReadingListEntry: Codable, Equatable {
 /// `$XDG_DATA_HOME/activity-broker/reading-list.json`: a JSON array of entries, written
 /// atomically (temporary file, fsync, rename). A file that cannot be parsed is kept aside as
 /// `reading-list.json.corrupt-<time>` rather than overwritten, and a new list starts.
+///
+/// Bounded, since every entry is kept in memory and rewritten on each add: at most
+/// `maxEntries` entries (a full list refuses new URLs), titles cut to `maxTitleLength`
+/// characters, URLs within the broker's 32 KiB.
 struct ReadingList {
+    /// The most entries the list holds; adding a new URL to a full list throws `.full`.
+    static let maxEntries = 10_000
+    /// Longer titles are cut to this many characters, the last one an ellipsis.
+    static let maxTitleLength = 1_000
+    /// The longest URL accepted, in UTF-8 bytes: the broker's limit (API.md §2).
+    static let maxURLLength = 32 * 1024
+
     let path: String
 
     static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -34,12 +45,39 @@ struct ReadingList {
     }
 
     /// Adds the URL unless it is already there; returns the number of entries.
+    /// Throws `ReadingListError.full` when a new URL would exceed `maxEntries`.
     func add(url: String, title: String?, now: Date = Date(), aside: (String) -> Void = { _ in }) throws -> Int {
         var entries = try load(aside: aside)
         guard !entries.contains(where: { $0.url == url }) else { return entries.count }
-        entries.append(ReadingListEntry(url: url, title: title, added: now))
+        guard entries.count < Self.maxEntries else { throw ReadingListError.full }
+        entries.append(ReadingListEntry(url: url, title: title.map(Self.capped), added: now))
         try write(entries)
         return entries.count
+    }
+
+    /// `title` cut to `maxTitleLength` characters (the last an ellipsis) when longer.
+    static func capped(_ title: String) -> String {
+        title.count <= maxTitleLength ? title : title.prefix(maxTitleLength - 1) + "…"
+    }
+
+    /// `url` when it is an http or https URL with a host, at most `maxURLLength` bytes and
+    /// free of spaces and control characters; the broker checks the same, but a provider on
+    /// the bus must not rely on every caller being the broker.
+    static func checkedURL(_ url: String) throws(ReadingListError) -> String {
+        if url.utf8.count > maxURLLength {
+            throw .invalidURL("\(url.utf8.count) bytes long; at most \(maxURLLength) (32 KiB) are allowed")
+        }
+        if url.unicodeScalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            throw .invalidURL("contains a space or a control character")
+        }
+        let scheme = url.firstIndex(of: ":").map { url[..<$0].lowercased() } ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            throw .invalidURL("only http and https URLs are saved, not '\(scheme.prefix(40))'")
+        }
+        guard let host = URLComponents(string: url)?.host, !host.isEmpty else {
+            throw .invalidURL("not a valid \(scheme) URL with a host")
+        }
+        return url
     }
 
     private func write(_ entries: [ReadingListEntry]) throws {

@@ -1,23 +1,28 @@
-// The Reading List provider end to end: started by D-Bus activation, no duplicates, corrupt files kept aside.
+// The Reading List provider end to end: started by D-Bus activation, no duplicates, corrupt files kept aside, broker-only, bounded.
 import ActivityBrokerClient
+import ActivityBrokerInterface
 import DBus
 import Foundation
 import TestSupport
 import Testing
 
 /// A bus whose servicedir starts the built activity-reading-list (with its own XDG_DATA_HOME),
-/// and a broker whose built-in manifests are the repository's reading-list.json alone.
+/// and, unless `broker` is false, a broker whose built-in manifests are the repository's
+/// reading-list.json alone. Without a broker a test can own the broker's name itself and call
+/// the provider as the broker would.
 private struct ReadingListSetup {
     let directory: String
-    let broker: BrokerHarness
+    let bus: TestBus
+    let harness: BrokerHarness?
+    var broker: BrokerHarness { harness! }
     var listFile: String { directory + "/rl-data/activity-broker/reading-list.json" }
     var providerEnvironment: [String: String] {
-        var environment = broker.environment
+        var environment = bus.environment
         environment["XDG_DATA_HOME"] = directory + "/rl-data"
         return environment
     }
 
-    init(existingList: String? = nil) async throws {
+    init(existingList: String? = nil, broker: Bool = true) async throws {
         directory = try TemporaryDirectory(prefix: "reading-list-test").path
         let services = directory + "/services"
         try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
@@ -39,15 +44,51 @@ private struct ReadingListSetup {
 
         """.write(
             toFile: services + "/org.activitybroker.ReadingList.service", atomically: true, encoding: .utf8)
-        let manifest = try String(
-            contentsOfFile: repositoryRoot + "/extensions/reading-list.json", encoding: .utf8)
-        broker = try await BrokerHarness(
-            bus: TestBus(serviceDirectory: services), manifests: ["reading-list.json": manifest])
+        let bus = try TestBus(serviceDirectory: services)
+        self.bus = bus
+        if broker {
+            let manifest = try String(
+                contentsOfFile: repositoryRoot + "/extensions/reading-list.json", encoding: .utf8)
+            harness = try await BrokerHarness(bus: bus, manifests: ["reading-list.json": manifest])
+        } else {
+            harness = nil
+        }
     }
 
     func remove() {
-        broker.stop()
+        harness?.stop()
+        bus.stop()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Calls the provider's `Perform` directly on `connection` (starting it by activation).
+    func performDirectly(
+        on connection: Connection, url: String, title: String? = nil
+    ) async throws(DBusError) -> [Value] {
+        var items: [String: Value] = [ItemKey.url: .string(url)]
+        if let title { items[ItemKey.title] = .string(title) }
+        return try await connection.call(
+            MethodCall(
+                destination: "org.activitybroker.ReadingList", path: "/org/activitybroker/ReadingList",
+                interface: Provider1.interface, member: "Perform",
+                body: [.string(ReadingListTests.id), .vardict(items), .vardict([:])]))
+    }
+
+    /// A connection that owns `org.activitybroker.Broker1`, as the broker's would.
+    func connectAsBroker() async throws -> Connection {
+        let connection = try bus.connect()
+        #expect(try await connection.requestName(Broker1.busName, flags: [.doNotQueue]) == .primaryOwner)
+        return connection
+    }
+}
+
+/// The error name a call threw, or nil when it did not throw.
+private func errorName(_ body: () async throws(DBusError) -> [Value]) async -> String? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error.name
     }
 }
 
@@ -166,5 +207,79 @@ private struct ReadingListSetup {
             try BuiltProducts.executable("activity-reading-list"), ["--list"], environment: environment)
         #expect(list.termination == .exited(0))
         #expect(list.standardOutput.contains("empty"))
+    }
+
+    // MARK: Issue 11, item 13: broker-only, checked URLs, bounded, sanitized listing
+
+    @Test func aCallerThatIsNotTheBrokerIsDenied() async throws {
+        let setup = try await ReadingListSetup()
+        defer { setup.remove() }
+        let stranger = try setup.broker.bus.connect()
+        let name = await errorName { () async throws(DBusError) in
+            try await setup.performDirectly(on: stranger, url: "https://example.org/bypass", title: "\u{1B}[2J")
+        }
+        #expect(name == BrokerErrorName.accessDenied.rawValue)
+        #expect(!FileManager.default.fileExists(atPath: setup.listFile), "nothing was written")
+
+        // The broker itself still gets through.
+        let client = BrokerProxy(connection: try setup.broker.bus.connect(), address: setup.broker.bus.address)
+        let outcome = try await client.perform(Self.id, items: SharedItems(url: "https://example.org/ok"))
+        #expect(outcome.state == .completed, "\(outcome.results)")
+    }
+
+    @Test func aJavascriptURLIsRefused() async throws {
+        let setup = try await ReadingListSetup(broker: false)
+        defer { setup.remove() }
+        let broker = try await setup.connectAsBroker()
+        for url in ["javascript:alert(document.cookie)//https://example.org/", "JavaScript:alert(1)", "data:text/html,x",
+                    "https://example.org/\u{1B}[2J", "https:///no-host", ""]
+        {
+            let name = await errorName { () async throws(DBusError) in
+                try await setup.performDirectly(on: broker, url: url)
+            }
+            #expect(name == BrokerErrorName.invalidArgument.rawValue, "\(url.debugDescription)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: setup.listFile), "nothing was written")
+        let accepted = try await setup.performDirectly(on: broker, url: "https://example.org/fine")
+        #expect(accepted.first?.string == JobState.completed.rawValue)
+    }
+
+    @Test func longTitlesAreCutAndAFullListRefusesNewURLs() async throws {
+        let existing = (0..<10_000).map { "{\"url\":\"https://example.org/\($0)\",\"added\":\"2026-01-01T00:00:00Z\"}" }
+        let setup = try await ReadingListSetup(existingList: "[" + existing.joined(separator: ",") + "]", broker: false)
+        defer { setup.remove() }
+        let broker = try await setup.connectAsBroker()
+
+        let full = await errorName { () async throws(DBusError) in
+            try await setup.performDirectly(on: broker, url: "https://example.org/one-too-many")
+        }
+        #expect(full == BrokerErrorName.limitExceeded.rawValue)
+        let again = try await setup.performDirectly(on: broker, url: "https://example.org/5")
+        #expect(again.count == 2 && again[1].vardict?["count"]?.int64 == 10_000, "a URL already there is no new entry")
+
+        try FileManager.default.removeItem(atPath: setup.listFile)
+        let huge = String(repeating: "T", count: 4 * 1024 * 1024)
+        _ = try await setup.performDirectly(on: broker, url: "https://example.org/long", title: huge)
+        let data = try #require(FileManager.default.contents(atPath: setup.listFile))
+        let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let title = try #require(entries.first?["title"] as? String)
+        #expect(title.count == 1_000 && title.hasSuffix("…"), "cut to the documented 1,000 characters")
+    }
+
+    @Test func listingPrintsTitlesWithoutTerminalControls() async throws {
+        let evil = "Evil \u{1B}]0;owned\u{07}title\u{1B}[2J\u{9B}31m\u{202E}txt.exe\nsecond line"
+        let list = [["url": "https://example.org/evil", "title": evil, "added": "2026-01-01T00:00:00Z"]]
+        let setup = try await ReadingListSetup(
+            existingList: String(decoding: try JSONSerialization.data(withJSONObject: list), as: UTF8.self),
+            broker: false)
+        defer { setup.remove() }
+        let output = try await ChildProcess.run(
+            try BuiltProducts.executable("activity-reading-list"), ["--list"],
+            environment: setup.providerEnvironment)
+        #expect(output.termination == .exited(0))
+        #expect(output.standardOutput.contains("Evil ]0;ownedtitle[2J31mtxt.exe second line"), "\(output.standardOutput.debugDescription)")
+        #expect(!output.standardOutput.unicodeScalars.contains {
+            ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
+        })
     }
 }

@@ -1,0 +1,17 @@
+// SplitMix64: the seeded generator that makes a mutation run repeatable.
+
+/// A small, fast generator with a 64-bit state (Steele, Lea, Flood 2014): the same seed gives
+/// the same inputs on every machine, so a smoke-run failure reproduces from its seed alone.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
