@@ -49,6 +49,8 @@ final class BrowserWindow {
     private var certificateError: Bool { certificateErrorURI != nil }
     private var article: ReaderArticle?
     private var destroyed = false
+    /// Set only under ACTIVITY_BROWSER_REPORT_PAINT (broker-bench).
+    private let paintReport = FirstPaintReport()
 
     var onCommand: (BrowserCommand) -> Void = { _ in }
     var onLoad: (LoadReport) -> Void = { _ in }
@@ -286,6 +288,7 @@ final class BrowserWindow {
         case WEBKIT_LOAD_FINISHED.rawValue:
             if !certificateError {
                 onLoad(.finished(uri: currentURI))
+                paintReport?.loadFinished(view)
                 findArticle()
             }
         default: break
