@@ -82,7 +82,7 @@ let package = Package(
             dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],
             exclude: ["Resources"]
         ),
-        .testTarget(name: "BrowserWindowTests", dependencies: ["BrowserWindow", "Navigation", "DBus"]),
+        .testTarget(name: "BrowserWindowTests", dependencies: ["BrowserWindow", "GtkSupport", "Navigation", "DBus"]),
         .testTarget(
             name: "ActivityBrowserUITests",
             dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],
