@@ -18,6 +18,14 @@ struct BrowseFigures: Codable {
     /// The figure: cold Browse → first paint over the bare web view's first paint.
     var coldRatio: Double { coldMilliseconds / max(bareMilliseconds, 1e-9) }
     var warmRatio: Double { warmMilliseconds / max(bareMilliseconds, 1e-9) }
+    /// The median of each cold sample over the bare sample taken just before it: the load of
+    /// the machine moves less within a pair than over the run.
+    var pairedRatio: Double {
+        let ratios = zip(coldNanoseconds, bareNanoseconds).map { Double($0) / Double(max($1, 1)) }.sorted()
+        guard !ratios.isEmpty else { return 0 }
+        return ratios.count % 2 == 1
+            ? ratios[ratios.count / 2] : (ratios[ratios.count / 2 - 1] + ratios[ratios.count / 2]) / 2
+    }
 
     /// The report's lines.
     func text() -> [String] {
@@ -30,6 +38,7 @@ struct BrowseFigures: Codable {
             String(
                 format: "  Browse → window's first paint, cold (activation, %d samples) %.1f ms (%.2f× floor)",
                 coldNanoseconds.count, coldMilliseconds, coldRatio),
+            String(format: "  median of the paired ratios cold / bare (sample by sample)   %.2f×", pairedRatio),
         ]
         if !warmNanoseconds.isEmpty {
             lines.append(

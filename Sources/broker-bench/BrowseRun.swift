@@ -8,7 +8,7 @@ import TestSupport
 ///
 /// The page: a few lines of HTML served on 127.0.0.1 by `python3 -m http.server`. The floor:
 /// `webkit-first-paint URL` (a bare WebKitWebView in a window) spawned `samples` times, from
-/// just before the spawn to its first paint of the page. The window: a client's `Browse` call
+/// just before the spawn to its first paint of the page, alternating with the cold samples. The window: a client's `Browse` call
 /// on the real broker (release build, `DISPLAY` set) to the first paint of the page in the
 /// window of the built `activity-browser`, which the bus starts by activation and which
 /// reports the paint on a FIFO (`ACTIVITY_BROWSER_REPORT_PAINT`). Both report the same moment
@@ -79,13 +79,11 @@ final class BrowseRun {
         let bus = try TestBus(serviceDirectory: scratch + "/services")
         defer { bus.stop() }
 
-        try measureFloor(
-            url: url,
-            environment: ProcessInfo.processInfo.environment.merging(gtk) { $1 }
-                .merging([
-                    "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_DATA_HOME": scratch + "/bare/data",
-                    "XDG_CACHE_HOME": scratch + "/bare/cache",
-                ]) { $1 })
+        let bareEnvironment = ProcessInfo.processInfo.environment.merging(gtk) { $1 }
+            .merging([
+                "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_DATA_HOME": scratch + "/bare/data",
+                "XDG_CACHE_HOME": scratch + "/bare/cache",
+            ]) { $1 }
 
         let harness = try blocking { try await BrokerHarness(bus: bus, start: false) }
         defer { harness.stop() }
@@ -99,11 +97,18 @@ final class BrowseRun {
                 arg0: Self.browserName))
         let browse = try EncodedCall(Broker1.call(Broker1.browse, [.string(""), .string(url), .vardict([:])]))
 
+        // The floor and the cold window alternate, so that the machine's load, which moves
+        // over a minute, weighs on both alike.
         for index in 0...samples {
+            let bare = try bareFirstPaint(url: url, environment: bareEnvironment)
             let (time, _) = try open(client, browse, paints)
             try stopBrowser(client)
-            if index > 0 { figures.coldNanoseconds.append(time) }
+            if index > 0 {
+                figures.bareNanoseconds.append(bare)
+                figures.coldNanoseconds.append(time)
+            }
         }
+        progress("bare WebKitWebView → first paint: \(figures.bareNanoseconds.map { $0 / 1_000_000 }) ms")
         progress("cold Browse → first paint: \(figures.coldNanoseconds.map { $0 / 1_000_000 }) ms")
         for index in 0...samples {
             let (time, session) = try open(client, browse, paints)
@@ -114,20 +119,17 @@ final class BrowseRun {
         try stopBrowser(client)
     }
 
-    /// The bare web view, once untimed and `samples` times timed.
-    private func measureFloor(url: String, environment: [String: String]) throws {
+    /// One start of the bare web view: spawn → its first paint of `url`.
+    private func bareFirstPaint(url: String, environment: [String: String]) throws -> UInt64 {
         let bare = try BuiltProducts.executable("webkit-first-paint")
-        for index in 0...samples {
-            let start = monotonicNanoseconds()
-            let child = try ChildProcess(executable: bare, arguments: [url], environment: environment)
-            let line = try child.waitForLine(deadline: .seconds(60)) { $0.hasPrefix("first-paint ") }
-            guard let paint = UInt64(line.dropFirst(12)) else {
-                throw BenchFailure("webkit-first-paint said '\(line)'")
-            }
-            _ = try child.waitForExit(deadline: .seconds(10))
-            if index > 0 { figures.bareNanoseconds.append(paint - start) }
+        let start = monotonicNanoseconds()
+        let child = try ChildProcess(executable: bare, arguments: [url], environment: environment)
+        let line = try child.waitForLine(deadline: .seconds(60)) { $0.hasPrefix("first-paint ") }
+        guard let paint = UInt64(line.dropFirst(12)) else {
+            throw BenchFailure("webkit-first-paint said '\(line)'")
         }
-        progress("bare WebKitWebView → first paint: \(figures.bareNanoseconds.map { $0 / 1_000_000 }) ms")
+        _ = try child.waitForExit(deadline: .seconds(10))
+        return paint - start
     }
 
     /// Browse, then the window's first paint. Returns Browse → first paint and the session.
