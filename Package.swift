@@ -48,6 +48,8 @@ let package = Package(
         .executableTarget(name: "activity-sheet", dependencies: ["ShareSheet"]),
         // broker-bench's floor for the sheet's first frame: a bare GTK 4 window.
         .executableTarget(name: "gtk-first-frame", dependencies: ["CGtk"]),
+        // broker-bench's floor for the browser window's first paint: a bare WebKitWebView.
+        .executableTarget(name: "webkit-first-paint", dependencies: ["CGtk", "CWebKit"]),
         .target(name: "TerminalUI", dependencies: ["SystemSupport"]),
         .target(name: "Navigation", dependencies: ["ActivityBrokerClient", "SystemSupport"]),
         .systemLibrary(
@@ -83,7 +85,7 @@ let package = Package(
             dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],
             exclude: ["Resources"]
         ),
-        .testTarget(name: "BrowserWindowTests", dependencies: ["BrowserWindow", "Navigation", "DBus"]),
+        .testTarget(name: "BrowserWindowTests", dependencies: ["BrowserWindow", "GtkSupport", "Navigation", "DBus"]),
         .testTarget(
             name: "ActivityBrowserUITests",
             dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],

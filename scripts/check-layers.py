@@ -45,6 +45,7 @@ ALLOWED = {
     "activity-fuzz": {"ActivityFuzzing"},
     "broker-bench": {"DBus", "ActivityBrokerInterface", "TestSupport", "SystemSupport"},
     "gtk-first-frame": {"CGtk"},
+    "webkit-first-paint": {"CGtk", "CWebKit"},
 }
 # System modules a layer must not use: the domain stays free of processes and D-Bus.
 FORBIDDEN_SYSTEM = {"ActivityKit": {"Glibc"}}

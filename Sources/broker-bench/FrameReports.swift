@@ -1,7 +1,7 @@
-// The FIFO on which activity-sheet reports each window's first frame (ACTIVITY_SHEET_REPORT_FRAME).
+// The FIFO on which activity-sheet (ACTIVITY_SHEET_REPORT_FRAME) or activity-browser (ACTIVITY_BROWSER_REPORT_PAINT) reports each window's first frame or paint.
 import Foundation
 
-/// A named pipe the sheet appends `first-frame <CLOCK_MONOTONIC ns>` lines to, one per window.
+/// A named pipe a UI appends `first-frame <CLOCK_MONOTONIC ns>` (or `first-paint …`) lines to, one per window.
 ///
 /// Opened read-write by the bench, so that opening never blocks and the pipe never reports
 /// end-of-file between sheets; each line is one `write(2)`, so lines arrive whole. The time
@@ -9,11 +9,14 @@ import Foundation
 /// the bench reads it does not change the figure.
 final class FrameReports {
     let path: String
+    /// The word before the time: `first-frame` (the sheet), `first-paint` (the browser).
+    let word: String
     private let fd: Int32
     private var pending: [UInt8] = []
 
-    init(path: String) throws {
+    init(path: String, word: String = "first-frame") throws {
         self.path = path
+        self.word = word
         unlink(path)
         guard mkfifo(path, 0o600) == 0 else { throw BenchFailure("mkfifo \(path): errno \(errno)") }
         fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
@@ -31,13 +34,13 @@ final class FrameReports {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
-                guard line.hasPrefix("first-frame "), let time = UInt64(line.dropFirst(12)) else {
-                    throw BenchFailure("unexpected line from the sheet on \(path): \(line)")
+                guard line.hasPrefix(word + " "), let time = UInt64(line.dropFirst(word.count + 1)) else {
+                    throw BenchFailure("unexpected line on \(path): \(line)")
                 }
                 return time
             }
             let left = deadline - ContinuousClock.now
-            guard left > .zero else { throw BenchFailure("the sheet reported no first frame in time") }
+            guard left > .zero else { throw BenchFailure("no \(word) reported on \(path) in time") }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(clamping: left.components.seconds * 1000 + 1))
             if ready <= 0 { continue }

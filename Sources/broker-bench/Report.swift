@@ -22,6 +22,8 @@ struct Report: Codable {
     var targets: [Target] = []
     /// Issue 15's share-sheet figures, when measured.
     var share: ShareFigures?
+    /// Issue 16's browser-window figures, when measured.
+    var browse: BrowseFigures?
 
     static let method = """
         Client: the DBus module's BlockingConnection (no event loop), one private connection per \
@@ -72,6 +74,20 @@ struct Report: Codable {
                     measured: String(format: "%+.1f MB (%.1f → %.1f MB; %.1f MB before any)", growth, quarter.broker / 1024, last.broker / 1024, figures.rss[0].broker / 1024),
                     limit: "≤ 1 MB", met: growth <= 1))
         }
+    }
+
+    /// Adds the browser window's figures and their target: Browse → the window's first paint
+    /// of the page (cold) within 1.3× a bare WebKitWebView's first paint of the same page.
+    mutating func add(browse figures: BrowseFigures) {
+        browse = figures
+        guard !figures.bareNanoseconds.isEmpty else { return }
+        targets.append(
+            Target(
+                name: "Browse → window's first paint (cold) / bare WebKitWebView's first paint",
+                measured: String(
+                    format: "%.2f× (%.0f / %.0f ms)", figures.coldRatio, figures.coldMilliseconds,
+                    figures.bareMilliseconds),
+                limit: "≤ 1.3×", met: figures.coldRatio <= 1.3))
     }
 
     private func figure(_ size: Int, _ name: String) -> Figure? { medians["\(size)"]?[name] }
@@ -152,6 +168,7 @@ struct Report: Codable {
         // `--share-only`: no registry sizes, no table.
         if sizes.isEmpty {
             lines += share?.text() ?? []
+            lines += browse?.text() ?? []
             lines.append("")
             lines.append("targets:")
             for target in targets {
@@ -195,6 +212,10 @@ struct Report: Codable {
         if let share, !share.bareNanoseconds.isEmpty {
             lines.append("")
             lines += share.text()
+        }
+        if let browse, !browse.bareNanoseconds.isEmpty {
+            lines.append("")
+            lines += browse.text()
         }
         lines.append("")
         lines.append("targets:")

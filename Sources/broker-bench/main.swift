@@ -5,7 +5,7 @@ import TestSupport
 
 let usage = """
     Usage: broker-bench [--quick] [--runs K] [--sizes 100,1000,10000] [--calls N] [--json FILE]
-                        [--share-cycles N] [--share-only]
+                        [--share-cycles N] [--share-only] [--browse-samples N] [--browse-only]
 
     Starts a private dbus-daemon and the release activity-broker next to this binary, and
     measures Ping, ListActivities, Perform → Finished, a RegisterActivity storm, start-up and
@@ -19,6 +19,10 @@ let usage = """
                      broker's RSS (default 1000; 0 skips the share-sheet figures, which need
                      Xvfb, activity-sheet and gtk-first-frame next to this binary)
       --share-only   only the share-sheet figures
+      --browse-samples N  Browse → first paint samples, cold and warm, and as many of a bare
+                     WebKitWebView (default 20; 0 skips them; they need Xvfb, python3,
+                     activity-browser and webkit-first-paint next to this binary)
+      --browse-only  only the browser-window figures
     """
 
 var counts = CallCounts.full
@@ -27,6 +31,8 @@ var sizes = [100, 1000, 10_000]
 var jsonPath: String?
 var shareCycles = 1000
 var shareOnly = false
+var browseSamples = 20
+var browseOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func value(_ flag: String) -> String {
     guard let value = arguments.popFirst() else {
@@ -48,6 +54,8 @@ while let argument = arguments.popFirst() {
     case "--json": jsonPath = value(argument)
     case "--share-cycles": shareCycles = max(0, Int(value(argument)) ?? 1000)
     case "--share-only": shareOnly = true
+    case "--browse-samples": browseSamples = max(0, Int(value(argument)) ?? 20)
+    case "--browse-only": browseOnly = true
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -67,7 +75,7 @@ do {
     say("broker-bench: bus \(bus.address), broker \(launcher.executable), \(runs) run(s), sizes \(sizes)")
     var results: [[Int: [String: Figure]]] = []
     let began = monotonicNanoseconds()
-    if shareOnly { sizes = [] }
+    if shareOnly || browseOnly { sizes = [] }
     for run in 1...runs where !sizes.isEmpty {
         say("run \(run) of \(runs)")
         var byRun: [Int: [String: Figure]] = [:]
@@ -79,7 +87,7 @@ do {
         results.append(byRun)
     }
     var report = Report(sizes: sizes, runs: runs, callsPerFigure: counts.latency, results: results)
-    if shareCycles > 0 || shareOnly {
+    if (shareCycles > 0 && !browseOnly) || shareOnly {
         say("share sheet: \(shareCycles) Share/cancel cycles")
         let shareRun = ShareRun(cycles: shareCycles, scratch: scratch + "/share")
         // The registry figures stand without it (no Xvfb or GTK here): report, do not abort.
@@ -89,6 +97,17 @@ do {
         } catch {
             say("broker-bench: share-sheet figures not measured: \(error)")
             if shareOnly { exit(1) }
+        }
+    }
+    if (browseSamples > 0 && !shareOnly) || browseOnly {
+        say("browser window: \(max(browseSamples, 1)) Browse → first paint samples")
+        let browseRun = BrowseRun(samples: max(browseSamples, 1), scratch: scratch + "/browse")
+        do {
+            try browseRun.run()
+            report.add(browse: browseRun.figures)
+        } catch {
+            say("broker-bench: browser-window figures not measured: \(error)")
+            if browseOnly { exit(1) }
         }
     }
     print(report.text())

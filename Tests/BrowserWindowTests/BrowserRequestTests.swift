@@ -3,6 +3,7 @@ import ActivityBrokerInterface
 import BrowserWindow
 import DBus
 import Foundation
+import GtkSupport
 import Navigation
 import Testing
 
@@ -68,11 +69,15 @@ private func body(url: String = "https://example.org/", parent: String = "", opt
     }
 
     @Test func parentWindowsFollowThePortalConvention() throws {
-        #expect(try ParentWindow("x11:1a2b") == .x11(0x1a2b))
-        #expect(try ParentWindow("x11:0x10") == .x11(0x10))
-        #expect(try ParentWindow("wayland:abc") == .wayland("abc"))
-        #expect(throws: DBusError.self) { try ParentWindow("x11:zz") }
-        #expect(throws: DBusError.self) { try ParentWindow("mir:1") }
+        #expect(ParentWindow("") == ParentWindow.none)
+        #expect(ParentWindow("x11:1a2b") == .x11(0x1a2b))
+        #expect(ParentWindow("x11:0x10") == .x11(0x10))
+        #expect(ParentWindow("wayland:abc") == .wayland("abc"))
+        #expect(ParentWindow("x11:zz") == nil)
+        #expect(ParentWindow("x11:0") == nil)
+        #expect(ParentWindow("mir:1") == nil)
+        #expect(throws: DBusError.self) { try BrowserRequest(body: body(parent: "mir:1")) }
+        #expect(try BrowserRequest(body: body(parent: "x11:0x10")).parentWindow == .x11(0x10))
     }
 
     @Test func clickActivationIsReportedForEveryOpenWithAToken() throws {

@@ -1,6 +1,7 @@
 // The arguments of Browser1.Open, checked and decoded into what a window needs.
 import DBus
 import Foundation
+import GtkSupport
 
 /// One `Open(o handle, s app_id, s parent_window, s url, a{sv} options)` call, validated.
 public struct BrowserRequest: Sendable {
@@ -21,7 +22,8 @@ public struct BrowserRequest: Sendable {
         else { throw .invalidArgs("url '\(text)' is not an http or https URL with a host") }
         self.handle = handle
         self.appID = appID
-        parentWindow = try ParentWindow(parent)
+        guard let parentWindow = ParentWindow(parent) else { throw .invalidArgs(ParentWindow.problem(parent)) }
+        self.parentWindow = parentWindow
         self.url = url
         self.options = try BrowserOptions(options)
     }

@@ -49,6 +49,8 @@ final class BrowserWindow {
     private var certificateError: Bool { certificateErrorURI != nil }
     private var article: ReaderArticle?
     private var destroyed = false
+    /// Set only under ACTIVITY_BROWSER_REPORT_PAINT (broker-bench).
+    private let paintReport = FirstPaintReport()
 
     var onCommand: (BrowserCommand) -> Void = { _ in }
     var onLoad: (LoadReport) -> Void = { _ in }
@@ -286,6 +288,7 @@ final class BrowserWindow {
         case WEBKIT_LOAD_FINISHED.rawValue:
             if !certificateError {
                 onLoad(.finished(uri: currentURI))
+                paintReport?.loadFinished(view)
                 findArticle()
             }
         default: break
@@ -489,10 +492,7 @@ final class BrowserWindow {
     /// Shows the window (with the activation token, so it may take the focus).
     func present(startupID: String?, transientFor parent: ParentWindow) {
         if let startupID, !startupID.isEmpty { gtk_window_set_startup_id(cgtk_window(window), startupID) }
-        if case .x11(let xid) = parent {
-            let window = window
-            GtkSignals.connect(window, "map") { _ = cgtk_set_x11_transient_for(window, UInt(xid)) }
-        }
+        parent.attach(window)
         gtk_window_present(cgtk_window(window))
     }
 

@@ -1,6 +1,7 @@
 // The arguments of Sheet1.Show, checked and decoded into what the model and the window need.
 import ActivityBrokerInterface
 import DBus
+import GtkSupport
 
 /// One `Show` call, validated. Decoding throws `InvalidArgs` naming the bad key, the way the
 /// broker checks its own options (allow-list of key → type); unknown keys are ignored so a
@@ -14,14 +15,6 @@ struct SheetRequest: Sendable {
     let activities: [SheetActivity]
     let locale: String?
     let activationToken: String?
-
-    /// Where the sheet belongs, in the portal convention (`""`, `x11:<hex>`, `wayland:<handle>`).
-    enum ParentWindow: Hashable, Sendable {
-        case none
-        case x11(UInt)
-        /// An xdg-foreign-v2 handle exported by the parent's client; the sheet is made transient for it.
-        case wayland(String)
-    }
 
     /// Decodes `Show(o handle, s app_id, s parent_window, a{sv} items, aa{sv} activities, a{sv} options)`.
     init(body: [Value]) throws(DBusError) {
@@ -82,19 +75,9 @@ struct SheetRequest: Sendable {
         return string
     }
 
+    /// Where the sheet belongs (GtkSupport's `ParentWindow`); `InvalidArgs` when malformed.
     static func parentWindow(_ text: String) throws(DBusError) -> ParentWindow {
-        if text.isEmpty { return .none }
-        if text.hasPrefix("x11:") {
-            var digits = text.dropFirst(4)
-            if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
-            guard let xid = UInt(digits, radix: 16), xid != 0 else {
-                throw .invalidArgs("parent_window '\(text)' is not x11:<hex window id>")
-            }
-            return .x11(xid)
-        }
-        if text.hasPrefix("wayland:"), text.count > "wayland:".count {
-            return .wayland(String(text.dropFirst(8)))
-        }
-        throw .invalidArgs("parent_window '\(text)' is neither \"\", x11:<hex> nor wayland:<handle>")
+        guard let parent = ParentWindow(text) else { throw .invalidArgs(ParentWindow.problem(text)) }
+        return parent
     }
 }

@@ -227,16 +227,9 @@ final class SheetWindow {
     // MARK: Drawing
 
     /// Shows the window (with the caller's activation token, so it may take the focus).
-    func present(startupID: String?, transientFor parent: SheetRequest.ParentWindow) {
+    func present(startupID: String?, transientFor parent: ParentWindow) {
         if let startupID, !startupID.isEmpty { gtk_window_set_startup_id(cgtk_window(window), startupID) }
-        let window = window
-        switch parent {
-        case .none: break
-        case .x11(let xid):
-            GtkSignals.connect(window, "map") { _ = cgtk_set_x11_transient_for(window, UInt(xid)) }
-        case .wayland(let handle):
-            GtkSignals.connect(window, "realize") { _ = cgtk_set_wayland_transient_for(window, handle) }
-        }
+        parent.attach(window)
         FirstFrameReport.arm(window)
         gtk_window_present(cgtk_window(window))
         // Show the focus ring from the start: the sheet is used from the keyboard, and GTK

@@ -302,8 +302,10 @@ final class BrowserFixture: @unchecked Sendable {
     }
 
     /// Writes a PNG of the window to `.build/screenshots/<name>.png` once the web content has
-    /// been painted (WebKit paints after the load has finished: the area under the header bar
-    /// is no longer of one colour) and returns its path.
+    /// been painted (WebKit paints a while after the load has finished: the web view's area,
+    /// inside the window's 5-pixel frame and under the header bar, is no longer of one colour)
+    /// and returns its path. The frame is left out of the measure: its grey edge alone made a
+    /// blank page look painted.
     /// `drawn`, when given, must also hold for the picture (what the test waits to see).
     func screenshot(
         window: String, name: String, deadline: Deadline = .seconds(30),
@@ -317,7 +319,7 @@ final class BrowserFixture: @unchecked Sendable {
                 let output = try await tool(
                     "convert",
                     [
-                        path, "-crop", "900x400+0+56", "+repage", "-colorspace", "gray", "-format",
+                        path, "-crop", "980x620+10+56", "+repage", "-colorspace", "gray", "-format",
                         "%[fx:standard_deviation]", "info:",
                     ])
                 spread = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0

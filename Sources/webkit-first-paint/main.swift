@@ -1,0 +1,80 @@
+// webkit-first-paint: a bare WebKitWebView that loads one URL, prints the monotonic time of its first paint and exits (broker-bench's floor).
+import CGtk
+import CWebKit
+import Glibc
+
+// broker-bench compares "Browse call → the browser window's first paint of the page" with
+// this: the cheapest a WebKitGTK program can get the same page on screen, started the same
+// way (a fresh process on the same display, with the same GSK renderer). "First paint" is
+// the moment activity-browser reports under ACTIVITY_BROWSER_REPORT_PAINT: after the load's
+// WEBKIT_LOAD_FINISHED, the page's second requestAnimationFrame callback has run (WebKit
+// runs rAF callbacks before each rendering update, so the second one follows the first
+// rendering of the loaded page) and its answer is back in this process. It prints
+// `first-paint <CLOCK_MONOTONIC ns>` on standard output and exits 0; 1 when the display
+// cannot be opened or no URL is given, 2 when the load fails.
+
+/// The thunks capture nothing (GTK-NOTES pitfall 2): they are plain C functions.
+typealias LoadChangedThunk = @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafeMutableRawPointer?) -> Void
+typealias LoadFailedThunk =
+    @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
+    -> gboolean
+
+/// The script both this program and activity-browser run after the load finished.
+let twoFrames = "await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return 1;"
+
+let painted: GAsyncReadyCallback = { view, result, _ in
+    var error: UnsafeMutablePointer<GError>?
+    let value = webkit_web_view_call_async_javascript_function_finish(
+        UnsafeMutablePointer<WebKitWebView>(OpaquePointer(view)), result, &error)
+    guard error == nil else {
+        writeLine("webkit-first-paint: the frame script failed\n", to: 2)
+        exit(2)
+    }
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    let nanoseconds = UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    writeLine("first-paint \(nanoseconds)\n", to: 1)
+    if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
+    exit(0)
+}
+
+let loadChanged: LoadChangedThunk = { view, event, _ in
+    guard let view, event == WEBKIT_LOAD_FINISHED.rawValue else { return }
+    webkit_web_view_call_async_javascript_function(
+        UnsafeMutablePointer<WebKitWebView>(OpaquePointer(view)), twoFrames, -1, nil, nil, nil, nil, painted, nil)
+}
+
+let loadFailed: LoadFailedThunk = { _, _, uri, _, _ in
+    writeLine("webkit-first-paint: the load of \(uri.map { String(cString: $0) } ?? "?") failed\n", to: 2)
+    exit(2)
+}
+
+guard CommandLine.arguments.count == 2 else {
+    writeLine("usage: webkit-first-paint URL\n", to: 2)
+    exit(1)
+}
+guard gtk_init_check() != 0 else {
+    writeLine("webkit-first-paint: cannot open the display\n", to: 2)
+    exit(1)
+}
+let window = gtk_window_new()!
+gtk_window_set_title(cgtk_window(window), "webkit-first-paint")
+gtk_window_set_default_size(cgtk_window(window), 1000, 700)
+let webView = webkit_web_view_new()!
+gtk_window_set_child(cgtk_window(window), webView)
+g_signal_connect_data(
+    UnsafeMutableRawPointer(webView), "load-changed", unsafeBitCast(loadChanged, to: GCallback.self), nil, nil,
+    GConnectFlags(rawValue: 0))
+g_signal_connect_data(
+    UnsafeMutableRawPointer(webView), "load-failed", unsafeBitCast(loadFailed, to: GCallback.self), nil, nil,
+    GConnectFlags(rawValue: 0))
+gtk_window_present(cgtk_window(window))
+webkit_web_view_load_uri(cwebkit_web_view(webView), CommandLine.arguments[1])
+let loop = g_main_loop_new(nil, 0)
+g_main_loop_run(loop)
+
+/// One unbuffered `write(2)`: the line must be out before `exit`.
+func writeLine(_ text: String, to fd: Int32) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+}
