@@ -39,7 +39,9 @@ final class BrowserFixture: @unchecked Sendable {
 
     /// - `ownsBrokerName`: false leaves `org.activitybroker.Broker1` to a real broker started
     ///   on `bus` (end-to-end tests); `broker` then owns nothing and answers no `Share`.
-    init(theme: Theme = .light, ownsBrokerName: Bool = true) async throws {
+    /// - `activatesSheet`: the bus also activates the built `activity-sheet` (the real
+    ///   broker's Action sheet, end to end).
+    init(theme: Theme = .light, ownsBrokerName: Bool = true, activatesSheet: Bool = false) async throws {
         directory = try Self.makeDirectory()
         let services = directory + "/services"
         let config = directory + "/config/gtk-4.0"
@@ -59,6 +61,15 @@ final class BrowserFixture: @unchecked Sendable {
         Exec=\(browser) --idle-exit 0 --opener \(opener)
 
         """.write(toFile: services + "/\(Browser1.busName).service", atomically: true, encoding: .utf8)
+        if activatesSheet {
+            let sheet = try BuiltProducts.executable("activity-sheet")
+            try """
+            [D-BUS Service]
+            Name=\(Sheet1.busName)
+            Exec=\(sheet) --idle-exit 0
+
+            """.write(toFile: services + "/\(Sheet1.busName).service", atomically: true, encoding: .utf8)
+        }
         try FileManager.default.copyItem(
             atPath: "/usr/share/dbus-1/services/org.a11y.Bus.service",
             toPath: services + "/org.a11y.Bus.service")
