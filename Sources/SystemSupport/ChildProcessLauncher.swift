@@ -87,7 +87,9 @@ public struct ChildProcessLauncher: Sendable {
             pid: pid, queue: queue,
             input: pipes.input.map { ($0.write, options.standardInput ?? "") },
             output: pipes.output?.read, error: pipes.error?.read,
-            captureLimit: options.captureLimit, onExit: onExit)
+            capture: SpawnedProcess.Capture(
+                limit: options.captureLimit, window: options.captureWindow, reportAtExit: options.reportAtExit),
+            onExit: onExit)
         process.start(useSignalReaper: exitWatch == .signalReaper)
         return process
     }

@@ -14,6 +14,15 @@ public struct SpawnOptions: Sendable {
     public var captureStandardError: Bool
     /// Most bytes kept per captured stream; the rest is read and dropped.
     public var captureLimit: Int
+    /// Which bytes of a longer stream are kept: the first `captureLimit` (the default) or the
+    /// last (a failing program's error message comes at the end of what it wrote).
+    public var captureWindow: CaptureWindow
+    /// Report the exit as soon as the child itself has exited, with what its captured streams
+    /// held by then, instead of waiting for their end of file. A child that starts a
+    /// long-lived program (a browser, an opener's handler) hands it the pipes, and their end
+    /// of file would come only when that program ends. The rest is still read (and dropped)
+    /// until the end, so the program never writes into a full or closed pipe while we live.
+    public var reportAtExit: Bool
     /// Start a new session (`setsid`) instead of only a new process group. Either way the
     /// child leads its own group, so `terminate` reaches its descendants.
     public var newSession: Bool
@@ -23,14 +32,26 @@ public struct SpawnOptions: Sendable {
     public init(
         standardInput: String? = nil, environment: [String: String] = [:],
         captureStandardOutput: Bool = false, captureStandardError: Bool = false,
-        captureLimit: Int = 1 << 20, newSession: Bool = false, workingDirectory: String? = nil
+        captureLimit: Int = 1 << 20, captureWindow: CaptureWindow = .head, reportAtExit: Bool = false,
+        newSession: Bool = false, workingDirectory: String? = nil
     ) {
         self.standardInput = standardInput
         self.environment = environment
         self.captureStandardOutput = captureStandardOutput
         self.captureStandardError = captureStandardError
         self.captureLimit = captureLimit
+        self.captureWindow = captureWindow
+        self.reportAtExit = reportAtExit
         self.newSession = newSession
         self.workingDirectory = workingDirectory
     }
+}
+
+/// Which part of a captured stream longer than the limit is kept.
+public enum CaptureWindow: Sendable, Equatable {
+    /// The first bytes; later ones are read and dropped.
+    case head
+    /// The last bytes; earlier ones are dropped as later ones arrive, so memory stays bounded
+    /// however much the child writes.
+    case tail
 }

@@ -13,7 +13,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// The child's process id, which is also its process group id.
     public let pid: pid_t
     private let queue: DispatchQueue
-    private let captureLimit: Int
+    private let capture: Capture
     private var onExit: (@Sendable (ProcessTermination) -> Void)?
 
     private var exitSource: DispatchSourceRead?
@@ -29,12 +29,12 @@ public final class SpawnedProcess: @unchecked Sendable {
 
     init(
         pid: pid_t, queue: DispatchQueue, input: (fd: Int32, text: String)?,
-        output: Int32?, error: Int32?, captureLimit: Int,
+        output: Int32?, error: Int32?, capture: Capture,
         onExit: @escaping @Sendable (ProcessTermination) -> Void
     ) {
         self.pid = pid
         self.queue = queue
-        self.captureLimit = captureLimit
+        self.capture = capture
         self.onExit = onExit
         if let input {
             inputBytes = Array(input.text.utf8)
@@ -43,8 +43,15 @@ public final class SpawnedProcess: @unchecked Sendable {
             source.setCancelHandler { SystemCalls.closeQuietly(input.fd) }
             inputSource = source
         }
-        if let output { outputStream = CapturedStream(fd: output, limit: captureLimit, queue: queue) }
-        if let error { errorStream = CapturedStream(fd: error, limit: captureLimit, queue: queue) }
+        if let output { outputStream = CapturedStream(fd: output, capture: capture, queue: queue) }
+        if let error { errorStream = CapturedStream(fd: error, capture: capture, queue: queue) }
+    }
+
+    /// How output is captured (`SpawnOptions.captureLimit`, `captureWindow`, `reportAtExit`).
+    struct Capture {
+        var limit: Int
+        var window: CaptureWindow
+        var reportAtExit: Bool
     }
 
     /// Arms the sources. Called once by the launcher before it returns the process.
@@ -116,6 +123,11 @@ public final class SpawnedProcess: @unchecked Sendable {
         }
         // Nobody is left to read the rest of the input.
         stopInput()
+        if capture.reportAtExit {
+            // What the child wrote before it exited is in the pipes now.
+            outputStream?.drainAvailable()
+            errorStream?.drainAvailable()
+        }
         finishIfDone()
     }
 
@@ -151,12 +163,15 @@ public final class SpawnedProcess: @unchecked Sendable {
     private func finishIfDone() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let exit, let onExit else { return }
-        if outputStream?.isFinished == false || errorStream?.isFinished == false { return }
+        if !capture.reportAtExit && (outputStream?.isFinished == false || errorStream?.isFinished == false) { return }
         self.onExit = nil
         killTimer?.cancel()
         killTimer = nil
         let termination = ProcessTermination(
             exit: exit, standardOutput: outputStream?.data, standardError: errorStream?.data)
+        // Descendants may still hold the pipes: read them to their end without us.
+        outputStream?.detach()
+        errorStream?.detach()
         outputStream = nil
         errorStream = nil
         retainedSelf = nil
@@ -164,25 +179,57 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 }
 
-/// One captured output pipe, read on the queue until end of file.
+/// One captured output pipe, read on the queue until end of file, keeping at most `limit`
+/// bytes (the first or the last): a child that writes gigabytes costs no more memory than that.
 private final class CapturedStream {
     private let source: DispatchSourceRead
     private let limit: Int
-    private(set) var data = Data()
+    private let window: CaptureWindow
+    /// What was kept; in `.tail` mode it may hold up to twice `limit` between trims.
+    private var kept = Data()
     private(set) var isFinished = false
+    private var onFinished: (() -> Void)?
+    /// Set by `detach`: the stream keeps itself alive until its end of file.
+    private var retainedSelf: CapturedStream?
 
-    init(fd: Int32, limit: Int, queue: DispatchQueue) {
-        self.limit = limit
+    init(fd: Int32, capture: SpawnedProcess.Capture, queue: DispatchQueue) {
+        self.limit = capture.limit
+        self.window = capture.window
         SystemCalls.setNonBlocking(fd)
         source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setCancelHandler { SystemCalls.closeQuietly(fd) }
     }
 
+    /// The bytes kept: the first or the last `limit` of what was read.
+    var data: Data {
+        switch window {
+        case .head: return kept
+        case .tail: return kept.count > limit ? Data(kept.suffix(limit)) : kept
+        }
+    }
+
     func start(onFinished: @escaping () -> Void) {
+        self.onFinished = onFinished
         source.setEventHandler { [unowned self] in
-            if self.drain() { onFinished() }
+            // Strong for the whole handler: the end of a detached stream drops its self-retain.
+            let stream = self
+            if stream.drain() { stream.onFinished?() }
         }
         source.resume()
+    }
+
+    /// Reads what is there now, without waiting for more.
+    func drainAvailable() {
+        _ = drain()
+    }
+
+    /// The owner is done with the stream: keep reading and dropping until end of file, so a
+    /// descendant that still writes into the pipe is never blocked by a full pipe.
+    func detach() {
+        onFinished = nil
+        kept = Data()
+        guard !isFinished else { return }
+        retainedSelf = self
     }
 
     /// Reads what is there; returns true when end of file (or an error) ended the stream.
@@ -192,8 +239,7 @@ private final class CapturedStream {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(Int32(source.handle), $0.baseAddress, $0.count) }
             if count > 0 {
-                let room = max(0, limit - data.count)
-                if room > 0 { data.append(contentsOf: buffer[0..<min(room, count)]) }
+                keep(buffer[0..<count])
             } else if count == -1 && errno == EINTR {
                 continue
             } else if count == -1 && (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -201,8 +247,22 @@ private final class CapturedStream {
             } else {
                 isFinished = true
                 source.cancel()
+                retainedSelf = nil
                 return true
             }
+        }
+    }
+
+    private func keep(_ bytes: ArraySlice<UInt8>) {
+        guard retainedSelf == nil else { return }  // detached: dropped
+        switch window {
+        case .head:
+            let room = max(0, limit - kept.count)
+            if room > 0 { kept.append(contentsOf: bytes.prefix(room)) }
+        case .tail:
+            kept.append(contentsOf: bytes.suffix(limit))
+            // Trim in batches: amortized O(1) per byte, at most twice `limit` held.
+            if kept.count > 2 * max(limit, 1) { kept = Data(kept.suffix(limit)) }
         }
     }
 }
