@@ -76,7 +76,8 @@ public final class Broker: @unchecked Sendable {
                 builtinDirectories: configuration.extensionDirectories,
                 machine: machine, queue: connection.queue, log: log)
             let dispatcher = Dispatcher(
-                connection: connection, opener: configuration.opener, environment: configuration.environment)
+                connection: connection, opener: configuration.opener, environment: configuration.environment,
+                log: log)
             let jobs = JobTable(
                 connection: connection, activities: activities, dispatcher: dispatcher, log: log,
                 afterlife: configuration.jobAfterlife, maximumRunning: configuration.maximumRunningJobs,

@@ -11,7 +11,7 @@ enum DispatchPlan: Sendable {
     /// Run a program without a shell; `stdin` is written to it, or it reads /dev/null.
     case spawn(
         program: String, arguments: [String], stdin: String?, environment: [String: String],
-        workingDirectory: String? = nil)
+        workingDirectory: String? = nil, child: LaunchedChild)
     /// Call `Provider1.Perform` on `destination` at `path`.
     case provider(destination: BusName, path: ObjectPath, autoStart: Bool, body: [Value])
     /// Call `org.freedesktop.Application.Open(as, a{sv})` on an installed application
@@ -19,15 +19,33 @@ enum DispatchPlan: Sendable {
     case applicationOpen(destination: BusName, path: ObjectPath, body: [Value])
 }
 
+/// What a spawned child is for: the activity (its scope's name) and how its failure reads.
+struct LaunchedChild: Sendable {
+    enum Role: Sendable {
+        /// A manifest's or registration's `exec`: the tail of its stderr goes into a failure's message.
+        case exec
+        /// An installed application's Exec line: its stderr stays on /dev/null, because the
+        /// application usually outlives the launch and must not write into a pipe of ours.
+        case application
+        /// The URL opener (`open` activities): its failure is worded by `OpenerFailure`.
+        case opener
+    }
+
+    var activity: ActivityID
+    var role: Role
+}
+
 /// Starts dispatch plans on the broker's loop and reports each one's outcome once.
 final class Dispatcher: @unchecked Sendable {
     private let connection: Connection
     private let opener: [String]
     private let launcher: ChildProcessLauncher
+    private let scopes: ScopeRequester
 
-    init(connection: Connection, opener: [String], environment: [String: String]) {
+    init(connection: Connection, opener: [String], environment: [String: String], log: BrokerLog) {
         self.connection = connection
         self.opener = opener
+        self.scopes = ScopeRequester(connection: connection, log: log)
         // Children that open something themselves (activity-qr) use the same opener.
         var childEnvironment = environment.filter { !Self.perLaunchVariables.contains($0.key) }
         childEnvironment["ACTIVITY_BROKER_OPENER"] = opener.joined(separator: " ")
@@ -50,12 +68,13 @@ final class Dispatcher: @unchecked Sendable {
             let argv = spec.arguments(for: items)
             return .spawn(
                 program: argv[0], arguments: Array(argv.dropFirst()), stdin: spec.input(for: items),
-                environment: environment, workingDirectory: spec.workingDirectory)
+                environment: environment, workingDirectory: spec.workingDirectory,
+                child: LaunchedChild(activity: activity.id, role: activity.origin == .desktop ? .application : .exec))
         case .open(let spec):
             let url = try spec.url(for: items)
             return .spawn(
                 program: opener[0], arguments: Array(opener.dropFirst()) + [url], stdin: nil,
-                environment: environment)
+                environment: environment, child: LaunchedChild(activity: activity.id, role: .opener))
         case .dbus(let busName, let objectPath):
             return try providerPlan(
                 destination: busName, path: objectPath, autoStart: true, activity: activity, items: items,
@@ -78,10 +97,10 @@ final class Dispatcher: @unchecked Sendable {
         -> any RunningDispatch
     {
         switch plan {
-        case .spawn(let program, let arguments, let stdin, let environment, let workingDirectory):
+        case .spawn(let program, let arguments, let stdin, let environment, let workingDirectory, let child):
             return spawn(
                 program: program, arguments: arguments, stdin: stdin, environment: environment,
-                workingDirectory: workingDirectory, completion: completion)
+                workingDirectory: workingDirectory, child: child, completion: completion)
         case .provider(let destination, let path, let autoStart, let body):
             return callProvider(
                 destination: destination, path: path, autoStart: autoStart, body: body, timeout: timeout,
@@ -95,25 +114,35 @@ final class Dispatcher: @unchecked Sendable {
 
     private func spawn(
         program: String, arguments: [String], stdin: String?, environment: [String: String],
-        workingDirectory: String?, completion: @escaping @Sendable (JobOutcome) -> Void
+        workingDirectory: String?, child: LaunchedChild, completion: @escaping @Sendable (JobOutcome) -> Void
     ) -> any RunningDispatch {
-        let name = (program as NSString).lastPathComponent
+        var options = SpawnOptions(standardInput: stdin, environment: environment, workingDirectory: workingDirectory)
+        if child.role == .exec {
+            // Only the tail: a child that writes without end costs the broker no more than this.
+            options.captureStandardError = true
+            options.captureLimit = ChildFailureMessage.capturedBytes
+            options.captureWindow = .tail
+            // A program the child started may hold the pipe for hours: the job ends with the child.
+            options.reportAtExit = true
+        }
         do {
-            let process = try launcher.spawn(
-                [program] + arguments,
-                options: SpawnOptions(standardInput: stdin, environment: environment, workingDirectory: workingDirectory)
-            ) { termination in
-                switch termination.exit {
-                case .exited(0):
-                    completion(.completed)
-                case let status:
-                    completion(.failed(.providerFailed("\(name) ended: \(status)")))
-                }
+            let process = try launcher.spawn([program] + arguments, options: options) { termination in
+                guard !termination.exit.succeeded else { return completion(.completed) }
+                let message =
+                    child.role == .opener
+                    ? OpenerFailure.message(program: program, exit: termination.exit)
+                    : ChildFailureMessage.message(
+                        program: program, exit: termination.exit, standardError: termination.standardError)
+                completion(.failed(.providerFailed(message)))
             }
+            scopes.moveToScope(pid: process.pid, activity: child.activity)
             return ProcessDispatch(process: process)
         } catch {
-            let failure = ActivityError.providerFailed("could not start \(name): \(error)")
-            connection.queue.async { completion(.failed(failure)) }
+            let message =
+                child.role == .opener
+                ? OpenerFailure.message(program: program, couldNotStart: error)
+                : ChildFailureMessage.message(program: program, couldNotStart: error)
+            connection.queue.async { completion(.failed(.providerFailed(message))) }
             return FinishedDispatch()
         }
     }

@@ -123,6 +123,13 @@ public indirect enum Value: Hashable, Sendable {
         .array(element: "a{sv}", dictionaries.map { vardict($0) })
     }
 
+    /// `a(sv)`: named values in the order given, each value in a variant. systemd's
+    /// `StartTransientUnit` and other calls take properties this way (an `a{sv}` would lose
+    /// the order and any repeated name).
+    public static func propertyArray(_ properties: [(name: String, value: Value)]) -> Value {
+        .array(element: "(sv)", properties.map { .structure([.string($0.name), .variant($0.value)]) })
+    }
+
     /// `a{ss}`.
     public static func stringDict(_ dictionary: [String: String]) -> Value {
         .dictionary(
@@ -170,6 +177,21 @@ public indirect enum Value: Hashable, Sendable {
         for entry in entries {
             guard let key = entry.key.string else { return nil }
             out[key] = entry.value.unwrapped
+        }
+        return out
+    }
+
+    /// An `a(sv)` as named values in their order, unwrapped from their variants (nil unless
+    /// every item is a struct of a string and a variant).
+    public var propertyArray: [(name: String, value: Value)]? {
+        guard case .array(_, let items) = self else { return nil }
+        var out: [(name: String, value: Value)] = []
+        out.reserveCapacity(items.count)
+        for item in items {
+            guard case .structure(let fields) = item, fields.count == 2, let name = fields[0].string,
+                case .variant(let value) = fields[1]
+            else { return nil }
+            out.append((name, value.unwrapped))
         }
         return out
     }
