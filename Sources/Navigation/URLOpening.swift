@@ -21,8 +21,12 @@ public enum URLOpenerError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .spawnFailed(let program, let detail): "could not start '\(program)': \(detail)"
-        case .exited(let program, let status): "'\(program)' failed with status \(status)"
+        // The broker's wording, so that the same failure reads the same everywhere.
+        case .spawnFailed(let program, let detail):
+            OpenerFailure.message(program: program, couldNotStartBecause: detail)
+        case .exited(let program, let status):
+            OpenerFailure.message(
+                program: program, exit: status > 128 ? .signaled(status - 128) : .exited(status))
         }
     }
 }
