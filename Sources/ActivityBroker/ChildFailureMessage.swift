@@ -65,7 +65,8 @@ enum ChildFailureMessage {
             }
             let value = scalar.value
             let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
-            let isBidiControl = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+            let isBidiControl =
+                (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
                 || value == 0x200E || value == 0x200F || value == 0x061C
             if scalar == "\t" || scalar == " " {
                 if !lastWasSpace { out.append(" ") }

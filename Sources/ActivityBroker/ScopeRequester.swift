@@ -60,7 +60,9 @@ final class ScopeRequester: @unchecked Sendable {
         connection.call(call, autoStart: false) { [weak self] result in
             guard let self, case .failure(let error) = result, !loggedFailure else { return }
             loggedFailure = true
-            log.debug("launched programs stay in the broker's cgroup: StartTransientUnit failed: \(error.name): \(error.message)")
+            log.debug(
+                "launched programs stay in the broker's cgroup: StartTransientUnit failed: \(error.name): \(error.message)"
+            )
         }
     }
 

@@ -9,7 +9,9 @@ import Testing
 @Suite struct OutputCaptureTests {
     let queue = DispatchQueue(label: "OutputCaptureTests")
 
-    func run(_ arguments: [String], options: SpawnOptions, timeout: TimeInterval = 10) throws -> ProcessTermination? {
+    func run(_ arguments: [String], options: SpawnOptions, timeout: TimeInterval = 10) throws
+        -> ProcessTermination?
+    {
         let done = Awaited<ProcessTermination>()
         _ = try ChildProcessLauncher(queue: queue).spawn(arguments, options: options) { done.set($0) }
         return done.wait(timeout: timeout)
@@ -43,7 +45,9 @@ import Testing
         let result = try run(
             ["/bin/sh", "-c", script, "sh", pidFile],
             options: SpawnOptions(captureStandardError: true, captureWindow: .tail, reportAtExit: true))
-        if let pid = contents(of: pidFile).flatMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+        if let pid = contents(of: pidFile).flatMap({
+            pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }) {
             kill(pid, SIGKILL)
         }
         #expect(result?.exit == .exited(3))

@@ -40,7 +40,8 @@ struct FailureMessageTests {
         #expect(end.results["error"]?.string == BrokerFixture.errorPrefix + "ProviderFailed")
         #expect(
             end.results["message"]?.string
-                == "fail-loudly exited with status 4: token expired | evil txet spaced | bell and cr | after | last line")
+                == "fail-loudly exited with status 4: token expired | evil txet spaced | bell and cr | after | last line"
+        )
     }
 
     @Test("An exec that exits while a program it started holds its stderr ends its job at its own exit")
@@ -51,7 +52,8 @@ struct FailureMessageTests {
             TestManifest.json(
                 id: "org.test.detaches",
                 perform: TestManifest.exec([
-                    "/bin/sh", "-c", "sleep 120 & echo $! > \(pidFile); echo 'could not reach the service' >&2; exit 2",
+                    "/bin/sh", "-c",
+                    "sleep 120 & echo $! > \(pidFile); echo 'could not reach the service' >&2; exit 2",
                 ])),
             to: "builtin/detaches.json")
         try await f.startBroker()
@@ -76,8 +78,11 @@ struct FailureMessageTests {
         let finished = f.finishedSignals()
         let killed = try await f.perform("org.test.killed", Self.items)
         let quiet = try await f.perform("org.test.quiet", Self.items)
-        #expect(try await f.finished(killed, in: finished).results["message"]?.string == "sh was killed by signal 15")
-        #expect(try await f.finished(quiet, in: finished).results["message"]?.string == "sh exited with status 7")
+        #expect(
+            try await f.finished(killed, in: finished).results["message"]?.string
+                == "sh was killed by signal 15")
+        #expect(
+            try await f.finished(quiet, in: finished).results["message"]?.string == "sh exited with status 7")
     }
 
     @Test("xdg-open's exit statuses are translated, in the wording the apps use too")
@@ -86,13 +91,16 @@ struct FailureMessageTests {
             builtin: ["link.json": TestManifest.json(id: "org.test.link", perform: #"{"open": "{url}"}"#)],
             start: false)
         let statusFile = f.output("status")
-        try f.write("#!/bin/sh\necho 'xdg-open: no method available' >&2\nexit $(cat \(statusFile))\n", to: "bin/xdg-open", mode: 0o755)
+        try f.write(
+            "#!/bin/sh\necho 'xdg-open: no method available' >&2\nexit $(cat \(statusFile))\n",
+            to: "bin/xdg-open", mode: 0o755)
         try await f.startBroker(arguments: ["--opener", f.root + "/bin/xdg-open"])
         let expected: [Int: String] = [
             1: "could not open the URL: the opener rejected its arguments (xdg-open exited with status 1)",
             2: "could not open the URL: the file does not exist (xdg-open exited with status 2)",
             3: "could not open the URL: no application handles this URL (xdg-open exited with status 3)",
-            4: "could not open the URL: the application that handles it failed (xdg-open exited with status 4)",
+            4:
+                "could not open the URL: the application that handles it failed (xdg-open exited with status 4)",
             9: "could not open the URL: xdg-open exited with status 9",
         ]
         let finished = f.finishedSignals()
@@ -102,7 +110,9 @@ struct FailureMessageTests {
             let end = try await f.finished(job, in: finished)
             #expect(end.state == "failed")
             #expect(end.results["message"]?.string == expected[status], "status \(status)")
-            #expect(end.results["message"]?.string == OpenerFailure.message(program: "xdg-open", exit: .exited(Int32(status))))
+            #expect(
+                end.results["message"]?.string
+                    == OpenerFailure.message(program: "xdg-open", exit: .exited(Int32(status))))
         }
     }
 

@@ -18,8 +18,10 @@ final class FakeSystemdManager: Sendable {
         let calls = calls
         let method = Method(
             ScopeRequester.startTransientUnit,
-            in: [Argument("name", "s"), Argument("mode", "s"), Argument("properties", "a(sv)"),
-                 Argument("aux", "a(sa(sv))")],
+            in: [
+                Argument("name", "s"), Argument("mode", "s"), Argument("properties", "a(sv)"),
+                Argument("aux", "a(sa(sv))"),
+            ],
             out: [Argument("job", "o")],
             handler: .immediate { call in
                 calls.put(call.body)
@@ -27,7 +29,8 @@ final class FakeSystemdManager: Sendable {
                 return [.objectPath(try ObjectPath("/org/freedesktop/systemd1/job/\(calls.count)"))]
             })
         try connection.export(
-            ScopeRequester.managerPath, interfaces: [Interface(ScopeRequester.managerInterface, methods: [method])])
+            ScopeRequester.managerPath,
+            interfaces: [Interface(ScopeRequester.managerInterface, methods: [method])])
         _ = try await connection.requestName(ScopeRequester.managerName)
     }
 
@@ -46,7 +49,9 @@ struct ScopeTests {
         try f.write(
             TestManifest.json(
                 id: "org.test.scoped-exec",
-                perform: TestManifest.exec(["/bin/sh", "-c", "echo $$ > \(pidFile).part && mv \(pidFile).part \(pidFile)"])),
+                perform: TestManifest.exec([
+                    "/bin/sh", "-c", "echo $$ > \(pidFile).part && mv \(pidFile).part \(pidFile)",
+                ])),
             to: "builtin/scoped.json")
         try f.write(
             TestManifest.json(id: "org.test.link", perform: #"{"open": "{url}"}"#), to: "builtin/link.json")
@@ -55,13 +60,15 @@ struct ScopeTests {
 
         let job = try await f.perform("org.test.scoped-exec", Self.items)
         #expect(try await f.finished(job, in: finished).state == "completed")
-        let pid = try #require(f.read(pidFile).flatMap { UInt32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let pid = try #require(
+            f.read(pidFile).flatMap { UInt32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         let call = try await manager.calls.next("StartTransientUnit for the exec child")
         #expect(call.count == 4)
         #expect(call.first?.string == "app-activitybroker-org.test.scoped\\x2dexec-\(pid).scope")
         #expect(call.dropFirst().first?.string == "fail")
         let properties = try #require(call.dropFirst(2).first?.propertyArray)
-        let byName = Dictionary(properties.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(
+            properties.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         #expect(byName["PIDs"]?.array == [.uint32(pid)])
         #expect(byName["CollectMode"]?.string == "inactive-or-failed")
         #expect(byName["Description"]?.string?.contains("org.test.scoped-exec") == true)
@@ -78,10 +85,13 @@ struct ScopeTests {
     @Test("A manager that refuses does not fail the job; the refusal is logged once")
     func refusalIsHarmless() async throws {
         let f = try await BrokerFixture(
-            builtin: ["true.json": TestManifest.json(id: "org.test.true", perform: TestManifest.exec(["true"]))],
+            builtin: [
+                "true.json": TestManifest.json(id: "org.test.true", perform: TestManifest.exec(["true"]))
+            ],
             start: false)
         let manager = try await FakeSystemdManager(
-            bus: f.bus, failure: DBusError(name: "org.freedesktop.DBus.Error.AccessDenied", message: "no scopes today"))
+            bus: f.bus,
+            failure: DBusError(name: "org.freedesktop.DBus.Error.AccessDenied", message: "no scopes today"))
         try await f.startBroker()
         let finished = f.finishedSignals()
         for _ in 0..<2 {
@@ -110,11 +120,15 @@ struct ScopeTests {
 
     @Test("Unit names escape the activity id as systemd does and stay within 255 bytes")
     func unitNames() {
-        #expect(ScopeRequester.unitName(activity: "org.example.Share", pid: 42) == "app-activitybroker-org.example.Share-42.scope")
+        #expect(
+            ScopeRequester.unitName(activity: "org.example.Share", pid: 42)
+                == "app-activitybroker-org.example.Share-42.scope")
         #expect(
             ScopeRequester.unitName(activity: "firefox-esr.desktop", pid: 7)
                 == "app-activitybroker-firefox\\x2desr.desktop-7.scope")
-        #expect(ScopeRequester.unitName(activity: ".hidden é/x", pid: 1) == "app-activitybroker-\\x2ehidden\\x20\\xc3\\xa9\\x2fx-1.scope")
+        #expect(
+            ScopeRequester.unitName(activity: ".hidden é/x", pid: 1)
+                == "app-activitybroker-\\x2ehidden\\x20\\xc3\\xa9\\x2fx-1.scope")
         let long = ScopeRequester.unitName(activity: String(repeating: "-", count: 300), pid: 2_147_483_647)
         #expect(long.utf8.count <= 255)
         #expect(long.hasSuffix("\\x2d-2147483647.scope"))
