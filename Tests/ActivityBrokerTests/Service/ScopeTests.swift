@@ -82,6 +82,29 @@ struct ScopeTests {
         #expect(openCall.dropFirst(2).first?.propertyArray?.first?.name == "PIDs")
     }
 
+    @Test("An installed application launched from its desktop entry gets a scope; its stderr is not captured")
+    func desktopEntryScope() async throws {
+        let f = try await BrokerFixture(start: false)
+        let manager = try await FakeSystemdManager(bus: f.bus)
+        try FileManager.default.createDirectory(
+            atPath: "\(f.root)/data/applications", withIntermediateDirectories: true)
+        // It fails loudly: an application's stderr stays on /dev/null, so no tail in the message.
+        try f.write(
+            DesktopAndPrivacyTests.desktopEntry(
+                name: "Alpha Browser", exec: "sh -c \"echo loud >&2; exit 1\" sh %u"),
+            to: "data/applications/org.test.alpha.desktop")
+        try await f.startBroker()
+        let finished = f.finishedSignals()
+        let job = try await f.perform("desktop.org.test.alpha", Self.items)
+        let end = try await f.finished(job, in: finished)
+        #expect(end.results["message"]?.string == "sh exited with status 1")
+        let call = try await manager.calls.next("StartTransientUnit for the application")
+        let name = try #require(call.first?.string)
+        #expect(
+            name.hasPrefix("app-activitybroker-desktop.org.test.alpha-") && name.hasSuffix(".scope"),
+            "\(name)")
+    }
+
     @Test("A manager that refuses does not fail the job; the refusal is logged once")
     func refusalIsHarmless() async throws {
         let f = try await BrokerFixture(
