@@ -39,6 +39,8 @@ final class UsageStore: @unchecked Sendable {
         do {
             guard let data = try file.load() else { return }
             scores = try JSONDecoder.usage.decode(UsageScores.self, from: data)
+            // A file from before the cap (or edited by hand) is brought under it, least used first.
+            if scores.prune(keepingAtMost: UsageScores.maxEntries, at: Date()) > 0 { save() }
         } catch {
             log.event(
                 "usage file \(BrokerLog.printable(path)) is unreadable or corrupt; starting with empty usage (\(BrokerLog.printable("\(error)")))"
