@@ -108,7 +108,8 @@ final class Offers: @unchecked Sendable {
 
     /// The `locale` option, checked (`LocaleName`): it becomes a cache key.
     private static func locale(_ options: [String: Value], method: String) throws(ActivityError) -> String? {
-        guard let locale = options[OptionKey.locale]?.string else { return nil }
+        // An empty locale asks for the default names, as it always did.
+        guard let locale = options[OptionKey.locale]?.string, !locale.isEmpty else { return nil }
         try LocaleName.validate(locale, what: "\(method): option '\(OptionKey.locale)'")
         return locale
     }

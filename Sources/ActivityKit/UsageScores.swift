@@ -69,7 +69,7 @@ public struct UsageScores: Codable, Hashable, Sendable {
     /// Keeps at most `limit` entries, dropping the least used (lowest score decayed to `now`;
     /// the oldest on a tie) first. Returns how many were dropped.
     @discardableResult
-    public mutating func prune(keepingAtMost limit: Int = UsageScores.maxEntries, at now: Date) -> Int {
+    public mutating func prune(keepingAtMost limit: Int, at now: Date) -> Int {
         guard entries.count > limit else { return 0 }
         let ranked = entries.sorted { a, b in
             let (x, y) = (UsageScores.decayed(a.value, to: now), UsageScores.decayed(b.value, to: now))
