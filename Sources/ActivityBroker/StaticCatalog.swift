@@ -20,6 +20,12 @@ final class StaticCatalog: @unchecked Sendable {
     private let log: BrokerLog
     private var watcher: DirectoryWatcher?
     private var reportedProblems: [String: String] = [:]
+    /// What was handed to `onChange` last.
+    private struct Applied: Equatable, Sendable {
+        var layers: [StaticLayer]
+        var schemeDefaults: [String: SchemeDefault]
+    }
+    private var applied: Applied?
     private var reading = false
     private var changedWhileReading = false
 
@@ -69,11 +75,15 @@ final class StaticCatalog: @unchecked Sendable {
         reading = true
         log.debug("reading the static catalog again")
         let reader = reader
+        let previous = applied
         readQueue.async { [self] in
             let read = reader.read()
+            // Compared here, off the loop: a reload that found what is loaded already (a
+            // temporary file, an unrelated file) changes nothing and announces nothing.
+            let unchanged = previous == Applied(layers: read.layers, schemeDefaults: read.schemeDefaults)
             queue.async { [self] in
                 reading = false
-                apply(read)
+                apply(read, announce: !unchanged)
                 if changedWhileReading {
                     changedWhileReading = false
                     reload()
@@ -82,9 +92,11 @@ final class StaticCatalog: @unchecked Sendable {
         }
     }
 
-    private func apply(_ read: CatalogReader.Result) {
+    private func apply(_ read: CatalogReader.Result, announce: Bool = true) {
         for path in read.readPaths { reportedProblems[path] = nil }
         for problem in read.problems { report(problem.file, problem.message) }
+        guard announce else { return log.debug("the static catalog is unchanged") }
+        applied = Applied(layers: read.layers, schemeDefaults: read.schemeDefaults)
         onChange?(read.layers, read.schemeDefaults)
     }
 
