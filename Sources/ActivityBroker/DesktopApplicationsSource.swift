@@ -7,7 +7,8 @@ import SystemSupport
 ///
 /// The parsing and the specifications' rules, as GIO applies them, live in ActivityKit
 /// (`DesktopApplicationScanner`, `MimeAppsResolver`, `DesktopHandlers`, `DesktopLaunch`,
-/// `OpenInPhrase`); this type only reads the files and builds `Activity` values.
+/// `OpenInPhrase`); this type only reads the files and builds `Activity` values. It keeps no
+/// state, so the catalog runs it on its reading queue.
 struct DesktopApplicationsSource {
     private let environment: [String: String]
     private let home: String
@@ -42,6 +43,10 @@ struct DesktopApplicationsSource {
 
     /// Scans the applications and mimeapps.list files.
     func load() -> Loaded {
+        // A locator of this scan's own: it runs off the loop, and a lookup racing a PATH change
+        // must not leave a stale answer in the machine's cache.
+        let locator = ExecutableLocator()
+        let path = machine.path
         var unreadable: [(file: String, message: String)] = []
         let directories = applicationDirectories.map { path in
             let listing = Self.desktopFiles(under: path)
@@ -49,7 +54,8 @@ struct DesktopApplicationsSource {
             return DesktopApplicationScanner.Directory(path: path, files: listing.files)
         }
         let result = DesktopApplicationScanner.scan(
-            directories, locale: BrokerConfiguration.locale(from: environment), hasExecutable: machine.hasExecutable)
+            directories, locale: BrokerConfiguration.locale(from: environment),
+            hasExecutable: { locator.find($0, path: path) != nil })
         let resolver = MimeAppsResolver(
             files: mimeAppsPaths.map { path in (path, Self.read(path) ?? "") },
             directories: result.directories)

@@ -20,7 +20,9 @@ import SystemSupport
 final class MachineEnvironment: Environment, @unchecked Sendable {
     private let connection: Connection
     private let variables: [String: String]
-    private let path: String
+    /// The broker's PATH (never changes): the catalog's reader looks programs up on it with a
+    /// locator of its own, off the loop.
+    let path: String
     private let locator = ExecutableLocator()
     private var ownedNames: Set<String> = []
     private var activatableNames: Set<String> = []
@@ -74,8 +76,6 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
         }
     }
 
-    /// Safe off the loop too (the catalog's reader asks it): `path` never changes and the
-    /// locator is `Sendable`.
     func hasExecutable(_ name: String) -> Bool {
         locator.find(name, path: path) != nil
     }

@@ -16,7 +16,7 @@ final class StaticCatalog: @unchecked Sendable {
     private let reader: CatalogReader
     private let applications: DesktopApplicationsSource
     private let queue: DispatchQueue
-    private let readQueue = DispatchQueue(label: "activity-broker.catalog", qos: .utility)
+    private let readQueue = DispatchQueue(label: "activity-broker.catalog")
     private let log: BrokerLog
     private var watcher: DirectoryWatcher?
     private var reportedProblems: [String: String] = [:]
