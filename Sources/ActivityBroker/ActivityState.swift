@@ -20,6 +20,9 @@ final class ActivityState: @unchecked Sendable {
     /// Each URL scheme's default application (see `DefaultHandlerAliasing`).
     private(set) var schemeDefaults: [String: SchemeDefault] = [:]
     private var availabilityCache = AvailabilityCache()
+    /// Machine changes not yet applied, and whether `machineChanged` is applying them.
+    private var pendingMachineChanges: [MachineChange] = []
+    private var walking = false
     private let machine: any Environment
     private let queue: DispatchQueue
     private let log: BrokerLog
@@ -85,16 +88,39 @@ final class ActivityState: @unchecked Sendable {
         return removed
     }
 
-    /// A program appeared on PATH or a bus name changed owner. Clients hear `ActivitiesChanged`
-    /// only when an activity they could have been offered came or went with it, not on every
-    /// unrelated name change on the bus.
-    func machineChanged() {
-        if availabilityCache.machineChanged(registry, in: machine) {
+    /// A program appeared on PATH or a bus name changed owner. Only the activities that depend
+    /// on what changed are checked again. Clients hear `ActivitiesChanged` only when an activity
+    /// they could have been offered came or went with it, not on every unrelated name change.
+    ///
+    /// Not re-entrant by construction: a change reported while a walk is in progress (which the
+    /// machine's answers never cause, see `MachineEnvironment`) waits for the walk to end.
+    func machineChanged(_ change: MachineChange) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        pendingMachineChanges.append(change)
+        guard !walking else { return }
+        walking = true
+        defer { walking = false }
+        var flipped = false
+        while !pendingMachineChanges.isEmpty {
+            let next = pendingMachineChanges.removeFirst()
+            if availabilityCache.machineChanged(next, registry, in: machine) { flipped = true }
+        }
+        if flipped {
             log.debug("the machine changed what is available")
             changed()
         } else {
             onChange?(.availability)
         }
+    }
+
+    /// Runs `then` once the machine has been asked again about any bus name `id`'s activity
+    /// needs and does not know (`MachineEnvironment.refreshBeforeRefusing`): `Perform` calls it
+    /// before it may refuse the activity as unavailable. At once for an unknown id.
+    func refreshingUnknownNames(of id: String, then: @escaping () -> Void) {
+        guard let machine = machine as? MachineEnvironment, let activityID = try? ActivityID(id),
+            let activity = registry.activity(activityID), !availability(of: activity).isAvailable
+        else { return then() }
+        machine.refreshBeforeRefusing(activity.busNameDependencies, then: then)
     }
 
     private func changed() {

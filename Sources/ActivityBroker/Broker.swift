@@ -81,7 +81,12 @@ public final class Broker: @unchecked Sendable {
             let jobs = JobTable(
                 connection: connection, activities: activities, dispatcher: dispatcher, log: log,
                 afterlife: configuration.jobAfterlife, maximumRunning: configuration.maximumRunningJobs,
-                completed: { usage.recordUse(of: $0, at: clock()) })
+                completed: { id, caller in
+                    // API.md §5: no client can add uses. A provider performing its own activity
+                    // (or one already gone) does not count; only others' completed jobs do.
+                    guard let activity = activities.registry.activity(id), activity.owner != caller else { return }
+                    usage.recordUse(of: id, at: clock())
+                })
             let sessions = BrowsingSessions(
                 connection: connection, browser: BrowserClient(connection: connection, log: log), machine: machine,
                 environment: configuration.environment, log: log, attributions: attributions)
@@ -123,7 +128,7 @@ public final class Broker: @unchecked Sendable {
                 activities.setStatic(layers, schemeDefaults: schemeDefaults)
             }
             catalog.start()
-            machine.onChange = { [unowned self] in activities.machineChanged() }
+            machine.onChange = { [unowned self] change in activities.machineChanged(change) }
         }
         await machine.start()
         connection.onNameLost { [self] name in
@@ -179,12 +184,27 @@ public final class Broker: @unchecked Sendable {
         }
     }
 
-    /// Writes pending state (the usage file) and closes the connection. Called on SIGTERM.
+    /// How long `shutdown` waits for the loop to end the jobs and write the usage.
+    static let shutdownGrace: DispatchTimeInterval = .seconds(3)
+
+    /// Writes pending state (the usage file) and closes the connection. Called on SIGTERM, off
+    /// the loop.
+    ///
+    /// Never waits on work that cannot run: the jobs are ended and the usage written on the
+    /// loop, and if the loop does not get to it within `shutdownGrace` (it is stuck), the
+    /// broker stops without it rather than ignore the signal.
     public func shutdown() {
-        connection.queue.sync {
+        let finished = DispatchSemaphore(value: 0)
+        dispatchPrecondition(condition: .notOnQueue(connection.queue))
+        connection.queue.async { [self] in
             jobs.cancelAll()
             sessions.closeAll()
             usage.flush()
+            finished.signal()
+        }
+        if finished.wait(timeout: .now() + Self.shutdownGrace) == .timedOut {
+            log.event("the loop did not answer within the shutdown grace; stopping without it")
+            return
         }
         connection.close()
         log.event("stopped")

@@ -22,10 +22,17 @@ enum BrokerInterface {
                             caller: call.sender)
                     }),
                 Broker1.perform.method(
-                    .immediate { call in
-                        [.objectPath(try jobs.perform(
-                            id: call.body[0].string ?? "", items: call.body[1].vardict ?? [:],
-                            options: call.body[2].vardict ?? [:], caller: call.sender))]
+                    .deferred { call, responder in
+                        // A bus name not known is asked about again (once) before a refusal.
+                        activities.refreshingUnknownNames(of: call.body[0].string ?? "") {
+                            do {
+                                responder.reply([.objectPath(try jobs.perform(
+                                    id: call.body[0].string ?? "", items: call.body[1].vardict ?? [:],
+                                    options: call.body[2].vardict ?? [:], caller: call.sender))])
+                            } catch {
+                                responder.fail(error)
+                            }
+                        }
                     }),
                 Broker1.registerActivity.method(
                     .immediate { call in

@@ -1,10 +1,11 @@
-// One line per event on standard error; never a URL, title or text.
+// One line per event on standard error; never a URL, title or text, and outside text only made printable.
 import Foundation
 
 /// The broker's log. Lines look like `activity-broker: registered org.example.share (by :1.42)`.
 ///
 /// Privacy rule, written once here: callers pass activity ids, job numbers, outcomes,
-/// file names and bus names — never shared items. `debug` lines appear with `--verbose`.
+/// file names and bus names — never shared items. Text from outside (file names, parser
+/// messages, system errors) goes through `printable`. `debug` lines appear with `--verbose`.
 public struct BrokerLog: Sendable {
     public let verbose: Bool
     private let sink: @Sendable (String) -> Void
@@ -19,6 +20,32 @@ public struct BrokerLog: Sendable {
 
     /// Detail shown only with `--verbose`.
     public func debug(_ message: String) { if verbose { sink("activity-broker: \(message)\n") } }
+
+    /// `text` from outside the broker (a file name, a parser's message quoting a file, an
+    /// error naming a path) made safe for one log line: control characters (C0, DEL, C1), line
+    /// and paragraph separators and bidirectional controls are written as `\u{…}`, so no file
+    /// name can end a line, forge the next one or send escapes to a terminal. Every line that
+    /// prints outside text passes it through here.
+    public static func printable(_ text: some StringProtocol) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F..<0xA0: return true  // C0, DEL, C1
+        case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
 
     /// Writes with one `write(2)` so that lines from other threads do not interleave.
     public static let standardError: @Sendable (String) -> Void = { line in

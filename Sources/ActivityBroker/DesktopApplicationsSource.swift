@@ -1,12 +1,14 @@
 // Installed applications as "Open in <Name>" activities (API.md §4.1), read from disk.
 import ActivityKit
 import Foundation
+import SystemSupport
 
 /// Reads desktop entries and mimeapps.list files and turns URL handlers into activities.
 ///
 /// The parsing and the specifications' rules, as GIO applies them, live in ActivityKit
 /// (`DesktopApplicationScanner`, `MimeAppsResolver`, `DesktopHandlers`, `DesktopLaunch`,
-/// `OpenInPhrase`); this type only reads the files and builds `Activity` values.
+/// `OpenInPhrase`); this type only reads the files and builds `Activity` values. It keeps no
+/// state, so the catalog runs it on its reading queue.
 struct DesktopApplicationsSource {
     private let environment: [String: String]
     private let home: String
@@ -41,15 +43,24 @@ struct DesktopApplicationsSource {
 
     /// Scans the applications and mimeapps.list files.
     func load() -> Loaded {
+        // A locator of this scan's own: it runs off the loop, and a lookup racing a PATH change
+        // must not leave a stale answer in the machine's cache.
+        let locator = ExecutableLocator()
+        let path = machine.path
+        var unreadable: [(file: String, message: String)] = []
         let directories = applicationDirectories.map { path in
-            DesktopApplicationScanner.Directory(path: path, files: Self.desktopFiles(under: path))
+            let listing = Self.desktopFiles(under: path)
+            unreadable += listing.problems
+            return DesktopApplicationScanner.Directory(path: path, files: listing.files)
         }
         let result = DesktopApplicationScanner.scan(
-            directories, locale: BrokerConfiguration.locale(from: environment), hasExecutable: machine.hasExecutable)
+            directories, locale: BrokerConfiguration.locale(from: environment),
+            hasExecutable: { locator.find($0, path: path) != nil })
         let resolver = MimeAppsResolver(
             files: mimeAppsPaths.map { path in (path, Self.read(path) ?? "") },
             directories: result.directories)
-        var problems = result.errors.map { (file: $0.fileName, message: $0.description) }
+        var problems = unreadable
+        problems += result.errors.map { (file: $0.fileName, message: $0.description) }
         problems += resolver.errors.map { (file: $0.fileName, message: $0.description) }
         let handlers = DesktopHandlers(applications: result.applications, resolver: resolver)
 
@@ -111,23 +122,44 @@ struct DesktopApplicationsSource {
         }
     }
 
-    private static func desktopFiles(under directory: String) -> [String: String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [:] }
+    /// The `*.desktop` files under `directory` (recursively), each read with `read`; the
+    /// ones that cannot be read are problems (a symlink to a huge file is one, not a read).
+    private static func desktopFiles(under directory: String) -> (
+        files: [String: String], problems: [(file: String, message: String)]
+    ) {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return ([:], []) }
         var files: [String: String] = [:]
+        var problems: [(file: String, message: String)] = []
         while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".desktop"), let contents = read(directory + "/" + relative) else {
-                continue
+            guard relative.hasSuffix(".desktop") else { continue }
+            let path = directory + "/" + relative
+            do throws(SystemError) {
+                files[relative] = try readFile(path)
+            } catch where error.code == ENOENT {
+                continue  // a dangling symlink, or removed meanwhile: nothing installed
+            } catch {
+                problems.append((path, Self.describe(error)))
             }
-            files[relative] = contents
         }
-        return files
+        return (files, problems)
     }
 
+    /// A file's text, or nil when it cannot be read (a missing mimeapps.list is normal).
     private static func read(_ path: String) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            (attributes[.size] as? Int ?? 0) <= maximumFileSize,
-            let data = FileManager.default.contents(atPath: path)
-        else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        try? readFile(path)
+    }
+
+    /// Reads a regular file of at most `maximumFileSize` bytes. The size is that of the file
+    /// opened (`fstat`, so a symlink is followed) and no more than the limit is ever read.
+    private static func readFile(_ path: String) throws(SystemError) -> String {
+        String(decoding: try SystemCalls.readFile(path, limit: maximumFileSize), as: UTF8.self)
+    }
+
+    private static func describe(_ error: SystemError) -> String {
+        switch (error.operation, error.code) {
+        case ("read", EFBIG): return "larger than \(maximumFileSize) bytes"
+        case ("open", EINVAL): return "not a regular file"
+        default: return error.description
+        }
     }
 }

@@ -18,7 +18,8 @@ final class JobTable: @unchecked Sendable {
     private let log: BrokerLog
     private let afterlife: Duration
     private let maximumRunning: Int
-    private let completed: (ActivityID) -> Void
+    /// Told of each completed job: its activity and its caller (whose own uses do not count).
+    private let completed: (ActivityID, String) -> Void
     private var jobs: [UInt64: Job] = [:]
     private var runningByCaller: [String: Int] = [:]
     /// Jobs not yet ended (choosing or running), across all callers.
@@ -38,7 +39,7 @@ final class JobTable: @unchecked Sendable {
     init(
         connection: Connection, activities: ActivityState, dispatcher: Dispatcher, log: BrokerLog,
         afterlife: Duration, maximumRunning: Int = JobTable.defaultMaximumRunning,
-        completed: @escaping (ActivityID) -> Void
+        completed: @escaping (ActivityID, String) -> Void
     ) {
         self.connection = connection
         self.activities = activities
@@ -199,7 +200,7 @@ final class JobTable: @unchecked Sendable {
         } catch {
             log.event("job \(job.number): could not send Finished: \(error)")
         }
-        if outcome.state == .completed, let id = job.activityID { completed(id) }
+        if outcome.state == .completed, let id = job.activityID { completed(id, job.caller) }
         let errorName = outcome.results[ResultKey.error]?.string.map { " (\($0))" } ?? ""
         log.event("job \(job.number): \(job.subject) \(outcome.state.rawValue)\(errorName)")
 

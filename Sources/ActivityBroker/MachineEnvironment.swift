@@ -9,24 +9,32 @@ import SystemSupport
 ///
 /// Loop-confined. Executables are looked up through `ExecutableLocator`, whose cache is
 /// dropped when a PATH directory changes; bus names come from `ListNames` and
-/// `ListActivatableNames` at start, kept current by `NameOwnerChanged`. Activatable names
-/// have no change signal, so they are asked for again (without waiting) when a lookup
-/// misses and the last answer is older than `activatableRefreshInterval`.
+/// `ListActivatableNames` at start, kept current by `NameOwnerChanged`. Activatable names are
+/// asked for again on `ActivatableServicesChanged` (dbus-daemon 1.15+), before a `Perform`
+/// is refused for a name not known (`refreshBeforeRefusing`), and (without waiting) when a
+/// lookup misses and the last answer is older than `activatableRefreshInterval`.
+///
+/// Re-entrancy: the `Environment` answers never call out. `onChange` runs only from a bus
+/// message or watcher callback of its own loop turn, never from inside a lookup, so an
+/// availability walk (which looks up names) cannot re-enter itself.
 final class MachineEnvironment: Environment, @unchecked Sendable {
     private let connection: Connection
     private let variables: [String: String]
-    private let path: String
+    /// The broker's PATH (never changes): the catalog's reader looks programs up on it with a
+    /// locator of its own, off the loop.
+    let path: String
     private let locator = ExecutableLocator()
     private var ownedNames: Set<String> = []
     private var activatableNames: Set<String> = []
     private var activatableRefreshed = Date.distantPast
-    private var activatableRefreshInFlight = false
+    /// Set while a `ListActivatableNames` call is out; what waits for its answer.
+    private var activatableRefresh: [() -> Void]?
     private var pathWatcher: DirectoryWatcher?
-    private var nameOwnerSubscription: Subscription?
+    private var subscriptions: [Subscription] = []
     static let activatableRefreshInterval: TimeInterval = 5
 
-    /// Called on the loop when an answer may have changed.
-    var onChange: (() -> Void)?
+    /// Called on the loop, in a turn of its own, with what may have changed.
+    var onChange: ((MachineChange) -> Void)?
 
     init(connection: Connection, environment: [String: String]) {
         self.connection = connection
@@ -34,18 +42,26 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
         self.path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
     }
 
-    /// Learns the bus's names and starts watching PATH and name owners.
+    /// Learns the bus's names and starts watching PATH, name owners and activatable services.
     func start() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             connection.queue.async { [self] in
-                nameOwnerSubscription = connection.addMatch(
-                    DBus.MatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged")
-                ) { [unowned self] signal in nameOwnerChanged(signal.body) }
+                subscriptions.append(
+                    connection.addMatch(
+                        DBus.MatchRule(
+                            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged")
+                    ) { [unowned self] signal in nameOwnerChanged(signal.body) })
+                subscriptions.append(
+                    connection.addMatch(
+                        DBus.MatchRule(
+                            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
+                            member: "ActivatableServicesChanged")
+                    ) { [unowned self] _ in refreshActivatableNames() })
                 pathWatcher = try? DirectoryWatcher(
                     directories: ExecutableLocator.directories(in: path), queue: connection.queue
                 ) { [unowned self] _ in
                     locator.invalidate()
-                    onChange?()
+                    onChange?(.programs)
                 }
                 let group = DispatchGroup()
                 group.enter()
@@ -64,10 +80,11 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
         locator.find(name, path: path) != nil
     }
 
+    /// Never calls out: a miss at most starts a refresh whose answer arrives in a later turn.
     func hasBusName(_ name: String) -> Bool {
-        if ownedNames.contains(name) || activatableNames.contains(name) { return true }
+        if isKnown(name) { return true }
         if Date().timeIntervalSince(activatableRefreshed) > Self.activatableRefreshInterval {
-            refreshActivatableNames { [self] in onChange?() }
+            refreshActivatableNames()
         }
         return false
     }
@@ -76,21 +93,44 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
         !(variables[name] ?? "").isEmpty
     }
 
+    /// Whether `name` has an owner or is activatable, as last heard.
+    func isKnown(_ name: String) -> Bool {
+        ownedNames.contains(name) || activatableNames.contains(name)
+    }
+
+    /// Asks the bus for its activatable names again when any of `names` is not known, then runs
+    /// `then` (on the loop, after `onChange` has been told of what changed); at once when all
+    /// are known. A service file installed just before a `Perform` is then not refused.
+    func refreshBeforeRefusing(_ names: Set<String>, then: @escaping () -> Void) {
+        connection.assertOnLoop()
+        guard names.contains(where: { !isKnown($0) }) else { return then() }
+        refreshActivatableNames(then: then)
+    }
+
     private func nameOwnerChanged(_ body: [Value]) {
         guard body.count == 3, let name = body[0].string, let newOwner = body[2].string, !name.hasPrefix(":")
         else { return }
         if newOwner.isEmpty { ownedNames.remove(name) } else { ownedNames.insert(name) }
-        onChange?()
+        onChange?(.busNames([name]))
     }
 
-    private func refreshActivatableNames(then done: @escaping () -> Void) {
-        guard !activatableRefreshInFlight else { return done() }
-        activatableRefreshInFlight = true
+    /// Asks for the activatable names; `then` runs once the answer is in (a refresh already out
+    /// is joined, never answered early). Tells `onChange` of the names that came or went.
+    private func refreshActivatableNames(then: (() -> Void)? = nil) {
+        if activatableRefresh != nil {
+            if let then { activatableRefresh?.append(then) }
+            return
+        }
+        activatableRefresh = then.map { [$0] } ?? []
         listNames(member: "ListActivatableNames") { [self] names in
-            activatableNames = Set(names)
+            let fresh = Set(names)
+            let changed = fresh.symmetricDifference(activatableNames)
+            activatableNames = fresh
             activatableRefreshed = Date()
-            activatableRefreshInFlight = false
-            done()
+            let waiting = activatableRefresh ?? []
+            activatableRefresh = nil
+            if !changed.isEmpty { onChange?(.busNames(changed)) }
+            for waiter in waiting { waiter() }
         }
     }
 

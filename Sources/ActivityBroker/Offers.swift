@@ -47,12 +47,12 @@ final class Offers: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         let items = try ItemsDecoder.decode(items)
         let options = try OptionSchema.listActivities.validate(options)
-        let locale = options[OptionKey.locale]?.string ?? defaultLocale
+        let locale = try Self.locale(options, method: "ListActivities") ?? defaultLocale
         let filter = try OfferFilter(
             exclude: options[OptionKey.exclude]?.stringArray ?? [], caller: caller,
             includeOwn: options[OptionKey.includeOwn]?.bool ?? false)
         let list = offeredList(for: items.url, locale: locale)
-        let entries = filtered(list, by: filter, scheme: items.url.scheme)
+        let entries = filtered(list, by: filter, items: items)
         if entries.count == list.entries.count, let encoded = list.encoded { return encoded }
         return try Self.encodedList(entries.map(\.record))
     }
@@ -65,20 +65,23 @@ final class Offers: @unchecked Sendable {
     {
         dispatchPrecondition(condition: .onQueue(queue))
         let filter = try OfferFilter(exclude: exclude, caller: caller, includeOwn: false)
-        let list = offeredList(for: items.url, locale: locale ?? defaultLocale)
-        return filtered(list, by: filter, scheme: items.url.scheme).map {
+        if let locale, !locale.isEmpty { try LocaleName.validate(locale, what: "Share: option '\(OptionKey.locale)'") }
+        let list = offeredList(for: items.url, locale: locale.flatMap { $0.isEmpty ? nil : $0 } ?? defaultLocale)
+        return filtered(list, by: filter, items: items).map {
             ($0.id, $0.record)
         }
     }
 
-    /// The per-call steps on a cached list: the caller's filter, then the default-handler
-    /// aliasing for the URL's `scheme`.
-    private func filtered(_ list: OfferedList, by filter: OfferFilter, scheme: String) -> [OfferedList.Entry] {
+    /// The per-call steps on a cached list: the caller's filter, what Perform would refuse for
+    /// these items (the same check, `Activity.refusal`, so an activity is offered exactly when
+    /// performing it would be accepted), then the default-handler aliasing for the URL's scheme.
+    private func filtered(_ list: OfferedList, by filter: OfferFilter, items: Items) -> [OfferedList.Entry] {
         let kept = list.entries.filter {
             filter.keeps(id: $0.id, owner: $0.owner, category: $0.category, visibility: $0.visibility)
+                && Activity.refusal(of: $0.resolved, for: items) == nil
         }
         return DefaultHandlerAliasing.fold(
-            kept, id: { $0.id }, aliases: list.aliases, schemeDefault: activities.schemeDefaults[scheme])
+            kept, id: { $0.id }, aliases: list.aliases, schemeDefault: activities.schemeDefaults[items.url.scheme])
     }
 
     /// `ListRegistered`: every activity `caller` can see (not another connection's `owner`
@@ -86,7 +89,7 @@ final class Offers: @unchecked Sendable {
     func listRegistered(options: [String: Value], caller: String) throws(ActivityError) -> [[String: Value]] {
         dispatchPrecondition(condition: .onQueue(queue))
         let options = try OptionSchema.listRegistered.validate(options)
-        let locale = options[OptionKey.locale]?.string ?? defaultLocale
+        let locale = try Self.locale(options, method: "ListRegistered") ?? defaultLocale
         let visible = activities.registry.all.filter { $0.visibility.isVisible(owner: $0.owner, to: caller) }
         return visible.sorted { $0.id < $1.id }.map { activity in
             ActivityRecord.registered(activity, availability: activities.availability(of: activity), locale: locale)
@@ -101,6 +104,14 @@ final class Offers: @unchecked Sendable {
         let items = try ItemsDecoder.decode(items)
         let verdict = activities.explain(activity, items: items)
         return (verdict.applies, verdict.reason)
+    }
+
+    /// The `locale` option, checked (`LocaleName`): it becomes a cache key.
+    private static func locale(_ options: [String: Value], method: String) throws(ActivityError) -> String? {
+        // An empty locale asks for the default names, as it always did.
+        guard let locale = options[OptionKey.locale]?.string, !locale.isEmpty else { return nil }
+        try LocaleName.validate(locale, what: "\(method): option '\(OptionKey.locale)'")
+        return locale
     }
 
     /// The `aa{sv}` reply of `records`, marshalled; `Failed` (as for any reply that cannot be
@@ -127,7 +138,8 @@ final class Offers: @unchecked Sendable {
         let entries = ranked.map { activity in
             OfferedList.Entry(
                 id: activity.id, owner: activity.owner, category: activity.category,
-                visibility: activity.visibility, record: offeredRecord(activity, locale: locale))
+                visibility: activity.visibility, resolved: resolvedPerform(activity),
+                record: offeredRecord(activity, locale: locale))
         }
         let list = OfferedList(
             scores: scores, entries: entries, aliases: Set(ranked.filter(\.defaultHandlerAlias).map(\.id)),
@@ -136,6 +148,12 @@ final class Offers: @unchecked Sendable {
         if offeredLists.count >= 512 { offeredLists.removeAll(keepingCapacity: true) }
         offeredLists[key] = list
         return list
+    }
+
+    /// What performing an available activity does, as availability resolved it.
+    private func resolvedPerform(_ activity: Activity) -> PerformSpec {
+        guard case .available(let resolved) = activities.availability(of: activity) else { return activity.perform }
+        return resolved
     }
 
     /// The `a{sv}` record of `activity` for `locale`, built once and kept until the registry
@@ -168,6 +186,8 @@ struct OfferedList {
         let owner: String?
         let category: ActivityCategory
         let visibility: ActivityVisibility
+        /// What Perform would do; the items are checked against it per call (`Activity.refusal`).
+        let resolved: PerformSpec
         let record: Value
     }
 

@@ -11,6 +11,11 @@ enum RegistrationDecoder {
     private static let matchSchema = OptionSchema(
         method: "\(method): \(RegistrationKey.match)", types: RegistrationKey.matchTypes)
 
+    /// At most this many entries in `names` (API.md, Limits).
+    static let maxNames = 128
+    /// At most this many scheme × host pairs in `match` (API.md, Limits).
+    static let maxMatchPairs = 256
+
     static func decode(_ record: [String: Value], owner: String) throws(ActivityError) -> Activity {
         let fields = try schema.validate(record)
         func required(_ key: String) throws(ActivityError) -> Value {
@@ -27,13 +32,11 @@ enum RegistrationDecoder {
             throw .invalidArgument("RegisterActivity: 'name' is longer than \(Manifest.maxNameLength) bytes")
         }
         let names = fields[RegistrationKey.names]?.stringDict ?? [:]
+        guard names.count <= maxNames else {
+            throw .limitExceeded("RegisterActivity: 'names' has \(names.count) entries; at most \(maxNames) are allowed")
+        }
         for (locale, localized) in names {
-            guard !locale.isEmpty, locale.utf8.count <= 64,
-                locale.utf8.allSatisfy({ isLocaleByte($0) })
-            else {
-                throw .invalidArgument(
-                    "RegisterActivity: 'names' key '\(locale.prefix(40))' is not a locale name such as 'de' or 'pt_BR'")
-            }
+            try LocaleName.validate(locale, what: "RegisterActivity: 'names' key")
             guard !localized.isEmpty, localized.utf8.count <= Manifest.maxNameLength else {
                 throw .invalidArgument(
                     "RegisterActivity: 'names.\(locale)' must be 1 to \(Manifest.maxNameLength) bytes")
@@ -64,15 +67,17 @@ enum RegistrationDecoder {
 
     private static func decodeMatch(_ match: [String: Value]) throws(ActivityError) -> ActivityKit.MatchRule {
         let fields = try matchSchema.validate(match)
+        let schemes = fields[RegistrationKey.schemes]?.stringArray
+        let hosts = fields[RegistrationKey.hosts]?.stringArray
+        // Each scheme × host pair is an entry of the match index: bound the product, not only
+        // each list, or one call costs hundreds of MiB.
+        let pairs = max(schemes?.count ?? 1, 1) * max(hosts?.count ?? 1, 1)
+        guard pairs <= maxMatchPairs else {
+            throw .limitExceeded(
+                "RegisterActivity: 'match' has \(schemes?.count ?? 0) schemes × \(hosts?.count ?? 0) hosts = \(pairs) pairs; at most \(maxMatchPairs) are allowed"
+            )
+        }
         return try ActivityKit.MatchRule(
-            schemes: fields[RegistrationKey.schemes]?.stringArray,
-            hosts: fields[RegistrationKey.hosts]?.stringArray,
-            pathPrefixes: fields[RegistrationKey.pathPrefixes]?.stringArray)
+            schemes: schemes, hosts: hosts, pathPrefixes: fields[RegistrationKey.pathPrefixes]?.stringArray)
     }
-}
-
-/// Letters, digits and `_-@.`: what a locale name such as `pt_BR.UTF-8@euro` is made of.
-private func isLocaleByte(_ byte: UInt8) -> Bool {
-    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-        || "_-@.".utf8.contains(byte)
 }

@@ -6,16 +6,28 @@ import SystemSupport
 
 /// Reads manifest and application directories into the registry's static layers.
 ///
-/// Loop-confined. Reading happens at start and when the watcher reports a change (never on
-/// a request). A broken file is skipped with one log line naming the file and the field;
-/// the same broken file is not logged again until its error changes.
+/// Loop-confined, except the reading itself: the first load happens on the loop at start
+/// (before the name is owned, nothing waits); a reload after a change report is read and
+/// parsed on `readQueue` and its result applied on the loop, so 100k manifests never stop the
+/// broker answering. One reload runs at a time; changes reported meanwhile cause one more.
+/// A broken file is skipped with one log line naming the file and the field; the same broken
+/// file is not logged again until its error changes.
 final class StaticCatalog: @unchecked Sendable {
-    private let manifestDirectories: [(origin: ActivityOrigin, path: String)]
+    private let reader: CatalogReader
     private let applications: DesktopApplicationsSource
     private let queue: DispatchQueue
+    private let readQueue = DispatchQueue(label: "activity-broker.catalog")
     private let log: BrokerLog
     private var watcher: DirectoryWatcher?
     private var reportedProblems: [String: String] = [:]
+    /// What was handed to `onChange` last.
+    private struct Applied: Equatable, Sendable {
+        var layers: [StaticLayer]
+        var schemeDefaults: [String: SchemeDefault]
+    }
+    private var applied: Applied?
+    private var reading = false
+    private var changedWhileReading = false
 
     /// Called on the loop with the new layers, highest precedence first.
     /// The second argument is each URL scheme's default application.
@@ -33,44 +45,108 @@ final class StaticCatalog: @unchecked Sendable {
         let builtins = Set(builtinDirectories.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
         directories += manifestDirectories.dropFirst().filter { !builtins.contains($0) }.map { (.system, $0) }
         directories += builtinDirectories.map { (.builtin, $0) }
-        self.manifestDirectories = directories
         self.applications = DesktopApplicationsSource(environment: environment, machine: machine)
+        self.reader = CatalogReader(manifestDirectories: directories, applications: applications)
         self.queue = queue
         self.log = log
     }
 
     /// Loads everything once (calling `onChange`) and starts watching.
     func start() {
-        reload()
-        let watched = manifestDirectories.map(\.path) + applications.watchedDirectories
+        dispatchPrecondition(condition: .onQueue(queue))
+        apply(reader.read())
+        let watched = reader.manifestDirectories.map(\.path) + applications.watchedDirectories
         do {
             watcher = try DirectoryWatcher(directories: watched, queue: queue) { [unowned self] _ in
                 reload()
             }
         } catch {
-            log.event("cannot watch manifest directories (\(error)); changes need a restart")
+            log.event("cannot watch manifest directories (\(BrokerLog.printable("\(error)"))); changes need a restart")
         }
     }
 
-    /// Reads every directory again and hands the layers on.
+    /// Reads every directory again off the loop and hands the layers on, on the loop.
     func reload() {
-        var layers = manifestDirectories.map { directory in
-            StaticLayer(origin: directory.origin, entries: loadManifests(in: directory.path, origin: directory.origin))
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !reading else {
+            changedWhileReading = true
+            return
+        }
+        reading = true
+        log.debug("reading the static catalog again")
+        let reader = reader
+        let previous = applied
+        readQueue.async { [self] in
+            let read = reader.read()
+            // Compared here, off the loop: a reload that found what is loaded already (a
+            // temporary file, an unrelated file) changes nothing and announces nothing.
+            let unchanged = previous == Applied(layers: read.layers, schemeDefaults: read.schemeDefaults)
+            queue.async { [self] in
+                reading = false
+                apply(read, announce: !unchanged)
+                if changedWhileReading {
+                    changedWhileReading = false
+                    reload()
+                }
+            }
+        }
+    }
+
+    private func apply(_ read: CatalogReader.Result, announce: Bool = true) {
+        for path in read.readPaths { reportedProblems[path] = nil }
+        for problem in read.problems { report(problem.file, problem.message) }
+        guard announce else { return log.debug("the static catalog is unchanged") }
+        applied = Applied(layers: read.layers, schemeDefaults: read.schemeDefaults)
+        onChange?(read.layers, read.schemeDefaults)
+    }
+
+    private func report(_ path: String, _ message: String) {
+        guard reportedProblems[path] != message else { return }
+        reportedProblems[path] = message
+        log.event("skipped \(BrokerLog.printable(path)): \(BrokerLog.printable(message))")
+    }
+}
+
+/// The reading and parsing half of `StaticCatalog`: no state, so it runs on any thread.
+struct CatalogReader: Sendable {
+    /// What one read found.
+    struct Result: Sendable {
+        var layers: [StaticLayer] = []
+        var schemeDefaults: [String: SchemeDefault] = [:]
+        /// Files skipped, and why.
+        var problems: [(file: String, message: String)] = []
+        /// Manifests read without a problem (a problem reported before is forgotten).
+        var readPaths: [String] = []
+    }
+
+    let manifestDirectories: [(origin: ActivityOrigin, path: String)]
+    let applications: DesktopApplicationsSource
+
+    func read() -> Result {
+        var result = Result()
+        for directory in manifestDirectories {
+            result.layers.append(
+                StaticLayer(
+                    origin: directory.origin,
+                    entries: loadManifests(in: directory.path, origin: directory.origin, into: &result)))
         }
         let loaded = applications.load()
-        for problem in loaded.problems { report(problem.file, problem.message) }
-        layers.append(
+        result.problems += loaded.problems
+        result.layers.append(
             StaticLayer(
                 origin: .desktop,
                 entries: Dictionary(loaded.activities.map { ($0.id.rawValue + ".desktop", StaticEntry.activity($0)) }) {
                     first, _ in first
                 }))
-        onChange?(layers, loaded.schemeDefaults)
+        result.schemeDefaults = loaded.schemeDefaults
+        return result
     }
 
-    private func loadManifests(in directory: String, origin: ActivityOrigin) -> [String: StaticEntry] {
+    private func loadManifests(in directory: String, origin: ActivityOrigin, into result: inout Result)
+        -> [String: StaticEntry]
+    {
         let listing = ManifestDirectoryReader().read(directory: directory)
-        for (fileName, error) in listing.errors { report(directory + "/" + fileName, "\(error)") }
+        for (fileName, error) in listing.errors { result.problems.append((directory + "/" + fileName, "\(error)")) }
         var entries: [String: StaticEntry] = [:]
         for (fileName, data) in listing.files {
             let path = directory + "/" + fileName
@@ -80,17 +156,11 @@ final class StaticCatalog: @unchecked Sendable {
             }
             do {
                 entries[fileName] = .activity(try Manifest.decode(data, fileName: fileName, origin: origin))
-                reportedProblems[path] = nil
+                result.readPaths.append(path)
             } catch {
-                report(path, error.message)
+                result.problems.append((path, error.message))
             }
         }
         return entries
-    }
-
-    private func report(_ path: String, _ message: String) {
-        guard reportedProblems[path] != message else { return }
-        reportedProblems[path] = message
-        log.event("skipped \(path): \(message)")
     }
 }

@@ -27,7 +27,7 @@ final class UsageStore: @unchecked Sendable {
         self.log = log
         // The debounce is ours (`writeDelay`), so the file writes as soon as it is handed data.
         self.file = UsageStoreFile(path: path, queue: queue, delay: 0) { error in
-            log.event("could not write \(path): \(error)")
+            log.event("could not write \(BrokerLog.printable(path)): \(BrokerLog.printable("\(error)"))")
         }
     }
 
@@ -39,8 +39,12 @@ final class UsageStore: @unchecked Sendable {
         do {
             guard let data = try file.load() else { return }
             scores = try JSONDecoder.usage.decode(UsageScores.self, from: data)
+            // A file from before the cap (or edited by hand) is brought under it, least used first.
+            if scores.prune(keepingAtMost: UsageScores.maxEntries, at: Date()) > 0 { save() }
         } catch {
-            log.event("usage file \(path) is unreadable or corrupt; starting with empty usage (\(error))")
+            log.event(
+                "usage file \(BrokerLog.printable(path)) is unreadable or corrupt; starting with empty usage (\(BrokerLog.printable("\(error)")))"
+            )
             scores = UsageScores(entries: [:])
         }
     }
@@ -76,7 +80,9 @@ final class UsageStore: @unchecked Sendable {
     /// Writes pending changes now (shutdown).
     func flush() {
         encodeIfDirty()
-        do { try file.flush() } catch { log.event("could not write \(path): \(error)") }
+        do { try file.flush() } catch {
+            log.event("could not write \(BrokerLog.printable(path)): \(BrokerLog.printable("\(error)"))")
+        }
     }
 
     private func save() {

@@ -81,6 +81,43 @@ public struct Activity: Hashable, Sendable {
     public func availability(in env: some Environment) -> Availability {
         Availability.check(requires: requires, perform: perform, in: env)
     }
+
+    /// The well-known bus names its availability asks about (`requires.dbus_names` and a
+    /// `dbus` or `application` perform's name): a change of any other name cannot change it.
+    public var busNameDependencies: Set<String> {
+        var names = Set(requires.dbusNames)
+        switch perform {
+        case .dbus(let name, _), .application(let name, _): names.insert(name)
+        default: break
+        }
+        return names
+    }
+
+    /// Whether its availability asks about programs on PATH.
+    public var dependsOnPrograms: Bool {
+        if !requires.executables.isEmpty { return true }
+        switch perform {
+        case .exec: return true
+        case .candidates(let candidates):
+            return candidates.contains { if case .exec = $0.action { true } else { false } }
+        default: return false
+        }
+    }
+
+    /// Why `perform` (resolved by availability) would refuse `items`, or nil when it accepts
+    /// them. The one check that `ListActivities`, `Explain` and `Perform` share, so an activity
+    /// is offered exactly when performing it would not be refused for the items: an `open`
+    /// template whose expansion is not an URL that may be opened (e.g. longer than
+    /// `SharedURL.maxLength` once query-encoded).
+    public static func refusal(of resolved: PerformSpec, for items: Items) -> ActivityError? {
+        guard case .open(let spec) = resolved else { return nil }
+        do {
+            _ = try spec.url(for: items)
+            return nil
+        } catch {
+            return error
+        }
+    }
 }
 
 extension StringProtocol {

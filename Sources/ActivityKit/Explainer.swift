@@ -14,12 +14,8 @@ public enum Explainer {
         case .unavailable(let reason):
             return (false, "the URL matches, but it is unavailable: \(reason)")
         case .available(let resolved):
-            if case .open(let spec) = resolved {
-                do {
-                    _ = try spec.url(for: items)
-                } catch {
-                    return (false, "the URL matches, but \(error.message)")
-                }
+            if let refusal = Activity.refusal(of: resolved, for: items) {
+                return (false, "the URL matches, but \(refusal.message)")
             }
             return (true, verdict.reason)
         }

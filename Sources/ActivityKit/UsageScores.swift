@@ -41,6 +41,11 @@ public struct UsageScores: Codable, Hashable, Sendable {
         let old = entries[id.rawValue].map { UsageScores.decayed($0, to: now) } ?? 0
         let last = max(now, entries[id.rawValue]?.lastUsed ?? now)
         entries[id.rawValue] = UsageEntry(score: old + 1, lastUsed: last)
+        // Amortized: prune a tenth below the cap at once, so a stream of new ids sorts rarely.
+        if entries.count > UsageScores.maxEntries {
+            prune(keepingAtMost: UsageScores.maxEntries * 9 / 10, at: now)
+            if entries[id.rawValue] == nil { entries[id.rawValue] = UsageEntry(score: old + 1, lastUsed: last) }
+        }
     }
 
     /// Forgets everything (`ClearHistory`).
@@ -54,6 +59,27 @@ public struct UsageScores: Codable, Hashable, Sendable {
         entries = entries.filter { _, e in
             e.score.isFinite && e.score > 0 && UsageScores.decayed(e, to: now) >= threshold
         }
+    }
+
+    /// At most this many entries are kept: throw-away dynamic ids must not grow the file until
+    /// the broker refuses to read it (a full file is about 100 bytes per entry, far below
+    /// `UsageStoreFile.sizeLimit`).
+    public static let maxEntries = 2_000
+
+    /// Keeps at most `limit` entries, dropping the least used (lowest score decayed to `now`;
+    /// the oldest on a tie) first. Returns how many were dropped.
+    @discardableResult
+    public mutating func prune(keepingAtMost limit: Int, at now: Date) -> Int {
+        guard entries.count > limit else { return 0 }
+        let ranked = entries.sorted { a, b in
+            let (x, y) = (UsageScores.decayed(a.value, to: now), UsageScores.decayed(b.value, to: now))
+            if x != y { return x > y }
+            if a.value.lastUsed != b.value.lastUsed { return a.value.lastUsed > b.value.lastUsed }
+            return a.key < b.key
+        }
+        let dropped = entries.count - limit
+        entries = Dictionary(uniqueKeysWithValues: ranked.prefix(limit).map { ($0.key, $0.value) })
+        return dropped
     }
 
     static func decayed(_ e: UsageEntry, to now: Date) -> Double {

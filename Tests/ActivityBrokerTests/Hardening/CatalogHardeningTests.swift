@@ -1,0 +1,94 @@
+// Issue 11, items 3, 7 and 14: the static catalog through the real broker — reload off the loop,
+// desktop entries bounded through symlinks, file names printed safely in the log.
+import DBus
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("Hardening: the static catalog")
+struct CatalogHardeningTests {
+    static let url = "https://example.org/catalog"
+
+    @Test("Item 3: while a big catalog is read again, the broker keeps serving calls; the result is applied after")
+    func reloadIsOffTheLoop() async throws {
+        let f = try await BrokerFixture(start: false)
+        let directory = f.userExtensions
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Plain writes: the broker is not running yet, so nothing can see a half-written file.
+        for n in 0..<5_000 {
+            let json = TestManifest.json(id: "org.test.bulk\(n)", match: #"{"schemes": ["bulk"]}"#)
+            try Self.writePlain(json, to: "\(directory)/bulk\(n).json")
+        }
+        try await f.startBroker()
+        let app = try f.bus.connect()
+
+        try f.write(TestManifest.json(id: "org.test.fresh"), to: "data/activity-broker/extensions/fresh.json")
+        // Calls keep coming while the files are read; each registration logs a line. The log
+        // then shows, in the broker's own order, whether a call was served during the reload.
+        var tick = 0
+        try await waitUntil("the reload to be applied", deadline: .seconds(60)) {
+            tick += 1
+            try await f.register("org.test.tick", name: "Tick \(tick)", on: app)
+            return Self.reloadWindow(in: f.log) != nil
+        }
+        let window = try #require(Self.reloadWindow(in: f.log))
+        #expect(window.contains { $0.contains("registered org.test.tick") }, "no call was served while the catalog was read")
+        try await waitUntil("the new manifest", deadline: .seconds(60)) {
+            try await f.offered(Self.url).contains("org.test.fresh")
+        }
+    }
+
+    /// The log lines between the start of a reload and its result, once both are logged.
+    static func reloadWindow(in log: String) -> [Substring]? {
+        let lines = log.split(separator: "\n")
+        guard let start = lines.firstIndex(where: { $0.contains("reading the static catalog again") }),
+            let end = lines[start...].firstIndex(where: {
+                $0.contains("static activities reloaded") || $0.contains("the static catalog is unchanged")
+            })
+        else { return nil }
+        return Array(lines[start..<end])
+    }
+
+    @Test("Item 7: a desktop entry that is a symlink to a file over 1 MiB is skipped, not read")
+    func desktopSymlinkSizeIsChecked() async throws {
+        let f = try await BrokerFixture(start: false)
+        let applications = "\(f.root)/data/applications"
+        try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
+        try f.write(Self.entry("Small"), to: "data/applications/org.test.small.desktop")
+        // A valid entry padded with comments past the 1 MiB limit, outside the directory.
+        let padding = String(repeating: "# padding to pass the size limit of desktop entries\n", count: 24_000)
+        try f.write(Self.entry("Huge") + padding, to: "elsewhere/huge.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: "\(applications)/org.test.huge.desktop", withDestinationPath: "\(f.root)/elsewhere/huge.txt")
+        try await f.startBroker()
+
+        let records = try await f.registered()
+        #expect(records["desktop.org.test.small"] != nil)
+        #expect(records["desktop.org.test.huge"] == nil)
+        #expect(f.log.contains("org.test.huge.desktop: larger than"), "\(f.log)")
+    }
+
+    @Test("Item 14: a manifest file name with a newline and ESC is logged escaped, on one line")
+    func fileNamesAreLoggedSafely() async throws {
+        let f = try await BrokerFixture(builtin: ["evil\n\u{1B}[31mforged line.json": "{ not json"])
+        try await waitUntil("the skipped file's line") { f.log.contains("skipped") }
+        let log = f.log
+        #expect(!log.contains("\u{1B}"), "raw ESC in the log")
+        #expect(!log.split(separator: "\n").contains { $0.contains("forged line") && !$0.hasPrefix("activity-broker: ") })
+        #expect(log.contains(#"evil\u{A}\u{1B}[31mforged line.json"#), "\(log)")
+    }
+
+    /// One `open`/`write`/`close`, no temporary file and no sync.
+    static func writePlain(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }
+    }
+
+    static func entry(_ name: String) -> String {
+        "[Desktop Entry]\nType=Application\nName=\(name)\nExec=true %u\nMimeType=x-scheme-handler/https;\n"
+    }
+}
