@@ -119,7 +119,8 @@ final class Dispatcher: @unchecked Sendable {
     ) -> any RunningDispatch {
         var options = SpawnOptions(standardInput: stdin, environment: environment, workingDirectory: workingDirectory)
         if child.role == .application {
-            return launchApplication(program: program, arguments: arguments, options: options, child: child, completion: completion)
+            return launchApplication(
+                program: program, arguments: arguments, options: options, child: child, completion: completion)
         }
         if child.role == .exec {
             // Only the tail: a child that writes without end costs the broker no more than this.

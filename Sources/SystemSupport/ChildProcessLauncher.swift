@@ -103,7 +103,9 @@ public struct ChildProcessLauncher: Sendable {
     /// `SpawnedProcess` is handed out. It is still reaped when it exits, whenever that is,
     /// by a watch that holds nothing of the caller's.
     /// - Throws: `SpawnError` as `spawn` does; no process exists then.
-    public func spawnDetached(_ arguments: [String], options: SpawnOptions = SpawnOptions()) throws(SpawnError) -> pid_t {
+    public func spawnDetached(
+        _ arguments: [String], options: SpawnOptions = SpawnOptions()
+    ) throws(SpawnError) -> pid_t {
         var options = options
         options.newSession = true
         options.captureStandardOutput = false

@@ -33,11 +33,15 @@ struct DetachedApplicationTests {
 
     /// The pid the application wrote, once it is there.
     static func applicationPid(_ f: BrokerFixture, _ pidFile: String) async throws -> pid_t {
-        try await waitUntil("the application to write its pid") { FileManager.default.fileExists(atPath: pidFile) }
+        try await waitUntil("the application to write its pid") {
+            FileManager.default.fileExists(atPath: pidFile)
+        }
         return try #require(pid_t((f.read(pidFile) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
-    @Test("The job completes while the application runs; a Cancel after that and the broker's SIGTERM leave it running")
+    @Test(
+        "The job completes while the application runs; a Cancel after that and the broker's SIGTERM leave it running"
+    )
     func outlivesJobAndBroker() async throws {
         let (f, pidFile) = try await Self.start()
         let finished = f.finishedSignals()
