@@ -24,8 +24,9 @@ struct LaunchedChild: Sendable {
     enum Role: Sendable {
         /// A manifest's or registration's `exec`: the tail of its stderr goes into a failure's message.
         case exec
-        /// An installed application's Exec line: its stderr stays on /dev/null, because the
-        /// application usually outlives the launch and must not write into a pipe of ours.
+        /// An installed application's Exec line (a terminal emulator's too): launched detached,
+        /// the job completes once it started (as GIO's launch does); its stderr stays on
+        /// /dev/null, and the job's timeout, `Cancel` and the broker's shutdown leave it running.
         case application
         /// The URL opener (`open` activities): its failure is worded by `OpenerFailure`.
         case opener
@@ -117,6 +118,10 @@ final class Dispatcher: @unchecked Sendable {
         workingDirectory: String?, child: LaunchedChild, completion: @escaping @Sendable (JobOutcome) -> Void
     ) -> any RunningDispatch {
         var options = SpawnOptions(standardInput: stdin, environment: environment, workingDirectory: workingDirectory)
+        if child.role == .application {
+            return launchApplication(
+                program: program, arguments: arguments, options: options, child: child, completion: completion)
+        }
         if child.role == .exec {
             // Only the tail: a child that writes without end costs the broker no more than this.
             options.captureStandardError = true
@@ -145,6 +150,24 @@ final class Dispatcher: @unchecked Sendable {
             connection.queue.async { completion(.failed(.providerFailed(message))) }
             return FinishedDispatch()
         }
+    }
+
+    /// Starts an installed application detached and completes the job at once: the user
+    /// opened a browser, not a helper to wait for, so nothing of the job may end it later.
+    private func launchApplication(
+        program: String, arguments: [String], options: SpawnOptions, child: LaunchedChild,
+        completion: @escaping @Sendable (JobOutcome) -> Void
+    ) -> any RunningDispatch {
+        let outcome: JobOutcome
+        do {
+            let pid = try launcher.spawnDetached([program] + arguments, options: options)
+            scopes.moveToScope(pid: pid, activity: child.activity)
+            outcome = .completed
+        } catch {
+            outcome = .failed(.providerFailed(ChildFailureMessage.message(program: program, couldNotStart: error)))
+        }
+        connection.queue.async { completion(outcome) }
+        return FinishedDispatch()
     }
 
     // MARK: - Providers
@@ -268,7 +291,7 @@ private final class ProviderDispatch: RunningDispatch {
     func cancel() { pending.cancel() }
 }
 
-/// A dispatch that already failed to start; nothing to cancel.
+/// A dispatch that already ended (failed to start, or launched detached); nothing to cancel.
 private final class FinishedDispatch: RunningDispatch {
     func cancel() {}
 }

@@ -94,6 +94,25 @@ public struct ChildProcessLauncher: Sendable {
         return process
     }
 
+    /// Starts `arguments` and leaves it to itself, returning its pid: how a desktop launches
+    /// an application, which is done once the program started (GIO's `g_app_info_launch`).
+    ///
+    /// The child leads a new session (`setsid`), so neither a terminal's signals nor a signal
+    /// to a group of ours reach it, and its standard streams are `/dev/null` unless
+    /// `options.standardInput` is given. Nobody can terminate it through us: no
+    /// `SpawnedProcess` is handed out. It is still reaped when it exits, whenever that is,
+    /// by a watch that holds nothing of the caller's.
+    /// - Throws: `SpawnError` as `spawn` does; no process exists then.
+    public func spawnDetached(
+        _ arguments: [String], options: SpawnOptions = SpawnOptions()
+    ) throws(SpawnError) -> pid_t {
+        var options = options
+        options.newSession = true
+        options.captureStandardOutput = false
+        options.captureStandardError = false
+        return try spawn(arguments, options: options) { _ in }.pid
+    }
+
     private func resolve(_ program: String, environment: [String: String]) throws(SpawnError) -> String {
         if let found = locator.find(program, environment: environment) { return found }
         let path = environment["PATH"] ?? ExecutableLocator.defaultPath

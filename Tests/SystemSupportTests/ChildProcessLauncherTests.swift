@@ -199,6 +199,21 @@ import Testing
         #expect(sessionIDs == [String(led.pid), String(led.pid)])
     }
 
+    @Test func detachedChildLeadsItsSessionAndIsReapedWheneverItEnds() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let ready = directory.file("ready")
+        let pid = try ChildProcessLauncher(queue: queue).spawnDetached(
+            ["/bin/sh", "-c", "echo ready > \"$1\"; exec sleep 1000", "sh", ready])
+        defer { kill(pid, SIGKILL) }
+        #expect(eventually { contents(of: ready) == "ready\n" })
+        #expect(getsid(pid) == pid && getpgid(pid) == pid)
+        #expect(!processIsGone(pid))
+        // Killed by someone else long after the launch: reaped all the same, no zombie left.
+        kill(pid, SIGKILL)
+        #expect(eventually { processState(pid) == nil })
+    }
+
     @Test func programInstalledAfterACachedMissIsFound() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -84,7 +84,7 @@ import Testing
             .replacingOccurrences(of: " ", with: "%20")
         let (state, _) = try await session.perform("desktop.org.example.Lagrange", url: url)
         #expect(state == "completed")
-        #expect(session.recorded("viewer") == "two words\n\(url)\n")
+        #expect(try await session.awaitRecorded("viewer") == "two words\n\(url)\n")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/pwned"))
     }
 
@@ -237,6 +237,6 @@ import Testing
         #expect(try await with.offered("mailto:a@example.org").contains("desktop.mutt"))
         let (state, _) = try await with.perform("desktop.mutt", url: "mailto:a@example.org")
         #expect(state == "completed")
-        #expect(with.recorded("myterm") == "-e\n\(with.bin)/mutt\nmailto:a@example.org\n")
+        #expect(try await with.awaitRecorded("myterm") == "-e\n\(with.bin)/mutt\nmailto:a@example.org\n")
     }
 }

@@ -161,6 +161,10 @@ final class GIODifferentialRun: @unchecked Sendable {
             let before = recorded().count
             let activity = "desktop." + launches[index].id.dropLast(".desktop".count)
             let (state, results) = try await perform(activity, url: launches[index].url)
+            // A launch completes once the program started (as GIO's does): its record may follow.
+            if state == "completed" {
+                try await waitUntil("the record of \(activity)") { recorded().count > before }
+            }
             let after = recorded()
             launches[index].broker =
                 after.count > before

@@ -40,17 +40,25 @@ final class InstalledSession: @unchecked Sendable {
             Data(contents.utf8), to: path, permissions: executable ? 0o755 : 0o644, directoryPermissions: 0o755)
     }
 
-    /// A program in `bin` that records its arguments (one a line) and its standard input.
+    /// A program in `bin` that records its arguments (one a line, via a rename, so the file
+    /// appears complete) and its standard input.
     func recordingProgram(_ name: String) throws -> String {
         let path = bin + "/" + name
         try write(
             path,
             """
             #!/bin/sh
-            printf '%s\\n' "$@" > '\(records)/\(name).args'
+            printf '%s\\n' "$@" > '\(records)/\(name).args.part' && /bin/mv '\(records)/\(name).args.part' '\(records)/\(name).args'
             cat > '\(records)/\(name).stdin'
             """, executable: true)
         return path
+    }
+
+    /// The arguments `name` recorded, once they are there: an installed application's job
+    /// completes when it started, before it wrote anything.
+    func awaitRecorded(_ name: String) async throws -> String? {
+        try await waitUntil("\(name) to record its arguments") { recorded(name) != nil }
+        return recorded(name)
     }
 
     func recorded(_ name: String, _ kind: String = "args") -> String? {

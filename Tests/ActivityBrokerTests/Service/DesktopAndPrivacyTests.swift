@@ -50,6 +50,8 @@ struct DesktopAndPrivacyTests {
         let finished = f.finishedSignals()
         let job = try await f.perform("desktop.org.test.alpha", ["url": .string(url)])
         #expect(try await f.finished(job, in: finished).state == "completed")
+        // The job completed when the program started; its record follows.
+        try await waitUntil("the launched entry to record") { f.read(out) != nil }
         #expect(f.read(out) == "2\n--new\n\(url)\n")
         #expect(f.logOmits("desk-secret"))
 
