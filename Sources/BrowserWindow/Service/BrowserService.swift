@@ -61,19 +61,7 @@ struct BrowserService: Sendable {
                             }
                         }
                     }),
-                Browser1.close.method(
-                    .deferred { call, responder in
-                        callers.authorize(call, responder) {
-                            guard let handle = call.body[0].objectPath else {
-                                return responder.fail(DBusError.invalidArgs("handle"))
-                            }
-                            let registry = registry
-                            DispatchQueue.main.async {
-                                MainActor.assumeIsolated { registry.close(handle) }
-                                responder.reply()
-                            }
-                        }
-                    }),
+                Browser1.close.method(callers.closeHandler { [registry] in registry.close($0) }),
             ],
             signals: [Browser1.event])
     }

@@ -63,19 +63,7 @@ struct SheetService: Sendable {
                             }
                         }
                     }),
-                Sheet1.close.method(
-                    .deferred { call, responder in
-                        callers.authorize(call, responder) {
-                            guard let handle = call.body[0].objectPath else {
-                                return responder.fail(DBusError.invalidArgs("handle"))
-                            }
-                            let registry = registry
-                            DispatchQueue.main.async {
-                                MainActor.assumeIsolated { registry.close(handle) }
-                                responder.reply()
-                            }
-                        }
-                    }),
+                Sheet1.close.method(callers.closeHandler { [registry] in registry.close($0) }),
             ])
     }
 
