@@ -44,7 +44,7 @@ let package = Package(
             providers: [.apt(["libwebkitgtk-6.0-dev"])]
         ),
         .target(name: "GtkSupport", dependencies: ["CGtk"]),
-        // The UI services' D-Bus side (caller checks, idle exit, shared options): no GTK.
+        // What the UI services share below GTK: caller checks, idle exit, options, broker-bench marks.
         .target(name: "UIServiceSupport", dependencies: ["DBus", "ActivityBrokerInterface"]),
         .target(
             name: "ShareSheet", dependencies: ["CGtk", "GtkSupport", "DBus", "ActivityBrokerInterface", "UIServiceSupport"]),

@@ -29,7 +29,7 @@ ALLOWED = {
     "TerminalUI": {"SystemSupport"},
     "ShareCLI": {"ActivityBrokerClient", "ActivityKit", "Navigation", "TextPages", "TerminalUI",
                  "SystemSupport", "DBus", "ActivityBrokerInterface"},
-    # The UI services' D-Bus side, shared by the sheet and the browser window: no GTK.
+    # What the sheet and the browser window share below GTK (D-Bus side, idle exit, bench marks).
     "UIServiceSupport": {"DBus", "ActivityBrokerInterface"},
     "ShareSheet": {"CGtk", "GtkSupport", "DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport",
                    "UIServiceSupport"},
