@@ -1,7 +1,7 @@
 // ACTIVITY_SHEET_REPORT_FRAME: a line with the monotonic time of each sheet window's first painted frame, for broker-bench.
 import CGtk
-import GtkSupport
 import Glibc
+import GtkSupport
 import UIServiceSupport
 
 /// broker-bench measures "Share call → the sheet's first frame" without linking GTK: when
