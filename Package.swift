@@ -44,7 +44,10 @@ let package = Package(
             providers: [.apt(["libwebkitgtk-6.0-dev"])]
         ),
         .target(name: "GtkSupport", dependencies: ["CGtk"]),
-        .target(name: "ShareSheet", dependencies: ["CGtk", "GtkSupport", "DBus", "ActivityBrokerInterface"]),
+        // What the UI services share below GTK: caller checks, idle exit, options, broker-bench marks.
+        .target(name: "UIServiceSupport", dependencies: ["DBus", "ActivityBrokerInterface"]),
+        .target(
+            name: "ShareSheet", dependencies: ["CGtk", "GtkSupport", "DBus", "ActivityBrokerInterface", "UIServiceSupport"]),
         .executableTarget(name: "activity-sheet", dependencies: ["ShareSheet"]),
         // broker-bench's floor for the sheet's first frame: a bare GTK 4 window.
         .executableTarget(name: "gtk-first-frame", dependencies: ["CGtk"]),
@@ -66,7 +69,9 @@ let package = Package(
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
         .target(
             name: "BrowserWindow",
-            dependencies: ["CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityBrokerInterface", "Navigation"]
+            dependencies: [
+                "CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityBrokerInterface", "Navigation", "UIServiceSupport",
+            ]
         ),
         .executableTarget(name: "activity-browser", dependencies: ["BrowserWindow"]),
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerInterface", "DBus"]),

@@ -29,9 +29,12 @@ ALLOWED = {
     "TerminalUI": {"SystemSupport"},
     "ShareCLI": {"ActivityBrokerClient", "ActivityKit", "Navigation", "TextPages", "TerminalUI",
                  "SystemSupport", "DBus", "ActivityBrokerInterface"},
-    "ShareSheet": {"CGtk", "GtkSupport", "DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport"},
+    # What the sheet and the browser window share below GTK (D-Bus side, idle exit, bench marks).
+    "UIServiceSupport": {"DBus", "ActivityBrokerInterface"},
+    "ShareSheet": {"CGtk", "GtkSupport", "DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport",
+                   "UIServiceSupport"},
     "BrowserWindow": {"CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityKit", "ActivityBrokerInterface",
-                      "ActivityBrokerClient", "Navigation", "SystemSupport", "ShareSheet"},
+                      "ActivityBrokerClient", "Navigation", "SystemSupport", "ShareSheet", "UIServiceSupport"},
     "TestSupport": {"DBus", "ActivityBrokerInterface", "SystemSupport"},
     "ActivityFuzzing": {"ActivityKit"},
     # Executables: wiring only, each over its own layer (and the contract, for `--version`).

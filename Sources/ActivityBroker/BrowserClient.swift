@@ -8,19 +8,17 @@ import Foundation
 /// Loop-confined like every feature: completions run on the connection's loop. It knows the
 /// interface, not sessions: `BrowsingSessions` decides what the answers mean.
 final class BrowserClient: @unchecked Sendable {
-    private let connection: Connection
-    private let log: BrokerLog
+    private let service: UIServiceCalls
 
     init(connection: Connection, log: BrokerLog) {
-        self.connection = connection
-        self.log = log
+        service = UIServiceCalls(connection: connection, log: log, serviceName: "the browser window")
     }
 
     /// A fresh handle for one window: an object path under the broker's that names it in
     /// `Close` and in the service's `Event`s (nothing is exported there). Distinct from the
     /// session's path, which only the app knows.
     static func newHandle() -> ObjectPath {
-        try! ObjectPath(Broker1.objectPath.rawValue + "/browser/" + Job.randomToken())
+        UIServiceCalls.newHandle("browser")
     }
 
     /// `Open`, activating the service if need be; `completion` runs once on the loop with
@@ -33,7 +31,7 @@ final class BrowserClient: @unchecked Sendable {
         let call = Browser1.call(
             Browser1.open,
             [.objectPath(handle), .string(appID), .string(parentWindow), .string(url), .vardict(options)])
-        return connection.call(call, timeout: .seconds(30), autoStart: true) { result in
+        return service.connection.call(call, timeout: .seconds(30), autoStart: true) { result in
             switch result {
             case .success: completion(nil)
             case .failure(let error): completion(error)
@@ -44,14 +42,6 @@ final class BrowserClient: @unchecked Sendable {
     /// `Close(handle)`; never starts a browser just to close a window. `completion` (on the
     /// loop) runs once the service answered or could not.
     func close(handle: ObjectPath, completion: @escaping () -> Void = {}) {
-        connection.call(
-            Browser1.call(Browser1.close, [.objectPath(handle)]), timeout: .seconds(10), autoStart: false
-        ) {
-            [log] result in
-            if case .failure(let error) = result {
-                log.debug("the browser window did not take Close: \(error.name)")
-            }
-            completion()
-        }
+        service.notify(Browser1.call(Browser1.close, [.objectPath(handle)]), completion: completion)
     }
 }

@@ -17,18 +17,16 @@ enum SheetResponse: Sendable {
 /// Loop-confined like every feature: completions run on the connection's loop. It knows the
 /// interface, not jobs: `ShareRequests` decides what the answers mean.
 final class SheetClient: @unchecked Sendable {
-    private let connection: Connection
-    private let log: BrokerLog
+    private let service: UIServiceCalls
 
     init(connection: Connection, log: BrokerLog) {
-        self.connection = connection
-        self.log = log
+        service = UIServiceCalls(connection: connection, log: log, serviceName: "the share sheet")
     }
 
     /// A fresh handle for one request: an object path under the broker's that names it in
     /// every later `Update` and `Close` (nothing is exported there).
     static func newHandle() -> ObjectPath {
-        try! ObjectPath(Broker1.objectPath.rawValue + "/request/" + Job.randomToken())
+        UIServiceCalls.newHandle("request")
     }
 
     /// `Show`, activating the service if need be. `completion` runs once on the loop with the
@@ -45,7 +43,7 @@ final class SheetClient: @unchecked Sendable {
                 .objectPath(handle), .string(appID), .string(parentWindow), .vardict(items),
                 .array(element: "a{sv}", activities), .vardict(options),
             ])
-        return connection.call(call, timeout: timeout, autoStart: true) { result in
+        return service.connection.call(call, timeout: timeout, autoStart: true) { result in
             completion(result.flatMap(Self.response))
         }
     }
@@ -62,12 +60,7 @@ final class SheetClient: @unchecked Sendable {
     }
 
     private func send(_ method: MethodSignature, _ body: [Value]) {
-        // Never start a sheet just to tell it to close or update.
-        connection.call(Sheet1.call(method, body), timeout: .seconds(10), autoStart: false) { [log] result in
-            if case .failure(let error) = result {
-                log.debug("the share sheet did not take \(method.name): \(error.name)")
-            }
-        }
+        service.notify(Sheet1.call(method, body))
     }
 
     /// Reads `(u response, a{sv} results)`.

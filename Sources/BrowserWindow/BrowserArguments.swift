@@ -1,4 +1,5 @@
 // The command line of activity-browser.
+import UIServiceSupport
 
 /// `activity-browser [--bus session|ADDRESS] [--idle-exit SECONDS] [--opener PROGRAM]`.
 public struct BrowserArguments: Sendable, Equatable {
@@ -18,9 +19,7 @@ public struct BrowserArguments: Sendable, Equatable {
           --opener      the program that opens URLs outside (default: xdg-open)
         """
 
-    public struct UsageError: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias UsageError = ServiceUsageError
 
     public init() {}
 
@@ -28,17 +27,8 @@ public struct BrowserArguments: Sendable, Equatable {
     public init(_ arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
+            if try ServiceArguments.take(argument, from: &rest, bus: &bus, idleExit: &idleExit) { continue }
             switch argument {
-            case "--bus":
-                guard let value = rest.popFirst(), !value.isEmpty else {
-                    throw UsageError(description: "--bus needs a value")
-                }
-                bus = value
-            case "--idle-exit":
-                guard let value = rest.popFirst(), let seconds = Int(value), seconds >= 0 else {
-                    throw UsageError(description: "--idle-exit needs a number of seconds")
-                }
-                idleExit = seconds == 0 ? nil : .seconds(seconds)
             case "--opener":
                 guard let value = rest.popFirst(), !value.isEmpty else {
                     throw UsageError(description: "--opener needs a program")

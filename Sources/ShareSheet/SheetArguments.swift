@@ -1,4 +1,5 @@
 // The command line of activity-sheet.
+import UIServiceSupport
 
 /// `activity-sheet [--bus session|ADDRESS] [--idle-exit SECONDS]`.
 public struct SheetArguments: Sendable, Equatable {
@@ -14,9 +15,7 @@ public struct SheetArguments: Sendable, Equatable {
           --idle-exit   exit after SECONDS without an open sheet (default 60; 0: never)
         """
 
-    public struct UsageError: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias UsageError = ServiceUsageError
 
     public init() {}
 
@@ -24,18 +23,7 @@ public struct SheetArguments: Sendable, Equatable {
     public init(_ arguments: [String]) throws(UsageError) {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            switch argument {
-            case "--bus":
-                guard let value = rest.popFirst(), !value.isEmpty else {
-                    throw UsageError(description: "--bus needs a value")
-                }
-                bus = value
-            case "--idle-exit":
-                guard let value = rest.popFirst(), let seconds = Int(value), seconds >= 0 else {
-                    throw UsageError(description: "--idle-exit needs a number of seconds")
-                }
-                idleExit = seconds == 0 ? nil : .seconds(seconds)
-            default:
+            guard try ServiceArguments.take(argument, from: &rest, bus: &bus, idleExit: &idleExit) else {
                 throw UsageError(description: "unknown argument '\(argument)'")
             }
         }

@@ -115,7 +115,7 @@ public final class TestBus: @unchecked Sendable {
         defer { close(addressPipe.read) }
         guardProcess = process
 
-        let line = Self.readLine(addressPipe.read, deadline: deadline)
+        let line = ReadinessLine.read(addressPipe.read, deadline: deadline)
         let pidLine = try? process.waitForLine(deadline: deadline) { $0.hasPrefix("daemon-pid=") }
         daemonPID = pidLine.flatMap { pid_t($0.dropFirst("daemon-pid=".count)) } ?? 0
         guard let line, !line.isEmpty else {
@@ -130,26 +130,6 @@ public final class TestBus: @unchecked Sendable {
     }
 
     deinit { stop() }
-
-    /// Reads one line from `fd` (the daemon's --print-address pipe); nil on EOF or deadline.
-    private static func readLine(_ fd: Int32, deadline: Deadline) -> String? {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while !deadline.hasPassed {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, deadline.remainingMilliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            if ready <= 0 { return nil }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return nil }
-            bytes += buffer[..<count]
-            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
-                return String(decoding: bytes[..<newline], as: UTF8.self)
-            }
-        }
-        return nil
-    }
 
     /// The environment for a child process that should use this bus (this process's
     /// environment with `DBUS_SESSION_BUS_ADDRESS` replaced).

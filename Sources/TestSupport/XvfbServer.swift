@@ -45,7 +45,7 @@ public final class XvfbServer: @unchecked Sendable {
             throw error
         }
         close(fds[1])
-        guard let number = Self.readLine(fds[0], deadline: deadline), Int(number) != nil else {
+        guard let number = ReadinessLine.read(fds[0], deadline: deadline), Int(number) != nil else {
             guardProcess.closeStandardInput()
             guardProcess.kill()
             throw StartError(description: "Xvfb did not report a display: \(guardProcess.standardError)")
@@ -59,24 +59,5 @@ public final class XvfbServer: @unchecked Sendable {
     public func stop() {
         guardProcess.closeStandardInput()
         if (try? guardProcess.waitForExit(deadline: .seconds(5))) == nil { guardProcess.kill() }
-    }
-
-    private static func readLine(_ fd: Int32, deadline: Deadline) -> String? {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while !deadline.hasPassed {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, deadline.remainingMilliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            if ready <= 0 { return nil }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return nil }
-            bytes += buffer[..<count]
-            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
-                return String(decoding: bytes[..<newline], as: UTF8.self)
-            }
-        }
-        return nil
     }
 }

@@ -67,6 +67,9 @@ public struct ReaderArticle: Sendable, Equatable, Decodable {
             """
     }
 
+    /// Escapes text for HTML element content and double-quoted attributes: `& < > "`, leaving
+    /// `'` as it is. Not DBus's `Introspection.escape` (XML attribute values, `'` too), nor
+    /// GtkSupport's `Widgets.escape` (Pango markup): each keeps its own output.
     static func escape(_ text: String) -> String {
         var out = ""
         for character in text {

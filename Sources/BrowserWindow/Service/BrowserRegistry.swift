@@ -1,8 +1,8 @@
 // The open windows by handle, and the service's idle exit. Main thread.
 import ActivityBrokerInterface
 import DBus
-import Dispatch
 import Navigation
+import UIServiceSupport
 
 /// Every open browsing session, keyed by the handle the broker chose. Main thread only.
 ///
@@ -14,9 +14,7 @@ final class BrowserRegistry {
     private let engine: WebEngine?
     private let displayError: String?
     private let opener: any URLOpening
-    private let idleExit: Duration?
-    private let onIdle: () -> Void
-    private var idleGeneration = 0
+    private let idle: IdleExit
 
     /// `engine` is nil when GTK could not open a display (`displayError` says why): every
     /// `Open` then fails with `Unavailable`.
@@ -27,8 +25,7 @@ final class BrowserRegistry {
         self.engine = engine
         self.displayError = displayError
         self.opener = opener
-        self.idleExit = idleExit
-        self.onIdle = onIdle
+        idle = IdleExit(after: idleExit, onIdle: onIdle)
         scheduleIdleExit()
     }
 
@@ -45,7 +42,7 @@ final class BrowserRegistry {
         guard sessions[request.handle] == nil else {
             throw .invalidArgs("handle \(request.handle) already has a window")
         }
-        idleGeneration += 1
+        idle.cancel()
         let handle = request.handle
         sessions[handle] = BrowserSession(
             request: request, engine: engine, opener: opener, send: { send(handle, $0) }, share: share
@@ -71,16 +68,6 @@ final class BrowserRegistry {
     }
 
     private func scheduleIdleExit() {
-        guard let idleExit else { return }
-        idleGeneration += 1
-        let generation = idleGeneration
-        let parts = idleExit.components
-        let nanoseconds = Int(clamping: parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.idleGeneration == generation, self.sessions.isEmpty else { return }
-                self.onIdle()
-            }
-        }
+        idle.schedule { [weak self] in self?.sessions.isEmpty == true }
     }
 }

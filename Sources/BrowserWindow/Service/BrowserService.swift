@@ -2,6 +2,7 @@
 import ActivityBrokerInterface
 import DBus
 import Dispatch
+import UIServiceSupport
 
 /// The exported interface of `activity-browser` (API.md §10).
 ///
@@ -16,7 +17,13 @@ import Dispatch
 struct BrowserService: Sendable {
     let connection: Connection
     let registry: BrowserRegistry
-    let brokers = WatchedBrokers()
+    let callers: BrokerCallers
+
+    init(connection: Connection, registry: BrowserRegistry) {
+        self.connection = connection
+        self.registry = registry
+        callers = BrokerCallers(connection: connection, interface: Browser1.interface)
+    }
 
     func interface() -> Interface {
         Interface(
@@ -24,7 +31,7 @@ struct BrowserService: Sendable {
             methods: [
                 Browser1.open.method(
                     .deferred { call, responder in
-                        authorize(call, responder) {
+                        callers.authorize(call, responder) {
                             let request: BrowserRequest
                             do {
                                 request = try BrowserRequest(body: call.body)
@@ -54,19 +61,7 @@ struct BrowserService: Sendable {
                             }
                         }
                     }),
-                Browser1.close.method(
-                    .deferred { call, responder in
-                        authorize(call, responder) {
-                            guard let handle = call.body[0].objectPath else {
-                                return responder.fail(DBusError.invalidArgs("handle"))
-                            }
-                            let registry = registry
-                            DispatchQueue.main.async {
-                                MainActor.assumeIsolated { registry.close(handle) }
-                                responder.reply()
-                            }
-                        }
-                    }),
+                Browser1.close.method(callers.closeHandler { [registry] in registry.close($0) }),
             ],
             signals: [Browser1.event])
     }
@@ -97,41 +92,10 @@ struct BrowserService: Sendable {
         }
     }
 
-    /// Runs `body` on the loop if the caller owns the broker's name now; else replies AccessDenied.
-    private func authorize(_ call: MethodInvocation, _ responder: Responder, _ body: @escaping () -> Void) {
-        let sender = call.sender
-        let query = MethodCall(
-            destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetNameOwner",
-            body: [.string(Broker1.busName.rawValue)])
-        connection.call(query) { result in
-            guard case .success(let values) = result, let owner = values.first?.string, owner == sender else {
-                return responder.fail(
-                    DBusError(
-                        name: BrokerErrorName.accessDenied.rawValue,
-                        message: "only the owner of \(Broker1.busName) may call \(Browser1.interface)"))
-            }
-            body()
-        }
-    }
-
     /// Closes every window when a broker that opened one leaves the bus. One watch per broker
     /// connection, however many windows it opened.
     private func watchCaller(_ sender: String) {
-        connection.assertOnLoop()
-        guard brokers.watched.insert(sender).inserted else { return }
         let registry = registry
-        let brokers = brokers
-        _ = connection.watchDisconnect(of: sender) {
-            brokers.watched.remove(sender)
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated { registry.closeAll() }
-            }
-        }
+        callers.watch(sender) { registry.closeAll() }
     }
-}
-
-/// The broker connections being watched. `@unchecked Sendable`: used only on the connection's
-/// loop (`BrowserService` checks with `assertOnLoop`).
-final class WatchedBrokers: @unchecked Sendable {
-    var watched = Set<String>()
 }

@@ -2,6 +2,7 @@
 import CWebKit
 import Glibc
 import GtkSupport
+import UIServiceSupport
 
 /// broker-bench measures "Browse call → the window's first paint of the page" without linking
 /// WebKit: when `ACTIVITY_BROWSER_REPORT_PAINT` is set, each window reports, once, the first
@@ -46,24 +47,7 @@ final class FirstPaintReport {
                 BrowserLog.write("first-paint script failed: \(message)")
                 return
             }
-            Self.write(line: "first-paint \(Self.monotonicNanoseconds())\n", to: destination)
+            MonotonicMark.write("first-paint", to: destination)
         }
-    }
-
-    private static func monotonicNanoseconds() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
-
-    /// One `write(2)` of a short line: atomic on a FIFO, so readers never see halves.
-    private static func write(line: String, to destination: String) {
-        let fd =
-            destination.hasPrefix("/")
-            ? open(destination, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) : 2
-        guard fd >= 0 else { return }
-        defer { if fd != 2 { close(fd) } }
-        let bytes = Array(line.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
     }
 }

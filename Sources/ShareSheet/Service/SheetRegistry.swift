@@ -1,7 +1,7 @@
 // The open sheets by handle, and the service's idle exit. Main thread.
 import ActivityBrokerInterface
 import DBus
-import Dispatch
+import UIServiceSupport
 
 /// Every open sheet, keyed by the handle the broker chose. Main thread only.
 ///
@@ -12,9 +12,7 @@ final class SheetRegistry {
     private var sessions: [ObjectPath: SheetSession] = [:]
     private let environment: [String: String]
     private let displayError: String?
-    private let idleExit: Duration?
-    private let onIdle: () -> Void
-    private var idleGeneration = 0
+    private let idle: IdleExit
 
     /// `displayError` is why GTK could not open a display (nil when it could): every `Show`
     /// then answers `failed` with it instead of a window.
@@ -24,8 +22,7 @@ final class SheetRegistry {
     ) {
         self.environment = environment
         self.displayError = displayError
-        self.idleExit = idleExit
-        self.onIdle = onIdle
+        idle = IdleExit(after: idleExit, onIdle: onIdle)
         scheduleIdleExit()
     }
 
@@ -43,7 +40,7 @@ final class SheetRegistry {
             responder.fail(DBusError.invalidArgs("handle \(request.handle) already has a sheet"))
             return
         }
-        idleGeneration += 1
+        idle.cancel()
         let strings = SheetStrings.choose(option: request.locale, environment: environment)
         sessions[request.handle] = SheetSession(request: request, strings: strings, responder: responder) {
             [weak self] session in
@@ -73,16 +70,6 @@ final class SheetRegistry {
     }
 
     private func scheduleIdleExit() {
-        guard let idleExit else { return }
-        idleGeneration += 1
-        let generation = idleGeneration
-        let parts = idleExit.components
-        let nanoseconds = Int(clamping: parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.idleGeneration == generation, self.sessions.isEmpty else { return }
-                self.onIdle()
-            }
-        }
+        idle.schedule { [weak self] in self?.sessions.isEmpty == true }
     }
 }

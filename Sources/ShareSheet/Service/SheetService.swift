@@ -2,6 +2,7 @@
 import ActivityBrokerInterface
 import DBus
 import Dispatch
+import UIServiceSupport
 
 /// The exported interface of `activity-sheet` (API.md §10).
 ///
@@ -13,7 +14,13 @@ import Dispatch
 struct SheetService: Sendable {
     let connection: Connection
     let registry: SheetRegistry
-    let brokers = WatchedBrokers()
+    let callers: BrokerCallers
+
+    init(connection: Connection, registry: SheetRegistry) {
+        self.connection = connection
+        self.registry = registry
+        callers = BrokerCallers(connection: connection, interface: Sheet1.interface)
+    }
 
     func interface() -> Interface {
         Interface(
@@ -21,7 +28,7 @@ struct SheetService: Sendable {
             methods: [
                 Sheet1.show.method(
                     .deferred { call, responder in
-                        authorize(call, responder) {
+                        callers.authorize(call, responder) {
                             let request: SheetRequest
                             do {
                                 request = try SheetRequest(body: call.body)
@@ -37,7 +44,7 @@ struct SheetService: Sendable {
                     }),
                 Sheet1.update.method(
                     .deferred { call, responder in
-                        authorize(call, responder) {
+                        callers.authorize(call, responder) {
                             guard let handle = call.body[0].objectPath, let text = call.body[1].string,
                                 let state = SheetJobState(rawValue: text)
                             else {
@@ -56,57 +63,14 @@ struct SheetService: Sendable {
                             }
                         }
                     }),
-                Sheet1.close.method(
-                    .deferred { call, responder in
-                        authorize(call, responder) {
-                            guard let handle = call.body[0].objectPath else {
-                                return responder.fail(DBusError.invalidArgs("handle"))
-                            }
-                            let registry = registry
-                            DispatchQueue.main.async {
-                                MainActor.assumeIsolated { registry.close(handle) }
-                                responder.reply()
-                            }
-                        }
-                    }),
+                Sheet1.close.method(callers.closeHandler { [registry] in registry.close($0) }),
             ])
-    }
-
-    /// Runs `body` on the loop if the caller owns the broker's name now; else replies AccessDenied.
-    private func authorize(_ call: MethodInvocation, _ responder: Responder, _ body: @escaping () -> Void) {
-        let sender = call.sender
-        let query = MethodCall(
-            destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetNameOwner",
-            body: [.string(Broker1.busName.rawValue)])
-        connection.call(query) { result in
-            guard case .success(let values) = result, let owner = values.first?.string, owner == sender else {
-                return responder.fail(
-                    DBusError(
-                        name: BrokerErrorName.accessDenied.rawValue,
-                        message: "only the owner of \(Broker1.busName) may call \(Sheet1.interface)"))
-            }
-            body()
-        }
     }
 
     /// Closes every sheet when a broker that asked for one leaves the bus: nobody is left to
     /// perform the choice. One watch per broker connection, however many sheets it shows.
     private func watchCaller(_ sender: String) {
-        connection.assertOnLoop()
-        guard brokers.watched.insert(sender).inserted else { return }
         let registry = registry
-        let brokers = brokers
-        _ = connection.watchDisconnect(of: sender) {
-            brokers.watched.remove(sender)
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated { registry.closeAll() }
-            }
-        }
+        callers.watch(sender) { registry.closeAll() }
     }
-}
-
-/// The broker connections being watched. `@unchecked Sendable`: used only on the connection's
-/// loop (`SheetService` checks with `assertOnLoop`).
-final class WatchedBrokers: @unchecked Sendable {
-    var watched = Set<String>()
 }

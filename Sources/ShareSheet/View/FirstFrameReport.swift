@@ -1,7 +1,8 @@
 // ACTIVITY_SHEET_REPORT_FRAME: a line with the monotonic time of each sheet window's first painted frame, for broker-bench.
 import CGtk
-import GtkSupport
 import Glibc
+import GtkSupport
+import UIServiceSupport
 
 /// broker-bench measures "Share call → the sheet's first frame" without linking GTK: when
 /// `ACTIVITY_SHEET_REPORT_FRAME` is set, each sheet window reports its first painted frame
@@ -24,25 +25,8 @@ enum FirstFrameReport {
             GtkSignals.connect(UnsafeMutableRawPointer(clock), "after-paint") {
                 guard !reported else { return }
                 reported = true
-                write(line: "first-frame \(monotonicNanoseconds())\n", to: value)
+                MonotonicMark.write("first-frame", to: value)
             }
         }
-    }
-
-    private static func monotonicNanoseconds() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    }
-
-    /// One `write(2)` of a short line: atomic on a FIFO, so readers never see halves.
-    private static func write(line: String, to destination: String) {
-        let fd =
-            destination.hasPrefix("/")
-            ? open(destination, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) : 2
-        guard fd >= 0 else { return }
-        defer { if fd != 2 { close(fd) } }
-        let bytes = Array(line.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
     }
 }

@@ -1,0 +1,41 @@
+// The UI services' idle exit: run a closure once nothing has been open for a while. Main thread.
+import Dispatch
+
+/// Calls `onIdle` (the executable exits; D-Bus activation starts it again for the next call)
+/// once `after` has passed with nothing open. Main thread only.
+///
+/// Each `cancel` or `schedule` starts a new generation: a pending timer from an older one does
+/// nothing when it fires, so opening and closing a window restarts the wait.
+@MainActor
+public final class IdleExit {
+    private let after: Duration?
+    private let onIdle: () -> Void
+    private var generation = 0
+
+    /// `after` nil never exits on its own.
+    public init(after: Duration?, onIdle: @escaping () -> Void) {
+        self.after = after
+        self.onIdle = onIdle
+    }
+
+    /// Something opened: a pending exit is called off.
+    public func cancel() {
+        generation += 1
+    }
+
+    /// Runs `onIdle` after `after` unless `cancel` or `schedule` is called meanwhile, or
+    /// `isIdle` is false (or this `IdleExit` is gone) by then.
+    public func schedule(while isIdle: @escaping @MainActor () -> Bool) {
+        guard let after else { return }
+        generation += 1
+        let generation = generation
+        let parts = after.components
+        let nanoseconds = Int(clamping: parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.generation == generation, isIdle() else { return }
+                self.onIdle()
+            }
+        }
+    }
+}
