@@ -49,7 +49,9 @@ public final class Broker: @unchecked Sendable {
         let log = BrokerLog(verbose: configuration.verbose)
         let connection = try Connection(bus: configuration.bus)
         let paths = XDGPaths(environment: configuration.environment)
-        let machine = MachineEnvironment(connection: connection, environment: configuration.environment)
+        let machine = MachineEnvironment(
+            connection: connection, environment: configuration.environment,
+            activatableRefreshInterval: configuration.activatableRefreshInterval)
         let usage = UsageStore(path: paths.usageFile, queue: connection.queue, log: log)
         let activities = ActivityState(machine: machine, queue: connection.queue, log: log)
         self.configuration = configuration

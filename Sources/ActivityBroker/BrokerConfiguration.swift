@@ -16,6 +16,10 @@ public struct BrokerConfiguration: Sendable {
     /// How long a finished job object stays exported (API.md §6). The hidden flag
     /// `--job-afterlife SECONDS` (a testing aid, e.g. `0.2`) shortens it.
     public var jobAfterlife: Duration = .seconds(60)
+    /// How old the list of activatable bus names may be before a lookup miss refreshes it
+    /// (5 s). `--activatable-refresh-interval SECONDS` (a testing aid) changes it, so that a
+    /// test can make the refresh due at once instead of waiting for time to pass.
+    public var activatableRefreshInterval: Double = 5
     /// Jobs running at once across all callers (`LimitExceeded` beyond). The hidden flag
     /// `--max-running-jobs N` (a testing aid) lowers it.
     public var maximumRunningJobs = 256
@@ -83,6 +87,13 @@ public struct BrokerConfiguration: Sendable {
                     throw UsageError("--job-afterlife needs a number of seconds, got '\(text)'")
                 }
                 configuration.jobAfterlife = .milliseconds(Int64(seconds * 1000))
+            case "--activatable-refresh-interval":
+                // A testing aid, not in the usage text.
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
+                    throw UsageError("--activatable-refresh-interval needs a number of seconds, got '\(text)'")
+                }
+                configuration.activatableRefreshInterval = seconds
             case "--max-running-jobs":
                 // A testing aid, not in the usage text: tests reach the global cap with a few jobs.
                 let text = try value(for: argument)

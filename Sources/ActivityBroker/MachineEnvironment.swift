@@ -31,13 +31,15 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
     private var activatableRefresh: [() -> Void]?
     private var pathWatcher: DirectoryWatcher?
     private var subscriptions: [Subscription] = []
-    static let activatableRefreshInterval: TimeInterval = 5
+    /// How old the activatable names may be before a lookup miss refreshes them.
+    private let activatableRefreshInterval: TimeInterval
 
     /// Called on the loop, in a turn of its own, with what may have changed.
     var onChange: ((MachineChange) -> Void)?
 
-    init(connection: Connection, environment: [String: String]) {
+    init(connection: Connection, environment: [String: String], activatableRefreshInterval: TimeInterval = 5) {
         self.connection = connection
+        self.activatableRefreshInterval = activatableRefreshInterval
         self.variables = environment
         self.path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
     }
@@ -83,7 +85,7 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
     /// Never calls out: a miss at most starts a refresh whose answer arrives in a later turn.
     func hasBusName(_ name: String) -> Bool {
         if isKnown(name) { return true }
-        if Date().timeIntervalSince(activatableRefreshed) > Self.activatableRefreshInterval {
+        if Date().timeIntervalSince(activatableRefreshed) > activatableRefreshInterval {
             refreshActivatableNames()
         }
         return false
