@@ -176,14 +176,7 @@ final class Dispatcher: @unchecked Sendable {
         destination: String, path: String, autoStart: Bool, activity: Activity, items: Items,
         activationToken: String?
     ) throws(ActivityError) -> DispatchPlan {
-        let busName: BusName
-        let objectPath: ObjectPath
-        do {
-            busName = try BusName(destination)
-            objectPath = try ObjectPath(path)
-        } catch {
-            throw .unavailable("\(activity.id) names an invalid provider: \(error.message)")
-        }
+        let (busName, objectPath) = try Self.busTarget(destination, path, of: activity, naming: "provider")
         let itemValues = ItemKey.record(url: items.url.string, title: items.title, text: items.text)
         var options: [String: Value] = [:]
         if let activationToken { options[OptionKey.activationToken] = .string(activationToken) }
@@ -208,6 +201,18 @@ final class Dispatcher: @unchecked Sendable {
         return ProviderDispatch(pending: pending)
     }
 
+    /// The validated bus name and object path an activity's manifest or desktop entry names;
+    /// `unavailable` naming the `role` ("provider", "application") when either is invalid.
+    private static func busTarget(
+        _ destination: String, _ path: String, of activity: Activity, naming role: String
+    ) throws(ActivityError) -> (BusName, ObjectPath) {
+        do {
+            return (try BusName(destination), try ObjectPath(path))
+        } catch {
+            throw .unavailable("\(activity.id) names an invalid \(role): \(error.message)")
+        }
+    }
+
     // MARK: - Installed applications over D-Bus
 
     static let applicationInterface: InterfaceName = "org.freedesktop.Application"
@@ -217,14 +222,7 @@ final class Dispatcher: @unchecked Sendable {
     private func applicationPlan(
         destination: String, path: String, activity: Activity, items: Items, activationToken: String?
     ) throws(ActivityError) -> DispatchPlan {
-        let busName: BusName
-        let objectPath: ObjectPath
-        do {
-            busName = try BusName(destination)
-            objectPath = try ObjectPath(path)
-        } catch {
-            throw .unavailable("\(activity.id) names an invalid application: \(error.message)")
-        }
+        let (busName, objectPath) = try Self.busTarget(destination, path, of: activity, naming: "application")
         var platformData: [String: Value] = [:]
         if let activationToken {
             platformData["activation-token"] = .string(activationToken)

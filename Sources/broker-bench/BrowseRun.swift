@@ -56,26 +56,17 @@ final class BrowseRun {
 
         let display = try XvfbDisplay()
         defer { display.stop() }
-        let renderer =
-            ProcessInfo.processInfo.environment["GSK_RENDERER"].flatMap { $0.isEmpty ? nil : $0 } ?? "cairo"
+        let renderer = UIServiceLaunch.renderer
         figures.renderer = renderer
-        let gtk = [
-            "DISPLAY": display.display, "GDK_BACKEND": "x11", "GSK_RENDERER": renderer, "GTK_A11Y": "none",
-            "NO_AT_BRIDGE": "1",
-        ]
+        let gtk = UIServiceLaunch.gtkEnvironment(display: display.display, renderer: renderer)
         let paints = try FrameReports(path: scratch + "/paints", word: "first-paint")
-        let browser = try BuiltProducts.executable("activity-browser")
-        let variables = gtk.merging([
-            "ACTIVITY_BROWSER_REPORT_PAINT": paints.path, "XDG_DATA_HOME": scratch + "/xdg/data",
-            "XDG_CACHE_HOME": scratch + "/xdg/cache", "XDG_CONFIG_HOME": scratch + "/xdg/config",
-        ]) { $1 }
-        .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        try """
-        [D-BUS Service]
-        Name=\(Self.browserName)
-        Exec=/usr/bin/env \(variables) \(browser) --idle-exit 0
-
-        """.write(toFile: scratch + "/services/\(Self.browserName).service", atomically: true, encoding: .utf8)
+        try UIServiceLaunch.writeActivationFile(
+            name: Self.browserName, executable: try BuiltProducts.executable("activity-browser"),
+            variables: gtk.merging([
+                "ACTIVITY_BROWSER_REPORT_PAINT": paints.path, "XDG_DATA_HOME": scratch + "/xdg/data",
+                "XDG_CACHE_HOME": scratch + "/xdg/cache", "XDG_CONFIG_HOME": scratch + "/xdg/config",
+            ]) { $1 },
+            directory: scratch + "/services")
         let bus = try TestBus(serviceDirectory: scratch + "/services")
         defer { bus.stop() }
 

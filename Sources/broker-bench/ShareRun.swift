@@ -41,23 +41,14 @@ final class ShareRun {
             atPath: scratch + "/services", withIntermediateDirectories: true)
         let display = try XvfbDisplay()
         defer { display.stop() }
-        let renderer =
-            ProcessInfo.processInfo.environment["GSK_RENDERER"].flatMap { $0.isEmpty ? nil : $0 } ?? "cairo"
+        let renderer = UIServiceLaunch.renderer
         figures.renderer = renderer
-        let gtk = [
-            "DISPLAY": display.display, "GDK_BACKEND": "x11", "GSK_RENDERER": renderer, "GTK_A11Y": "none",
-            "NO_AT_BRIDGE": "1",
-        ]
+        let gtk = UIServiceLaunch.gtkEnvironment(display: display.display, renderer: renderer)
         let frames = try FrameReports(path: scratch + "/frames")
-        let sheet = try BuiltProducts.executable("activity-sheet")
-        let variables = gtk.merging(["ACTIVITY_SHEET_REPORT_FRAME": frames.path]) { $1 }
-            .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        try """
-        [D-BUS Service]
-        Name=\(Self.sheetName)
-        Exec=/usr/bin/env \(variables) \(sheet) --idle-exit 0
-
-        """.write(toFile: scratch + "/services/\(Self.sheetName).service", atomically: true, encoding: .utf8)
+        try UIServiceLaunch.writeActivationFile(
+            name: Self.sheetName, executable: try BuiltProducts.executable("activity-sheet"),
+            variables: gtk.merging(["ACTIVITY_SHEET_REPORT_FRAME": frames.path]) { $1 },
+            directory: scratch + "/services")
         let bus = try TestBus(serviceDirectory: scratch + "/services")
         defer { bus.stop() }
 
