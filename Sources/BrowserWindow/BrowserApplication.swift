@@ -4,6 +4,7 @@ import CGtk
 import DBus
 import Dispatch
 import Foundation
+import UIServiceSupport
 import GtkSupport
 import Navigation
 
@@ -28,6 +29,8 @@ public enum BrowserApplication {
             BrowserLog.write("cannot connect to the bus: \(error)")
             exit(1)
         }
+        // The desktop's light/dark choice (the portal's color-scheme), before the first window.
+        if displayError == nil { followDesktopColorScheme(on: connection) }
         let engine = displayError == nil ? WebEngine(environment: environment) : nil
         let registry = BrowserRegistry(
             engine: engine, displayError: displayError, opener: SystemURLOpener(command: arguments.opener),
@@ -73,5 +76,14 @@ public enum BrowserApplication {
             g_main_loop_run(loop)
         }
         exit(0)
+    }
+}
+
+/// Applies the portal's color scheme now (waiting at most 500 ms for it) and on each change.
+@MainActor
+private func followDesktopColorScheme(on connection: Connection) {
+    DarkThemePreference.apply(ColorSchemePreference.read(on: connection)?.prefersDark)
+    _ = ColorSchemePreference.follow(on: connection) { scheme in
+        DispatchQueue.main.async { MainActor.assumeIsolated { DarkThemePreference.apply(scheme.prefersDark) } }
     }
 }

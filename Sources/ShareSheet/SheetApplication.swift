@@ -5,6 +5,7 @@ import GtkSupport
 import DBus
 import Dispatch
 import Foundation
+import UIServiceSupport
 
 /// Starts the sheet service and runs GLib's main loop until the process exits.
 public enum SheetApplication {
@@ -28,6 +29,8 @@ public enum SheetApplication {
             log("cannot connect to the bus: \(error)")
             exit(1)
         }
+        // The desktop's light/dark choice (the portal's color-scheme), before the first window.
+        if displayError == nil { followDesktopColorScheme(on: connection) }
         let registry = SheetRegistry(
             environment: ProcessInfo.processInfo.environment, displayError: displayError,
             idleExit: arguments.idleExit
@@ -81,3 +84,12 @@ public enum SheetApplication {
 }
 
 private func log(_ line: String) { SheetApplication.log(line) }
+
+/// Applies the portal's color scheme now (waiting at most 500 ms for it) and on each change.
+@MainActor
+private func followDesktopColorScheme(on connection: Connection) {
+    DarkThemePreference.apply(ColorSchemePreference.read(on: connection)?.prefersDark)
+    _ = ColorSchemePreference.follow(on: connection) { scheme in
+        DispatchQueue.main.async { MainActor.assumeIsolated { DarkThemePreference.apply(scheme.prefersDark) } }
+    }
+}
