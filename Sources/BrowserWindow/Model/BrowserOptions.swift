@@ -10,7 +10,7 @@ public struct BrowserOptions: Sendable, Equatable {
     public var controlTint: TintColor?
     public var barTint: TintColor?
     public var entersReaderIfAvailable = false
-    /// Kept for the contract; a desktop window has no bars that collapse, so it changes nothing.
+    /// Scrolling the page down shrinks the header bar to the address (see `BarCollapse`).
     public var barCollapsingEnabled = true
     public var exclude: [String] = []
     public var activationToken: String?

@@ -48,6 +48,10 @@ final class BrowserWindow {
     private var certificateErrorURI: String?
     private var certificateError: Bool { certificateErrorURI != nil }
     private var article: ReaderArticle?
+    private let navigation: Widget
+    /// The bars are collapsed (the page scrolled down, `bar_collapsing_enabled`): only the
+    /// address stays in the header bar; Esc and Ctrl+W still dismiss.
+    private var collapsed = false
     private var destroyed = false
     /// Set only under ACTIVITY_BROWSER_REPORT_PAINT (broker-bench).
     private let paintReport = FirstPaintReport()
@@ -81,7 +85,7 @@ final class BrowserWindow {
         Widgets.addClass(dismissButton, "tinted")
         backButton = Self.iconButton("go-previous-symbolic", BrowserStrings.back)
         forwardButton = Self.iconButton("go-next-symbolic", BrowserStrings.forward)
-        let navigation = Widgets.box(vertical: false)
+        navigation = Widgets.box(vertical: false)
         Widgets.addClass(navigation, "linked")
         Widgets.append(navigation, backButton, forwardButton)
         gtk_header_bar_pack_start(cgtk_header_bar(headerBar), dismissButton)
@@ -120,6 +124,9 @@ final class BrowserWindow {
 
         connectControls()
         connectWebView()
+        if options.barCollapsingEnabled {
+            engine.onBarCollapse { [weak self] collapsed, url in self?.scrolled(collapsed: collapsed, url: url) }
+        }
         render()
     }
 
@@ -283,6 +290,7 @@ final class BrowserWindow {
             if currentURI != certificateErrorURI { certificateErrorURI = nil }
             leaveReader()
             article = nil
+            collapsed = false
         case WEBKIT_LOAD_REDIRECTED.rawValue:
             onLoad(.redirected)
         case WEBKIT_LOAD_FINISHED.rawValue:
@@ -358,6 +366,13 @@ final class BrowserWindow {
         case .openExternally(let url): onOpenExternally(url)
         case .discard(let reason): BrowserLog.write("discarded a navigation: \(reason)")
         }
+    }
+
+    /// A scroll report of `BarCollapse` for any page: this window's if the URL is its page's.
+    private func scrolled(collapsed: Bool, url: String) {
+        guard !destroyed, collapsed != self.collapsed, url == currentURI else { return }
+        self.collapsed = collapsed
+        render()
     }
 
     // MARK: Reader
@@ -458,7 +473,16 @@ final class BrowserWindow {
         Widgets.setVisible(securityLabel, address.securityLabel != nil)
         gtk_widget_set_sensitive(backButton, webkit_web_view_can_go_back(view))
         gtk_widget_set_sensitive(forwardButton, webkit_web_view_can_go_forward(view))
-        Widgets.setVisible(readerButton, article != nil)
+        Widgets.setVisible(readerButton, article != nil && !collapsed)
+        for control in [dismissButton, navigation, actionButton, openButton] {
+            Widgets.setVisible(control, !collapsed)
+        }
+        // Smaller while collapsed; the label stays, so AT-SPI still reads the address.
+        if collapsed {
+            Widgets.addClass(addressLabel, "caption")
+        } else {
+            gtk_widget_remove_css_class(addressLabel, "caption")
+        }
         let inReader =
             gtk_stack_get_visible_child_name(OpaquePointer(stack)).map { String(cString: $0) } == "reader"
         if inReader {

@@ -12,6 +12,9 @@ final class WebEngine {
     let session: OpaquePointer
     let contentManager: OpaquePointer
     let blockers: ContentBlockers
+    /// Called with each scroll report of `BarCollapse` (collapsed, page URL). The manager is
+    /// shared, so its message carries no web view: windows match it by their page's URL.
+    private var scrollListeners: [(_ collapsed: Bool, _ url: String) -> Void] = []
 
     init(environment: [String: String]) {
         let paths = WebsiteDataPaths(environment: environment)
@@ -26,6 +29,36 @@ final class WebEngine {
         blockers = ContentBlockers(
             sources: ContentBlockerSources(environment: environment), storePath: paths.compiledFilters,
             manager: contentManager)
+        installBarCollapse()
+    }
+
+    /// Adds `BarCollapse.script` to every top frame and routes its messages to the listeners.
+    private func installBarCollapse() {
+        let script = webkit_user_script_new_for_world(
+            BarCollapse.script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END,
+            BarCollapse.world, nil, nil)
+        webkit_user_content_manager_add_script(contentManager, script)
+        webkit_user_script_unref(script)
+        webkit_user_content_manager_register_script_message_handler(
+            contentManager, BarCollapse.handler, BarCollapse.world)
+        // script-message-received::NAME(WebKitUserContentManager*, JSCValue*)
+        GtkSignals.connectWords(
+            UnsafeMutableRawPointer(contentManager), "script-message-received::" + BarCollapse.handler,
+            arguments: 1
+        ) { [weak self] words in
+            guard let self, let value = words.pointer(at: 0),
+                let text = jsc_value_to_string(OpaquePointer(value))
+            else { return 0 }
+            defer { g_free(text) }
+            guard let report = BarCollapse.parse(String(cString: text)) else { return 0 }
+            for listener in self.scrollListeners { listener(report.collapsed, report.url) }
+            return 0
+        }
+    }
+
+    /// Adds a listener for the pages' scroll reports (see `BarCollapse`).
+    func onBarCollapse(_ listener: @escaping (_ collapsed: Bool, _ url: String) -> Void) {
+        scrollListeners.append(listener)
     }
 
     /// A new web view on the shared session and content manager.

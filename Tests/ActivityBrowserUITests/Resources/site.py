@@ -26,6 +26,11 @@ PAGES = {
               'private-click-measurement%2Ftrigger-attribution%2F05"><p>Thank you for your order.</p>'),
     "/ordinary": ("Ordinary", '<img src="/redirect?img"><p>A page with an ordinary redirect.</p>'),
     "/dark": ("Dark Page", "<p>A page that follows the colour scheme.</p>"),
+    # Long enough to scroll; its title says where it is, so a test can wait for the scroll.
+    "/long": ("Long Page", "<script>addEventListener('scroll', () => { document.title = scrollY <= 0 ? "
+              "'Top' : scrollY + innerHeight >= document.documentElement.scrollHeight - 1 ? 'Bottom' : "
+              "'Scrolled'; });</script>" + "".join(
+                  f"<p style='font-size:32px'>Line {i} of a long page.</p>" for i in range(1, 121))),
 }
 SCRIPTS = {"/blocked.js": 'document.title = "script ran";'}
 
