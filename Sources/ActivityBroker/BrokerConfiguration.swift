@@ -48,6 +48,7 @@ public struct BrokerConfiguration: Sendable {
     public static let usage = """
         Usage: activity-broker [--bus session|system|ADDRESS] [--extensions-dir DIR]...
                                [--opener CMD] [--replace] [--verbose]
+               activity-broker --help | --version
 
         Owns org.activitybroker.Broker1 on the bus and offers share activities.
           --bus BUS             session (default), system, or a D-Bus address
@@ -55,6 +56,7 @@ public struct BrokerConfiguration: Sendable {
           --opener CMD          URL opener for 'open' activities (default: xdg-open)
           --replace             take the name over from a running broker
           --verbose             log more detail (never shared URLs)
+          --help, --version     this text; the version
         """
 
     /// Parses the arguments after the program name; throws a message naming the bad argument.
