@@ -109,6 +109,9 @@ public enum Widgets {
             cgtk_scrolled_window(scroller),
             horizontal ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER,
             horizontal ? GTK_POLICY_NEVER : GTK_POLICY_AUTOMATIC)
+        // A sideways row is as tall as its content wants: without this it takes the minimum
+        // height, which cuts the second line of a wrapped label ("Hacker News").
+        if horizontal { gtk_scrolled_window_set_propagate_natural_height(cgtk_scrolled_window(scroller), 1) }
         return scroller
     }
 }
