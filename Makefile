@@ -27,6 +27,7 @@ run: release
 ## make test: everything, from a fresh machine (installs what is missing), under a timeout.
 test: deps
 	scripts/check-layers.py
+	scripts/test-limits.sh
 	$(SWIFT) build --build-tests
 	timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
 
