@@ -215,43 +215,32 @@ final class BrowserFixture: @unchecked Sendable {
 
     // MARK: The display
 
+    /// The X tools in this fixture's environment (TestSupport's `DisplayTools`).
+    var display: DisplayTools { DisplayTools(environment: toolEnvironment) }
+
+    /// Runs a tool against the display and the accessibility bus; throws unless it exits 0.
     @discardableResult
     func tool(_ executable: String, _ arguments: [String], deadline: Deadline = .seconds(30)) async throws
         -> String
     {
-        let run = try await ChildProcess.run(
-            executable, arguments, environment: toolEnvironment, deadline: deadline)
-        guard run.termination == .exited(0) else {
-            throw ToolError(
-                description:
-                    "\(executable) \(arguments.joined(separator: " ")): \(run.termination) \(run.standardError)"
-            )
-        }
-        return run.standardOutput
+        try await display.run(executable, arguments, deadline: deadline)
     }
 
-    struct ToolError: Error, CustomStringConvertible {
-        let description: String
-    }
+    typealias ToolError = DisplayTools.ToolError
 
     /// The X window of the browser's process, once it is mapped.
     func window(pid: UInt32) async throws -> String {
-        let output = try await tool("xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(pid)"])
-        guard let id = output.split(separator: "\n").last else {
-            throw ToolError(description: "no window for \(pid)")
-        }
-        return String(id)
+        try await display.windows(pid: pid).last!
     }
 
+    /// Whether the process has a visible window now.
     func hasVisibleWindow(pid: UInt32) async throws -> Bool {
-        let run = try await ChildProcess.run(
-            "xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"], environment: toolEnvironment)
-        return run.termination == .exited(0) && !run.standardOutput.isEmpty
+        try await display.hasVisibleWindow(pid: pid)
     }
 
     /// Focuses the window and types `keys` (xdotool key names).
     func press(_ keys: String..., window: String) async throws {
-        try await tool("xdotool", ["windowfocus", "--sync", window, "key", "--delay", "40"] + keys)
+        try await display.press(keys, window: window, delay: 40)
     }
 
     /// Clicks at (x, y) inside the window.
