@@ -17,10 +17,8 @@ enum LoadReport {
 /// back/forward, Reader) and turns input into callbacks; the session decides what they mean
 /// for the broker. Main thread only.
 ///
-/// Layout: a header bar with the dismiss button (in the control tint), back and forward at the
-/// start; the address (lock or "Not Secure", the site; the full URL, selected, while it has the
-/// focus) in the middle; Reader, the Action button and Open in Browser at the end. Below, a
-/// stack of the page view and the article view.
+/// Layout: the header bar (`BrowserHeaderBar`) over the page view and, in Reader, the article
+/// view (`ReaderPane`). This file wires the page view: loads, certificate errors, link policy.
 @MainActor
 final class BrowserWindow {
     let window: Widget
@@ -29,26 +27,14 @@ final class BrowserWindow {
     private let options: BrowserOptions
     private let policy: LinkPolicy
     private let tint: TintStyle
-    private let stack: Widget
-    private var readerView: Widget?
-    private let dismissButton: Widget
-    private let backButton: Widget
-    private let forwardButton: Widget
-    private let readerButton: Widget
-    private let actionButton: Widget
-    private let openButton: Widget
-    private let addressLabel: Widget
-    private let securityIcon: Widget
-    private let securityLabel: Widget
-    private var address = AddressBar(url: nil, tlsVerified: false, certificateError: false)
-    private var addressFocused = false
+    private let headerBar: BrowserHeaderBar
+    private let reader: ReaderPane
     /// The URL whose certificate was refused, while its error page is shown. WebKit ends the
     /// refused load (failed, finished) around the start of the error page's own load, so the
     /// error stands until a load of another URL starts.
     private var certificateErrorURI: String?
     private var certificateError: Bool { certificateErrorURI != nil }
     private var article: ReaderArticle?
-    private let navigation: Widget
     /// The bars are collapsed (the page scrolled down, `bar_collapsing_enabled`): only the
     /// address stays in the header bar; Esc and Ctrl+W still dismiss.
     private var collapsed = false
@@ -76,51 +62,14 @@ final class BrowserWindow {
         gtk_window_set_default_size(cgtk_window(window), 1000, 700)
         Widgets.addClass(window, "activity-browser")
         Widgets.addClass(window, tint.windowClass)
-
-        let headerBar = gtk_header_bar_new()!
-        gtk_header_bar_set_show_title_buttons(cgtk_header_bar(headerBar), 0)
-        dismissButton = Widgets.textButton(options.dismissButtonStyle.title)
-        // Plain text, as in Safari's view controller: the tint alone marks it.
-        Widgets.addClass(dismissButton, "flat")
-        Widgets.addClass(dismissButton, "tinted")
-        backButton = Self.iconButton("go-previous-symbolic", BrowserStrings.back)
-        forwardButton = Self.iconButton("go-next-symbolic", BrowserStrings.forward)
-        navigation = Widgets.box(vertical: false)
-        Widgets.addClass(navigation, "linked")
-        Widgets.append(navigation, backButton, forwardButton)
-        gtk_header_bar_pack_start(cgtk_header_bar(headerBar), dismissButton)
-        gtk_header_bar_pack_start(cgtk_header_bar(headerBar), navigation)
-
-        securityIcon = gtk_image_new_from_icon_name("channel-insecure-symbolic")
-        cgtk_set_accessible_hidden(securityIcon)
-        securityLabel = Widgets.label("")
-        Widgets.addClass(securityLabel, "dim-label")
-        addressLabel = Widgets.label("", xalign: 0.5)
-        gtk_label_set_selectable(cgtk_label(addressLabel), 1)
-        gtk_label_set_single_line_mode(cgtk_label(addressLabel), 1)
-        gtk_label_set_ellipsize(cgtk_label(addressLabel), PANGO_ELLIPSIZE_MIDDLE)
-        gtk_label_set_max_width_chars(cgtk_label(addressLabel), 60)
-        let addressBox = Widgets.box(vertical: false, spacing: 6)
-        gtk_widget_set_halign(addressBox, GTK_ALIGN_CENTER)
-        Widgets.append(addressBox, securityIcon, securityLabel, addressLabel)
-        gtk_header_bar_set_title_widget(cgtk_header_bar(headerBar), addressBox)
-
-        readerButton = Self.iconButton("x-office-document-symbolic", BrowserStrings.reader)
-        gtk_button_set_child(
-            cgtk_button(readerButton), Widgets.label(BrowserStrings.reader, xalign: 0.5))
-        actionButton = Self.iconButton("send-to-symbolic", BrowserStrings.share)
-        openButton = Self.iconButton("web-browser-symbolic", BrowserStrings.openInBrowser)
-        gtk_header_bar_pack_end(cgtk_header_bar(headerBar), openButton)
-        gtk_header_bar_pack_end(cgtk_header_bar(headerBar), actionButton)
-        gtk_header_bar_pack_end(cgtk_header_bar(headerBar), readerButton)
-        gtk_window_set_titlebar(cgtk_window(window), headerBar)
+        headerBar = BrowserHeaderBar(dismissTitle: options.dismissButtonStyle.title)
+        gtk_window_set_titlebar(cgtk_window(window), headerBar.widget)
 
         webView = engine.makeWebView()
         gtk_widget_set_vexpand(webView, 1)
         gtk_widget_set_hexpand(webView, 1)
-        stack = gtk_stack_new()
-        gtk_stack_add_named(OpaquePointer(stack), webView, "page")
-        gtk_window_set_child(cgtk_window(window), stack)
+        reader = ReaderPane(engine: engine, pageView: webView)
+        gtk_window_set_child(cgtk_window(window), reader.stack)
 
         connectControls()
         connectWebView()
@@ -130,27 +79,22 @@ final class BrowserWindow {
         render()
     }
 
-    private static func iconButton(_ icon: String, _ name: String) -> Widget {
-        let button = Widgets.button(child: gtk_image_new_from_icon_name(icon), name: name)
-        Widgets.addClass(button, "tinted")
-        return button
-    }
-
     // MARK: Input
 
     private func connectControls() {
-        GtkSignals.connect(dismissButton, "clicked") { [weak self] in self?.onCommand(.dismiss) }
-        GtkSignals.connect(backButton, "clicked") { [weak self] in self?.perform(.back) }
-        GtkSignals.connect(forwardButton, "clicked") { [weak self] in self?.perform(.forward) }
-        GtkSignals.connect(readerButton, "clicked") { [weak self] in self?.toggleReader() }
-        GtkSignals.connect(actionButton, "clicked") { [weak self] in
+        headerBar.onDismiss = { [weak self] in self?.onCommand(.dismiss) }
+        headerBar.onBack = { [weak self] in self?.perform(.back) }
+        headerBar.onForward = { [weak self] in self?.perform(.forward) }
+        headerBar.onReader = { [weak self] in self?.toggleReader() }
+        headerBar.onAction = { [weak self] in
             guard let self else { return }
             self.onAction(self.currentURI ?? "", self.pageTitle)
         }
-        GtkSignals.connect(openButton, "clicked") { [weak self] in
+        headerBar.onOpenInBrowser = { [weak self] in
             guard let self, let uri = self.currentURI, let url = URL(string: uri) else { return }
             self.onOpenInBrowser(url)
         }
+        reader.onLink = { [weak self] url in self?.route(url, newWindow: true, userInitiated: true) }
         GtkSignals.connectHandled(window, "close-request") { [weak self] in
             // We close the window ourselves, once the session has told the broker.
             self?.onCommand(.dismiss)
@@ -159,22 +103,11 @@ final class BrowserWindow {
         let keys = gtk_event_controller_key_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
         GtkSignals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, state in
-            guard let self, let command = Self.command(keyval, state) else { return false }
+            guard let self, let command = BrowserKeys.command(keyval, state) else { return false }
             self.perform(command)
             return true
         }
         gtk_widget_add_controller(window, keys)
-
-        let focus = gtk_event_controller_focus_new()!
-        GtkSignals.connect(UnsafeMutableRawPointer(focus), "enter") { [weak self] in
-            self?.addressFocused = true
-            self?.renderAddress()
-        }
-        GtkSignals.connect(UnsafeMutableRawPointer(focus), "leave") { [weak self] in
-            self?.addressFocused = false
-            self?.renderAddress()
-        }
-        gtk_widget_add_controller(addressLabel, focus)
     }
 
     /// Carries out a command of the keys or buttons; dismissing is the session's.
@@ -182,32 +115,15 @@ final class BrowserWindow {
         switch command {
         case .dismiss: onCommand(.dismiss)
         case .back:
-            leaveReader()
+            reader.showPage()
             webkit_web_view_go_back(view)
         case .forward:
-            leaveReader()
+            reader.showPage()
             webkit_web_view_go_forward(view)
-        case .focusAddress: gtk_widget_grab_focus(addressLabel)
+        case .focusAddress: headerBar.focusAddress()
         case .reload:
-            leaveReader()
+            reader.showPage()
             webkit_web_view_reload(view)
-        }
-    }
-
-    /// Maps GDK's key values onto the window's commands; nil leaves the key to GTK and WebKit.
-    static func command(_ keyval: UInt32, _ state: GdkModifierType) -> BrowserCommand? {
-        let modifiers = state.rawValue
-        let control = modifiers & GDK_CONTROL_MASK.rawValue != 0
-        let alt = modifiers & GDK_ALT_MASK.rawValue != 0
-        switch Int32(keyval) {
-        case GDK_KEY_Escape where !control && !alt: return .dismiss
-        case GDK_KEY_w, GDK_KEY_W: return control ? .dismiss : nil
-        case GDK_KEY_Left, GDK_KEY_KP_Left: return alt ? .back : nil
-        case GDK_KEY_Right, GDK_KEY_KP_Right: return alt ? .forward : nil
-        case GDK_KEY_l, GDK_KEY_L: return control ? .focusAddress : nil
-        case GDK_KEY_r, GDK_KEY_R: return control ? .reload : nil
-        case GDK_KEY_F5: return .reload
-        default: return nil
         }
     }
 
@@ -288,7 +204,7 @@ final class BrowserWindow {
         switch event {
         case WEBKIT_LOAD_STARTED.rawValue:
             if currentURI != certificateErrorURI { certificateErrorURI = nil }
-            leaveReader()
+            reader.showPage()
             article = nil
             collapsed = false
         case WEBKIT_LOAD_REDIRECTED.rawValue:
@@ -402,8 +318,8 @@ final class BrowserWindow {
     }
 
     private func toggleReader() {
-        if gtk_stack_get_visible_child_name(OpaquePointer(stack)).map({ String(cString: $0) }) == "reader" {
-            leaveReader()
+        if reader.isShowingArticle {
+            reader.showPage()
         } else {
             enterReader()
         }
@@ -412,40 +328,7 @@ final class BrowserWindow {
 
     private func enterReader() {
         guard let article else { return }
-        let reader: Widget
-        if let readerView {
-            reader = readerView
-        } else {
-            reader = engine.makeWebView()
-            GtkSignals.connectWords(UnsafeMutableRawPointer(reader), "decide-policy", arguments: 2) {
-                [weak self] words in
-                self?.decideInReader(words.pointer(at: 0), type: words.uint32(at: 1)) ?? 0
-            }
-            gtk_stack_add_named(OpaquePointer(stack), reader, "reader")
-            readerView = reader
-        }
-        webkit_web_view_load_html(
-            cwebkit_web_view(reader), article.html(dark: cwebkit_prefers_dark() != 0), currentURI)
-        gtk_stack_set_visible_child_name(OpaquePointer(stack), "reader")
-    }
-
-    /// The article view shows only the article: a link clicked in it loads in the page view.
-    private func decideInReader(_ decision: UnsafeMutableRawPointer?, type: UInt32) -> UInt {
-        guard let decision, type != WEBKIT_POLICY_DECISION_TYPE_RESPONSE.rawValue else { return 0 }
-        let navigation = cwebkit_navigation_decision(decision)
-        guard let action = webkit_navigation_policy_decision_get_navigation_action(navigation),
-            webkit_navigation_action_get_navigation_type(action) == WEBKIT_NAVIGATION_TYPE_LINK_CLICKED,
-            let uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action)),
-            let url = URL(string: String(cString: uri))
-        else { return 0 }
-        webkit_policy_decision_ignore(decision.assumingMemoryBound(to: WebKitPolicyDecision.self))
-        leaveReader()
-        route(url, newWindow: true, userInitiated: true)
-        return 1
-    }
-
-    private func leaveReader() {
-        gtk_stack_set_visible_child_name(OpaquePointer(stack), "page")
+        reader.show(article, baseURI: currentURI)
     }
 
     // MARK: Drawing
@@ -464,51 +347,26 @@ final class BrowserWindow {
         var certificate: UnsafeMutablePointer<GTlsCertificate>?
         var errors = GTlsCertificateFlags(rawValue: 0)
         let hasTLS = webkit_web_view_get_tls_info(view, &certificate, &errors) != 0
-        address = AddressBar(
-            url: currentURI.flatMap(URL.init(string:)), tlsVerified: hasTLS && errors.rawValue == 0,
-            certificateError: certificateError)
-        renderAddress()
-        gtk_image_set_from_icon_name(cgtk_image(securityIcon), address.securityIcon)
-        Widgets.setText(securityLabel, address.securityLabel ?? "")
-        Widgets.setVisible(securityLabel, address.securityLabel != nil)
-        gtk_widget_set_sensitive(backButton, webkit_web_view_can_go_back(view))
-        gtk_widget_set_sensitive(forwardButton, webkit_web_view_can_go_forward(view))
-        Widgets.setVisible(readerButton, article != nil && !collapsed)
-        for control in [dismissButton, navigation, actionButton, openButton] {
-            Widgets.setVisible(control, !collapsed)
-        }
-        // Smaller while collapsed; the label stays, so AT-SPI still reads the address.
-        if collapsed {
-            Widgets.addClass(addressLabel, "caption")
-        } else {
-            gtk_widget_remove_css_class(addressLabel, "caption")
-        }
-        let inReader =
-            gtk_stack_get_visible_child_name(OpaquePointer(stack)).map { String(cString: $0) } == "reader"
-        if inReader {
-            Widgets.addClass(readerButton, "suggested-action")
-        } else {
-            gtk_widget_remove_css_class(readerButton, "suggested-action")
-        }
-        gtk_widget_set_sensitive(actionButton, currentURI != nil && !certificateError ? 1 : 0)
+        headerBar.render(
+            HeaderBarState(
+                address: address(tlsVerified: hasTLS && errors.rawValue == 0),
+                canGoBack: webkit_web_view_can_go_back(view) != 0,
+                canGoForward: webkit_web_view_can_go_forward(view) != 0,
+                hasArticle: article != nil, inReader: reader.isShowingArticle, collapsed: collapsed,
+                canShare: currentURI != nil && !certificateError))
         renderTitle()
     }
 
-    private func renderAddress() {
-        let text = addressFocused ? address.fullURL : address.site
-        if gtk_label_get_text(cgtk_label(addressLabel)).map({ String(cString: $0) }) != text {
-            Widgets.setText(addressLabel, text)
-        }
-        if addressFocused { gtk_label_select_region(cgtk_label(addressLabel), 0, -1) }
-        gtk_widget_set_tooltip_text(addressLabel, address.fullURL)
-        cgtk_set_accessible_description(addressLabel, address.fullURL)
+    private func address(tlsVerified: Bool) -> AddressBar {
+        AddressBar(
+            url: currentURI.flatMap(URL.init(string:)), tlsVerified: tlsVerified, certificateError: certificateError)
     }
 
     private func renderTitle() {
         guard !destroyed else { return }
         // The error page's title is ours too, but the window says it before that page is drawn.
         let title = certificateError ? BrowserStrings.certificateErrorTitle : pageTitle
-        gtk_window_set_title(cgtk_window(window), title.isEmpty ? address.site : title)
+        gtk_window_set_title(cgtk_window(window), title.isEmpty ? address(tlsVerified: false).site : title)
     }
 
     // MARK: Showing and closing
@@ -523,30 +381,7 @@ final class BrowserWindow {
     /// Calls `report` once: true as soon as the window is the active window, false if it has
     /// not become active `within` after now (§11: the token was not honoured).
     func watchActivation(within: Duration, _ report: @escaping (Bool) -> Void) {
-        let once = Once(report)
-        if gtk_window_is_active(cgtk_window(window)) != 0 { return once.fire(true) }
-        GtkSignals.connectWords(UnsafeMutableRawPointer(window), "notify::is-active", arguments: 1) {
-            [weak self] _ in
-            if let self, gtk_window_is_active(cgtk_window(self.window)) != 0 { once.fire(true) }
-            return 0
-        }
-        let parts = within.components
-        let milliseconds = Int(parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
-            MainActor.assumeIsolated { once.fire(false) }
-        }
-    }
-
-    /// A report made at most once.
-    @MainActor
-    private final class Once {
-        private var report: ((Bool) -> Void)?
-        init(_ report: @escaping (Bool) -> Void) { self.report = report }
-        func fire(_ value: Bool) {
-            let report = report
-            self.report = nil
-            report?(value)
-        }
+        ActivationWatch.start(window, within: within, report)
     }
 
     /// `x11:<hex XID>` of this window, for the sheet it asks for (empty off X11).
