@@ -122,6 +122,12 @@ public struct ActivityOutcome: Hashable, Sendable {
         return nil
     }
 
+    /// What the provider returned, without the key the broker adds to a `share`'s results
+    /// (`activity_id`): what a user is shown after "Done".
+    public var providerResults: [String: ResultValue] {
+        results.filter { $0.key != ResultKey.activityID }
+    }
+
     /// The failure's message, when there is one.
     public var message: String? {
         if case .string(let message)? = results[ResultKey.message] { return message }

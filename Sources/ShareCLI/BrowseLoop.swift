@@ -289,8 +289,7 @@ struct BrowseLoop {
             let outcome = try await session.perform(chosen)
             switch outcome.state {
             case .completed:
-                status =
-                    activity.category == "share" ? "Sent with \(activity.name)" : "Done: \(activity.name)"
+                status = CompletedLine.text(name: activity.name, category: activity.category, results: outcome.providerResults)
             case .cancelled: status = "Cancelled: \(activity.name)"
             case .failed: status = "Failed: \(outcome.message ?? activity.name)"
             }

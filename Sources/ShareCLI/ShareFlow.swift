@@ -64,10 +64,7 @@ struct ShareFlow {
         }
         switch outcome.state {
         case .completed:
-            var line = category == "share" ? "Sent with \(name)" : "Done: \(name)"
-            let details = outcome.results.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            if !details.isEmpty { line += " (\(details.joined(separator: ", ")))" }
-            spinner.stop(finalLine: line)
+            spinner.stop(finalLine: CompletedLine.text(name: name, category: category, results: outcome.providerResults))
             return .completed
         case .cancelled:
             spinner.stop(finalLine: nil)

@@ -34,10 +34,10 @@ enum SheetCommand {
         } catch BrokerError.unavailable where fallback {
             return nil
         }
-        let name = await name(of: outcome.activityID, broker: broker, items: items)
+        let (name, category) = await chosen(outcome.activityID, broker: broker, items: items)
         switch outcome.state {
         case .completed:
-            Output.line("Done: \(TextSanitizer.sanitize(name))")
+            Output.line(CompletedLine.text(name: name, category: category, results: outcome.providerResults))
             return .completed
         case .cancelled:
             Output.error("share: cancelled")
@@ -48,10 +48,12 @@ enum SheetCommand {
         }
     }
 
-    /// The display name of the chosen activity (its id when the broker no longer offers it).
-    private static func name(of id: String?, broker: BrokerProxy, items: SharedItems) async -> String {
-        guard let id else { return "the share sheet" }
+    /// The display name and category of the chosen activity (its id and no category when the
+    /// broker no longer offers it).
+    private static func chosen(_ id: String?, broker: BrokerProxy, items: SharedItems) async -> (String, String?) {
+        guard let id else { return ("the share sheet", nil) }
         let offered = (try? await broker.activities(for: items, includeOwn: true)) ?? []
-        return offered.first { $0.id == id }?.name ?? id
+        guard let activity = offered.first(where: { $0.id == id }) else { return (id, nil) }
+        return (activity.name, activity.category)
     }
 }
