@@ -141,7 +141,7 @@ public final class ChildProcess: @unchecked Sendable {
     ) async throws -> String {
         var found: String?
         try await waitUntil("a matching line from \(executable)", deadline: deadline) {
-            found = self.state.lines(stream).first(where: predicate)
+            found = self.state.firstLine(stream, where: predicate)
             return found != nil || self.state.isClosed(stream)
         }
         guard let found else {
@@ -202,15 +202,46 @@ public final class ChildProcess: @unchecked Sendable {
     }
 }
 
+/// One captured stream: its bytes, and its complete lines split once as they arrive (a test
+/// polling for a line every few milliseconds would otherwise split the whole output each time,
+/// which under load falls behind a verbose child).
+struct CapturedStream {
+    private(set) var bytes: [UInt8] = []
+    private(set) var completeLines: [String] = []
+    private(set) var isOpen = true
+    /// Where the line not yet ended starts in `bytes`.
+    private var partialStart = 0
+
+    mutating func append(_ chunk: ArraySlice<UInt8>) {
+        let scanFrom = bytes.count
+        bytes += chunk
+        var index = scanFrom
+        while let newline = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) {
+            completeLines.append(String(decoding: bytes[partialStart..<newline], as: UTF8.self))
+            partialStart = newline + 1
+            index = newline + 1
+        }
+    }
+
+    mutating func close() { isOpen = false }
+
+    /// The complete lines, and the last partial one once the stream ended.
+    var lines: [String] {
+        guard !isOpen, partialStart < bytes.count else { return completeLines }
+        return completeLines + [String(decoding: bytes[partialStart...], as: UTF8.self)]
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
 /// The shared state of a child: output buffers and exit status, filled by reader and reaper
 /// threads. All fields guarded by `condition`.
 final class ChildState: @unchecked Sendable {
     private let condition = NSCondition()
-    private var output: [UInt8] = []
-    private var errors: [UInt8] = []
-    private var outputOpen = true
-    private var errorsOpen = true
+    private var streams = [CapturedStream(), CapturedStream()]
     private var status: ChildProcess.Termination?
+
+    private static func index(_ stream: ChildProcess.Stream) -> Int { stream == .standardOutput ? 0 : 1 }
 
     func start(pid: pid_t, output: Int32, errors: Int32) {
         Thread { self.pump(output, .standardOutput) }.start()
@@ -225,17 +256,13 @@ final class ChildState: @unchecked Sendable {
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             condition.lock()
-            if stream == .standardOutput {
-                output += buffer[..<count]
-            } else {
-                errors += buffer[..<count]
-            }
+            streams[Self.index(stream)].append(buffer[..<count])
             condition.broadcast()
             condition.unlock()
         }
         close(fd)
         condition.lock()
-        if stream == .standardOutput { outputOpen = false } else { errorsOpen = false }
+        streams[Self.index(stream)].close()
         condition.broadcast()
         condition.unlock()
     }
@@ -257,41 +284,41 @@ final class ChildState: @unchecked Sendable {
     func isClosed(_ stream: ChildProcess.Stream) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return stream == .standardOutput ? !outputOpen : !errorsOpen
+        return !streams[Self.index(stream)].isOpen
     }
 
     func text(_ stream: ChildProcess.Stream) -> String {
         condition.lock()
         defer { condition.unlock() }
-        return String(decoding: stream == .standardOutput ? output : errors, as: UTF8.self)
+        return streams[Self.index(stream)].text
     }
 
     func lines(_ stream: ChildProcess.Stream) -> [String] {
         condition.lock()
         defer { condition.unlock() }
-        return linesLocked(stream)
+        return streams[Self.index(stream)].lines
     }
 
-    private func linesLocked(_ stream: ChildProcess.Stream) -> [String] {
-        let bytes = stream == .standardOutput ? output : errors
-        let open = stream == .standardOutput ? outputOpen : errorsOpen
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self)
+    /// The first line satisfying `predicate`, without copying the others.
+    func firstLine(_ stream: ChildProcess.Stream, where predicate: (String) -> Bool) -> String? {
+        condition.lock()
+        defer { condition.unlock() }
+        let captured = streams[Self.index(stream)]
+        return captured.completeLines.first(where: predicate) ?? captured.lines.last.flatMap {
+            !captured.isOpen && predicate($0) ? $0 : nil
         }
-        // The last piece is a partial line (or empty after a final newline) while the stream is open.
-        if open || lines.last == "" { lines.removeLast() }
-        return lines
     }
 
     func waitForLine(_ stream: ChildProcess.Stream, deadline: Deadline, predicate: (String) -> Bool) throws -> String {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let line = linesLocked(stream).first(where: predicate) { return line }
-            let open = stream == .standardOutput ? outputOpen : errorsOpen
-            if !open || deadline.hasPassed {
-                let seen = String(decoding: stream == .standardOutput ? output : errors, as: UTF8.self)
-                throw TimeoutError("a matching line (\(open ? "deadline passed" : "stream ended"); output: \(seen))")
+            let captured = streams[Self.index(stream)]
+            if let line = captured.lines.first(where: predicate) { return line }
+            if !captured.isOpen || deadline.hasPassed {
+                let open = captured.isOpen
+                throw TimeoutError(
+                    "a matching line (\(open ? "deadline passed" : "stream ended"); output: \(captured.text))")
             }
             _ = condition.wait(until: deadline.date)
         }
@@ -305,7 +332,7 @@ final class ChildState: @unchecked Sendable {
             _ = condition.wait(until: deadline.date)
         }
         // Let the readers drain what the child wrote before exiting.
-        while (outputOpen || errorsOpen) && !deadline.hasPassed {
+        while streams.contains(where: \.isOpen) && !deadline.hasPassed {
             _ = condition.wait(until: deadline.date)
         }
         return status

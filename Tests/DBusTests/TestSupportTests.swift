@@ -31,6 +31,23 @@ import TestSupport
         #expect(child.standardOutputLines == ["ready", "got one", "got two"])
     }
 
+    /// Lines are split once as they arrive: a line cut across writes is one line, and the last
+    /// partial line counts only once the stream has ended.
+    @Test func linesCutAcrossWritesAndAFinalPartialLine() async throws {
+        let child = try ChildProcess(
+            executable: "/bin/sh",
+            arguments: ["-c", "printf 'fir'; read -r _; printf 'st\\nsecond\\nthi'; read -r _; printf 'rd'"],
+            standardInput: .pipe)
+        try child.write("go\n")
+        _ = try await child.nextLine { $0 == "second" }
+        #expect(child.standardOutputLines == ["first", "second"])
+        try child.write("go\n")
+        #expect(try await child.exit() == .exited(0))
+        #expect(child.standardOutputLines == ["first", "second", "third"])
+        #expect(try await child.nextLine { $0 == "third" } == "third")
+        #expect(child.standardOutput == "first\nsecond\nthird")
+    }
+
     @Test func waitingForALineThatNeverComesTimesOut() throws {
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo nothing useful"])
         #expect(throws: TimeoutError.self) { _ = try child.waitForLine(deadline: .seconds(5)) { $0 == "never" } }
