@@ -151,6 +151,7 @@ public final class Broker: @unchecked Sendable {
             usage.flush()
             whenStopped(.disconnected)
         }
+        connection.queue.sync { announcer.goLive() }
         try await requestName()
     }
 
