@@ -7,7 +7,9 @@ import Foundation
 /// Loop-confined (`queue`, the connection's loop): every method is called there, and the
 /// timer and the sender's completions come back there; `@unchecked Sendable` rests on that.
 /// Each change is written to `AttributionStoreFile` at once, so a broker killed between a
-/// trigger and its report still sends it after a restart (late, when it is overdue).
+/// trigger and its report still sends it after a restart: at its `restartSendTime`, inside
+/// 24–48 h of the trigger, or late when that has passed. Each endpoint of a report is tracked
+/// on its own: a retry posts only to the one that did not answer.
 /// When `AttributionSettings.isEnabled` is false nothing is kept and nothing is sent.
 /// Logs name session numbers and outcomes only: never a site, URL or time finer than a day.
 final class Attributions: @unchecked Sendable {
@@ -47,6 +49,7 @@ final class Attributions: @unchecked Sendable {
     func start() {
         dispatchPrecondition(condition: .onQueue(queue))
         store = file.load()
+        store.resumeAfterRestart()
         schedule()
     }
 
@@ -62,28 +65,29 @@ final class Attributions: @unchecked Sendable {
         log.debug("session \(session): click kept for measurement")
     }
 
-    /// A load redirected to `url` while the session showed a page on `pageURL`'s site.
+    /// A load redirected to `url` while the session showed a page on `pageURL`'s site;
+    /// `session` names the session in log lines ("session 3", "a terminal session").
     /// Anything that is not an exact trigger URL is ignored silently (every redirect comes here).
-    func recordTrigger(url: String, pageURL: String, session: UInt64) {
+    func recordTrigger(url: String, pageURL: String, session: String) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let trigger = AttributionTrigger(url), let page = try? SharedURL(pageURL),
             let destination = RegistrableDomain.of(page)
         else { return }
         guard settings.isEnabled else {
-            log.debug("session \(session): click measurement is off; a trigger was ignored")
+            log.debug("\(session): click measurement is off; a trigger was ignored")
             return
         }
         let before = store
         let outcome = store.record(trigger, destinationSite: destination, now: now, using: &random)
         switch outcome {
         case .noClick:
-            log.debug("session \(session): a trigger matched no click")
+            log.debug("\(session): a trigger matched no click")
         case .scheduled:
-            log.debug("session \(session): a trigger matched a click; its report is scheduled")
+            log.debug("\(session): a trigger matched a click; its report is scheduled")
         case .raisedPriority:
-            log.debug("session \(session): a trigger raised a pending report's priority")
+            log.debug("\(session): a trigger raised a pending report's priority")
         case .keptPriority:
-            log.debug("session \(session): a trigger of lower priority was ignored")
+            log.debug("\(session): a trigger of lower priority was ignored")
         }
         // Most redirects of a session are no trigger at all; a trigger that changed nothing
         // (no click, a lower priority) costs no write either.
@@ -125,22 +129,22 @@ final class Attributions: @unchecked Sendable {
     private func send(_ report: AttributionReport) {
         sending.insert(report.pair)
         log.debug("sending a click measurement report")
-        sender.send(report) { [weak self] delivered in
+        sender.send(report) { [weak self] answered in
             guard let self else { return }
-            queue.async { self.finished(report.pair, delivered: delivered) }
+            queue.async { self.finished(report.pair, answered: answered) }
         }
     }
 
-    private func finished(_ pair: AttributionSitePair, delivered: Bool) {
+    private func finished(_ pair: AttributionSitePair, answered: Set<AttributionReport.Endpoint>) {
         sending.remove(pair)
-        if !store.reports.contains(where: { $0.pair == pair }) {
-            // Cleared while on its way: nothing left to account for.
-        } else if delivered {
-            store.reportSent(pair)
+        switch store.answered(pair, by: answered, now: now) {
+        case .gone:
+            break  // Cleared while on its way: nothing left to account for.
+        case .delivered:
             log.debug("a click measurement report was sent")
-        } else if store.reportFailed(pair, now: now) {
-            log.debug("a click measurement report could not be sent; it will be tried once more")
-        } else {
+        case .retrying:
+            log.debug("a click measurement report did not reach every endpoint; it will be tried once more there")
+        case .dropped:
             log.event("a click measurement report could not be sent twice; it was dropped")
         }
         file.save(store)

@@ -112,7 +112,10 @@ public final class Broker: @unchecked Sendable {
                     BrokerInterface.make(
                         offers: offers, registrations: registrations, jobs: jobs, shares: shares,
                         sessions: sessions, prewarmer: prewarmer, activities: activities, usage: usage,
-                        attributions: attributions, log: log)
+                        attributions: attributions,
+                        terminalTriggers: AttributionTerminalTriggers(
+                            connection: connection, attributions: attributions, caller: .besideBroker(), log: log),
+                        log: log)
                 ])
             usage.load()
             attributions.start()

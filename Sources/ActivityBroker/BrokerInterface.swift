@@ -10,7 +10,7 @@ enum BrokerInterface {
     static func make(
         offers: Offers, registrations: Registrations, jobs: JobTable, shares: ShareRequests,
         sessions: BrowsingSessions, prewarmer: Prewarmer, activities: ActivityState,
-        usage: UsageStore, attributions: Attributions, log: BrokerLog
+        usage: UsageStore, attributions: Attributions, terminalTriggers: AttributionTerminalTriggers, log: BrokerLog
     ) -> Interface {
         Interface(
             Broker1.interface,
@@ -83,6 +83,12 @@ enum BrokerInterface {
                     .immediate { _ in
                         attributions.clear()
                         return []
+                    }),
+                Broker1.reportAttributionTrigger.method(
+                    .deferred { call, responder in
+                        terminalTriggers.report(
+                            url: call.body[0].string ?? "", page: call.body[1].string ?? "", sender: call.sender,
+                            responder: responder)
                     }),
             ],
             properties: [

@@ -209,7 +209,7 @@ final class BrowsingSessions: @unchecked Sendable {
             guard let url = details[Browser1.DetailKey.url]?.string,
                 let page = details[Browser1.DetailKey.page]?.string
             else { return }
-            attributions?.recordTrigger(url: url, pageURL: page, session: session.number)
+            attributions?.recordTrigger(url: url, pageURL: page, session: "session \(session.number)")
         default:
             log.debug("session \(session.number): unknown browser event '\(name.prefix(64))' ignored")
         }

@@ -85,6 +85,18 @@ public final class BrokerProxy: Sendable {
         _ = try await call(Broker1.clearAttributions, [])
     }
 
+    /// `ReportAttributionTrigger`: a Private Click Measurement trigger the terminal's browsing
+    /// session followed (`share browse`). `package`: the broker accepts it only from the `share`
+    /// executable, so it is no part of the library apps link. Waits at most 5 s: a page load waits for it.
+    package func reportAttributionTrigger(url: String, page: String) async throws(BrokerError) {
+        do {
+            _ = try await connection.call(
+                Broker1.call(Broker1.reportAttributionTrigger, [.string(url), .string(page)]), timeout: .seconds(5))
+        } catch {
+            throw BrokerError(error, address: address)
+        }
+    }
+
     /// `ClearHistory`: forgets the usage ranking.
     public func clearHistory() async throws(BrokerError) {
         _ = try await call(Broker1.clearHistory, [])

@@ -41,6 +41,18 @@ public enum Broker1 {
     /// (API.md §11, `share attributions --clear`). Listing has no method: `share attributions`
     /// reads the user's own store file, so no app on the bus can read the user's ad clicks.
     public static let clearAttributions = MethodSignature(interface, "ClearAttributions")
+    /// `ReportAttributionTrigger(s url, s page) → ()`: a redirect the terminal's browsing session
+    /// (`share browse`) followed to a Private Click Measurement trigger (API.md §11): `url`, the
+    /// redirect's target, `page`, the URL its load began at. Accepted only from a process running
+    /// `triggerReporterExecutable` installed beside the broker (`AccessDenied` for anyone else,
+    /// whatever the arguments); then a `url` that is not an exact trigger or a `page` that is not
+    /// an http(s) URL is `InvalidArgument`. The browser window reports its triggers as
+    /// `Browser1` events instead.
+    public static let reportAttributionTrigger = MethodSignature(
+        interface, "ReportAttributionTrigger", in: [Argument("url", "s"), Argument("page", "s")])
+    /// The executable, in the broker's own directory, whose processes alone may call
+    /// `reportAttributionTrigger`.
+    public static let triggerReporterExecutable = "share"
     /// `Share(s parent_window, a{sv} items, a{sv} options) → (o job)` (API.md §10).
     public static let share = MethodSignature(
         interface, "Share",

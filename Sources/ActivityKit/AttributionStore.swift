@@ -6,9 +6,11 @@
 ///
 /// Rules: one click per site pair (a new click replaces the old); a click counts for
 /// `AttributionClick.lifetimeDays`; a trigger turns the pair's click into a report due at a
-/// uniformly random time 24–48 h later; while that report waits, a trigger with a higher
-/// priority replaces its data; a report that failed `AttributionReport.maximumAttempts` times
-/// is dropped. Each list is capped; the oldest entry makes room.
+/// uniformly random time 24–48 h later; while that report waits (and before either endpoint
+/// has it), a trigger with a higher priority replaces its data; each attempt posts only to the
+/// endpoints that have not answered yet, and a report that failed
+/// `AttributionReport.maximumAttempts` times is dropped. Each list is capped; the oldest entry
+/// makes room.
 public struct AttributionStore: Hashable, Sendable {
     public static let clickCapacity = 1024
     public static let reportCapacity = 1024
@@ -35,8 +37,20 @@ public struct AttributionStore: Hashable, Sendable {
         case scheduled(AttributionReport)
         /// A pending report took the trigger's higher priority and data.
         case raisedPriority
-        /// A pending report kept its equal or higher priority.
+        /// A pending report kept its equal or higher priority (or one endpoint has it already).
         case keptPriority
+    }
+
+    /// What became of a report after an attempt (`answered(_:by:now:)`).
+    public enum DeliveryOutcome: Hashable, Sendable {
+        /// Every endpoint has it now: the report is forgotten.
+        case delivered
+        /// An endpoint did not answer: tried once more after `AttributionReport.retryDelay`.
+        case retrying
+        /// An endpoint did not answer on the last attempt: the report is forgotten.
+        case dropped
+        /// The report was no longer pending (cleared meanwhile).
+        case gone
     }
 
     /// Keeps `click`, replacing any click for the same pair; drops expired clicks and, over
@@ -56,7 +70,10 @@ public struct AttributionStore: Hashable, Sendable {
         removeExpired(now: now)
         let pair = AttributionSitePair(source: trigger.sourceSite, destination: destinationSite)
         if let index = reports.firstIndex(where: { $0.pair == pair }) {
-            guard trigger.priority > reports[index].priority else { return .keptPriority }
+            // Once an endpoint has the report, its data is what was reported: the other one gets the same.
+            guard trigger.priority > reports[index].priority, reports[index].answered.isEmpty else {
+                return .keptPriority
+            }
             reports[index].priority = trigger.priority
             reports[index].triggerData = trigger.triggerData
             return .raisedPriority
@@ -65,7 +82,7 @@ public struct AttributionStore: Hashable, Sendable {
         let click = clicks.remove(at: index)
         let report = AttributionReport(
             sourceSite: click.sourceSite, destinationSite: click.destinationSite, sourceID: click.sourceID,
-            triggerData: trigger.triggerData, priority: trigger.priority,
+            triggerData: trigger.triggerData, priority: trigger.priority, triggerDay: AttributionDay(containing: now),
             sendAfter: now + Int.random(in: Self.reportDelay, using: &random))
         reports.append(report)
         if reports.count > Self.reportCapacity { reports.removeFirst(reports.count - Self.reportCapacity) }
@@ -85,24 +102,32 @@ public struct AttributionStore: Hashable, Sendable {
     /// When the next report becomes due; nil without reports.
     public var nextSendTime: Int? { reports.map(\.sendAfter).min() }
 
-    /// The report for `pair` reached both destinations (or was given up): it is forgotten.
-    public mutating func reportSent(_ pair: AttributionSitePair) {
-        reports.removeAll { $0.pair == pair }
+    /// After a restart: every report read back is due at its `restartSendTime` (its exact
+    /// time was not written down), which keeps it inside 24–48 h of its trigger.
+    public mutating func resumeAfterRestart() {
+        for index in reports.indices { reports[index].sendAfter = reports[index].restartSendTime }
     }
 
-    /// Sending the report for `pair` failed at `now`: it is retried after
-    /// `AttributionReport.retryDelay`, or dropped after its last attempt.
-    /// - Returns: whether the report is still pending.
+    /// An attempt to send the report for `pair` ended at `now`; `endpoints` answered (any HTTP
+    /// status). They are never posted to again; when one is still missing the report is
+    /// retried after `AttributionReport.retryDelay`, or dropped after its last attempt.
     @discardableResult
-    public mutating func reportFailed(_ pair: AttributionSitePair, now: Int) -> Bool {
-        guard let index = reports.firstIndex(where: { $0.pair == pair }) else { return false }
+    public mutating func answered(
+        _ pair: AttributionSitePair, by endpoints: Set<AttributionReport.Endpoint>, now: Int
+    ) -> DeliveryOutcome {
+        guard let index = reports.firstIndex(where: { $0.pair == pair }) else { return .gone }
+        reports[index].answered.formUnion(endpoints)
+        if reports[index].unanswered.isEmpty {
+            reports.remove(at: index)
+            return .delivered
+        }
         reports[index].attempts += 1
         if reports[index].attempts >= AttributionReport.maximumAttempts {
             reports.remove(at: index)
-            return false
+            return .dropped
         }
         reports[index].sendAfter = now + AttributionReport.retryDelay
-        return true
+        return .retrying
     }
 
     /// Forgets every click and report (`share attributions --clear`).

@@ -7,10 +7,13 @@ import Foundation
 /// The listing (API.md §11) is an array of objects: `kind` `click` or `report`,
 /// `source_site`, `destination_site`, `source_id`, then `expires` (clicks) or `trigger_data`,
 /// `priority`, `send_after` (reports). The store file is `{"version":1,"attributions":[…]}`
-/// with the same objects, reports also carrying `attempts`. Dates are days (`YYYY-MM-DD`):
-/// a report's exact send time is not written down, so after a restart it is due at the end
-/// of its day (at once when that has passed): never before its 24 h, at most a day later
-/// than drawn, and at a time (midnight UTC) that tells nothing. Output is deterministic.
+/// with the same objects, reports also carrying `trigger_day`, `attempts` and `answered` (the
+/// endpoints that have the report: `source`, `destination`). Dates are days (`YYYY-MM-DD`),
+/// nothing finer: a report's exact send time is not written down. Read back, a report keeps
+/// the day it was due on (`sendAfter` at that day's start, for the listing); the broker then
+/// moves it to `AttributionReport.restartSendTime` (`AttributionStore.resumeAfterRestart`),
+/// which its `trigger_day` bounds. A file without `trigger_day` (written before it existed)
+/// counts the trigger a day before `send_after`. Output is deterministic.
 public enum AttributionStoreFormat {
     public static let version = 1
     /// The store file's path under `$XDG_STATE_HOME` (the broker writes it, `share attributions` reads it).
@@ -20,11 +23,11 @@ public enum AttributionStoreFormat {
 
     /// The store file's content.
     public static func file(_ store: AttributionStore) -> Data {
-        Data(("{\"version\":\(version),\"attributions\":" + array(store, attempts: true) + "}\n").utf8)
+        Data(("{\"version\":\(version),\"attributions\":" + array(store, file: true) + "}\n").utf8)
     }
 
     /// The `share attributions --json` array.
-    public static func listing(_ store: AttributionStore) -> String { array(store, attempts: false) }
+    public static func listing(_ store: AttributionStore) -> String { array(store, file: false) }
 
     /// Reads a store file; nil when it is not one (the caller starts empty and logs it).
     public static func store(fromFile data: Data) -> AttributionStore? {
@@ -40,8 +43,7 @@ public enum AttributionStoreFormat {
             else { return nil }
             switch fields["kind"] {
             case .string("click"):
-                guard case .string(let text)? = fields["expires"], let expires = AttributionDay(parsing: text)
-                else { return nil }
+                guard let expires = day(fields["expires"]) else { return nil }
                 clicks.append(
                     AttributionClick(
                         sourceSite: source, destinationSite: destination, sourceID: UInt8(sourceID),
@@ -52,21 +54,23 @@ public enum AttributionStoreFormat {
                         fields["trigger_data"], max: Int(AttributionTrigger.maximumTriggerData)),
                     let priority = integer(fields["priority"], max: Int(AttributionTrigger.maximumPriority)),
                     let attempts = integer(fields["attempts"], max: AttributionReport.maximumAttempts - 1),
-                    case .string(let text)? = fields["send_after"], let day = AttributionDay(parsing: text)
+                    let sendDay = day(fields["send_after"]),
+                    let answered = endpoints(fields["answered"])
                 else { return nil }
+                let read = fields["trigger_day"] == nil ? sendDay.adding(days: -1) : day(fields["trigger_day"])
+                guard let triggerDay = read else { return nil }
                 reports.append(
                     AttributionReport(
                         sourceSite: source, destinationSite: destination, sourceID: UInt8(sourceID),
-                        triggerData: UInt8(data), priority: UInt8(priority),
-                        sendAfter: day.adding(days: 1).start,
-                        attempts: attempts))
+                        triggerData: UInt8(data), priority: UInt8(priority), triggerDay: triggerDay,
+                        sendAfter: sendDay.start, attempts: attempts, answered: answered))
             default: return nil
             }
         }
         return AttributionStore(clicks: clicks, reports: reports)
     }
 
-    private static func array(_ store: AttributionStore, attempts: Bool) -> String {
+    private static func array(_ store: AttributionStore, file: Bool) -> String {
         var objects: [String] = []
         for click in store.clicks {
             objects.append(
@@ -77,10 +81,13 @@ public enum AttributionStoreFormat {
             var object = "{\"kind\":\"report\","
             object += sites(report.sourceSite, report.destinationSite, report.sourceID)
             object += ",\"trigger_data\":\(report.triggerData),\"priority\":\(report.priority)"
-            // The second before: a report read back (due at midnight after its day) keeps its
-            // day, so rewriting the file never postpones it.
-            object += ",\"send_after\":\"\(AttributionDay(containing: report.sendAfter - 1))\""
-            if attempts { object += ",\"attempts\":\(report.attempts)" }
+            object += ",\"send_after\":\"\(AttributionDay(containing: report.sendAfter))\""
+            if file {
+                let answered = report.answered.isEmpty ? "" : "\"" + AttributionReport.Endpoint.allCases
+                    .filter(report.answered.contains).map(\.rawValue).joined(separator: "\",\"") + "\""
+                object += ",\"trigger_day\":\"\(report.triggerDay)\",\"attempts\":\(report.attempts)"
+                object += ",\"answered\":[\(answered)]"
+            }
             objects.append(object + "}")
         }
         return "[" + objects.joined(separator: ",") + "]"
@@ -88,6 +95,28 @@ public enum AttributionStoreFormat {
 
     private static func sites(_ source: String, _ destination: String, _ id: UInt8) -> String {
         "\"source_site\":\(AttributionReport.quoted(source)),\"destination_site\":\(AttributionReport.quoted(destination)),\"source_id\":\(id)"
+    }
+
+    /// A `YYYY-MM-DD` string.
+    private static func day(_ value: JSONValue?) -> AttributionDay? {
+        guard case .string(let text)? = value else { return nil }
+        return AttributionDay(parsing: text)
+    }
+
+    /// The `answered` array: endpoint names, each once, never all (that report is gone); absent
+    /// (an older file) is none.
+    private static func endpoints(_ value: JSONValue?) -> Set<AttributionReport.Endpoint>? {
+        guard let value else { return [] }
+        guard case .array(let names) = value, names.count < AttributionReport.Endpoint.allCases.count else {
+            return nil
+        }
+        var endpoints: Set<AttributionReport.Endpoint> = []
+        for name in names {
+            guard case .string(let text) = name, let endpoint = AttributionReport.Endpoint(rawValue: text),
+                endpoints.insert(endpoint).inserted
+            else { return nil }
+        }
+        return endpoints
     }
 
     private static func integer(_ value: JSONValue?, max: Int) -> Int? {

@@ -32,8 +32,9 @@ enum BrowseCommand {
         do { broker = try BrokerProxy.connect(bus: bus) } catch { brokerProblem = "\(error)" }
         let configuration = NavigationConfiguration(
             dismissButtonStyle: .done, entersReaderIfAvailable: true, router: router)
+        let loader = PageLoader(onRedirect: TerminalTriggerReporter.redirectHook(broker))
         let session = NavigationSession(
-            url: url, configuration: configuration, loader: PageLoader(), offering: broker)
+            url: url, configuration: configuration, loader: loader, offering: broker)
         let terminal = Terminal()
         guard terminal.isInteractive else { return try await printOnce(session) }
         var loop = BrowseLoop(

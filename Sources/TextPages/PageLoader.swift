@@ -42,10 +42,17 @@ public struct PageLoader: PageLoading {
 
     /// The limits used.
     public var options: Options
+    /// Called for each redirect before it is followed, with the URL the load began at, and
+    /// awaited: the terminal's session tells the broker of Private Click Measurement triggers
+    /// with it (`share browse`), whether or not the redirect's target then loads.
+    public var onRedirect: (@Sendable (_ redirect: Redirect, _ page: URL) async -> Void)?
 
     /// Creates a loader with `options`.
-    public init(options: Options = Options()) {
+    public init(
+        options: Options = Options(), onRedirect: (@Sendable (_ redirect: Redirect, _ page: URL) async -> Void)? = nil
+    ) {
         self.options = options
+        self.onRedirect = onRedirect
     }
 
     /// Loads `url` and reads its metadata.
@@ -75,10 +82,12 @@ public struct PageLoader: PageLoading {
                 guard scheme == "http" || scheme == "https" else {
                     throw .redirectToUnsupportedScheme(target)
                 }
-                redirects.append(Redirect(from: current, to: target, statusCode: response.status))
+                let redirect = Redirect(from: current, to: target, statusCode: response.status)
+                redirects.append(redirect)
                 guard redirects.count <= options.maximumRedirects else {
                     throw .tooManyRedirects(limit: options.maximumRedirects)
                 }
+                await onRedirect?(redirect, url)
                 current = target
                 continue
             }

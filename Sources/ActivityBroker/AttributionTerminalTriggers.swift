@@ -1,0 +1,94 @@
+// AttributionTerminalTriggers: Broker1.ReportAttributionTrigger — triggers from `share browse`, and only from it.
+import ActivityBrokerInterface
+import ActivityKit
+import DBus
+import Foundation
+import SystemSupport
+
+/// Takes the triggers the terminal's browsing session saw in its own loads (API.md §11) and
+/// refuses everyone else with `AccessDenied`, so that no other client on the bus can forge one.
+///
+/// The caller is known by its process, as the bus daemon recorded it when it connected
+/// (`GetConnectionCredentials`): it must be the user's own and run the `share` executable
+/// installed beside the broker (`AttributionTriggerCaller`). Process ids are reused, so the
+/// process is pinned with a pidfd before its executable is read and the pidfd is checked
+/// alive after: the bus's own `ProcessFD` (taken when the caller connected, so it can only
+/// stand for the connecting process) where the daemon gives one (dbus-broker, dbus-daemon
+/// ≥ 1.15.7); otherwise one the broker opens on the number, and then the connection must still
+/// be on the bus afterwards with that number (a caller that sent the call and exited cannot
+/// hand its number to a `share` it started). The window's triggers come another way: as events
+/// of the owner of `org.activitybroker.Browser`, tied to a session by its secret handle.
+///
+/// What stays trusted: the `share` executable itself, which reports a redirect only for the
+/// load it made and with the URL that load began at (the broker sees none of the terminal's
+/// loads), and the user's processes that are not confined to the bus (see
+/// `AttributionTriggerCaller`). Loop-confined.
+final class AttributionTerminalTriggers: @unchecked Sendable {
+    private let connection: Connection
+    private let attributions: Attributions
+    private let caller: AttributionTriggerCaller?
+    private let log: BrokerLog
+
+    init(connection: Connection, attributions: Attributions, caller: AttributionTriggerCaller?, log: BrokerLog) {
+        self.connection = connection
+        self.attributions = attributions
+        self.caller = caller
+        self.log = log
+    }
+
+    /// `ReportAttributionTrigger(url, page)` from `sender`: answered through `responder` once
+    /// the sender is known.
+    func report(url: String, page: String, sender: String, responder: Responder) {
+        connection.assertOnLoop()
+        busCall("GetConnectionCredentials", sender) { [self] reply in
+            guard let credentials = reply?.first?.vardict else {
+                return refuse(sender, responder, "its credentials are unknown")
+            }
+            let processFD: Int32? = if case .unixFD(let fd)? = credentials["ProcessFD"] { fd } else { nil }
+            // Ours from here on whatever happens: the message handed us a duplicate.
+            let pin = processFD ?? credentials["ProcessID"]?.uint32.flatMap { SystemCalls.pidfdOpen(pid_t($0)) }
+            defer { if let pin { SystemCalls.closeQuietly(pin) } }
+            guard let pid = credentials["ProcessID"]?.uint32, credentials["UnixUserID"]?.uint32 == geteuid(),
+                let pin, let caller, caller.runsExpectedExecutable(pid: pid),
+                AttributionTriggerCaller.pidfd(pin, standsFor: pid)
+            else {
+                return refuse(sender, responder, "it is not \(Broker1.triggerReporterExecutable) beside the broker")
+            }
+            guard processFD == nil else { return accept(url: url, page: page, responder: responder) }
+            busCall("GetConnectionUnixProcessID", sender) { [self] again in
+                guard again?.first?.uint32 == pid else {
+                    return refuse(sender, responder, "it left the bus while it was checked")
+                }
+                accept(url: url, page: page, responder: responder)
+            }
+        }
+    }
+
+    private func accept(url: String, page: String, responder: Responder) {
+        let scheme = (try? SharedURL(page))?.scheme
+        guard AttributionTrigger(url) != nil, scheme == "http" || scheme == "https" else {
+            return responder.fail(
+                ActivityError.invalidArgument(
+                    "\(Broker1.reportAttributionTrigger.name.rawValue): url must be an exact trigger URL and page an http(s) URL"))
+        }
+        attributions.recordTrigger(url: url, pageURL: page, session: "a terminal session")
+        responder.reply()
+    }
+
+    private func refuse(_ sender: String, _ responder: Responder, _ why: String) {
+        log.event("\(Broker1.reportAttributionTrigger.name.rawValue) from \(sender) refused: \(why)")
+        responder.fail(
+            ActivityError.accessDenied(
+                "\(Broker1.reportAttributionTrigger.name.rawValue) is only for `\(Broker1.triggerReporterExecutable) browse`, the terminal's browsing session"
+            ))
+    }
+
+    /// A call of the bus daemon about `name`; `completion` gets the reply body, nil on an error.
+    private func busCall(_ member: MemberName, _ name: String, completion: @escaping ([Value]?) -> Void) {
+        connection.call(
+            MethodCall(
+                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: member,
+                body: [.string(name)]), timeout: .seconds(5)
+        ) { result in completion(try? result.get()) }
+    }
+}
