@@ -20,7 +20,7 @@ struct AttributionStoreFormatTests {
     @Test("The listing is API.md §11's array, dates to the day")
     func listing() {
         let store = Self.sample()
-        let day = AttributionDay(containing: store.reports[0].sendAfter - 1)
+        let day = AttributionDay(containing: store.reports[0].sendAfter)
         #expect(
             AttributionStoreFormat.listing(store)
                 == #"[{"kind":"click","source_site":"ads.example","destination_site":"shop.example","source_id":1,"expires":"2026-12-08"},"#
@@ -28,18 +28,29 @@ struct AttributionStoreFormatTests {
                 + "\(day)\"}]")
     }
 
-    @Test("The file round-trips; a report is due at the end of its day, never earlier")
+    @Test("The file round-trips: a report read back keeps its day, its trigger's day and what answered")
     func roundTrip() throws {
-        let store = Self.sample()
+        var store = Self.sample()
+        let pair = store.reports[0].pair
+        store.answered(pair, by: [.destination], now: store.reports[0].sendAfter)
         let data = AttributionStoreFormat.file(store)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""trigger_day":"2026-12-01","attempts":1,"answered":["destination"]"#))
         let back = try #require(AttributionStoreFormat.store(fromFile: data))
         #expect(back.clicks == store.clicks)
         #expect(back.reports.count == 1)
         let (old, new) = (store.reports[0], back.reports[0])
-        #expect(new.sendAfter == AttributionDay(containing: old.sendAfter).adding(days: 1).start)
-        #expect(new.sendAfter > old.sendAfter)
+        #expect(new.sendAfter == AttributionDay(containing: old.sendAfter).start)
+        #expect(new.triggerDay == old.triggerDay && new.answered == [.destination] && new.attempts == 1)
         #expect(new.pair == old.pair && new.triggerData == old.triggerData && new.priority == old.priority)
-        #expect(AttributionStoreFormat.file(back) == data, "rewriting does not postpone it")
+        #expect(AttributionStoreFormat.file(back) == data, "rewriting changes nothing")
+    }
+
+    @Test("A report written before trigger_day and answered existed: its trigger counts a day before send_after")
+    func olderReport() throws {
+        let text = #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":1,"priority":0,"send_after":"2026-12-08","attempts":0}]}"#
+        let report = try #require(AttributionStoreFormat.store(fromFile: Data(text.utf8))?.reports.first)
+        #expect(report.triggerDay.description == "2026-12-07" && report.answered.isEmpty)
+        #expect(AttributionDay(containing: report.restartSendTime).description == "2026-12-09")
     }
 
     @Test("The file holds no time finer than a day and no path")
@@ -60,6 +71,10 @@ struct AttributionStoreFormatTests {
             #"{"version":1,"attributions":[{"kind":"click","source_site":"a.example","destination_site":"b.example","source_id":1,"expires":"2026-12-08T10:00"}]}"#,
             #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":16,"priority":0,"send_after":"2026-12-08","attempts":0}]}"#,
             #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":1,"priority":0,"send_after":"2026-12-08","attempts":2}]}"#,
+            #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":1,"priority":0,"send_after":"2026-12-08","trigger_day":"12:00","attempts":0}]}"#,
+            #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":1,"priority":0,"send_after":"2026-12-08","attempts":0,"answered":["source","source"]}]}"#,
+            #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":1,"priority":0,"send_after":"2026-12-08","attempts":0,"answered":["source","destination"]}]}"#,
+            #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":1,"priority":0,"send_after":"2026-12-08","attempts":0,"answered":["elsewhere"]}]}"#,
             #"{"version":1,"attributions":[{"kind":"other","source_site":"a.example","destination_site":"b.example","source_id":1}]}"#,
         ])
     func corrupt(text: String) {

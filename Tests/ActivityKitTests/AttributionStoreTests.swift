@@ -46,7 +46,7 @@ struct AttributionStoreTests {
         #expect(store.dueReports(now: report.sendAfter - 1).isEmpty)
         #expect(store.dueReports(now: report.sendAfter) == [report])
         #expect(store.nextSendTime == report.sendAfter)
-        store.reportSent(report.pair)
+        #expect(store.answered(report.pair, by: [.source, .destination], now: report.sendAfter) == .delivered)
         #expect(store.isEmpty && store.nextSendTime == nil)
     }
 
@@ -130,7 +130,7 @@ struct AttributionStoreTests {
             #expect(store.reports.count == 1 && store.reports[0].triggerData == expected)
         }
         #expect(store.reports[0].sendAfter == first.sendAfter, "a raised priority keeps the send time")
-        store.reportSent(first.pair)
+        store.answered(first.pair, by: [.source, .destination], now: now)
         let after = store.record(
             Self.trigger(1, priority: 63), destinationSite: "shop.example", now: now, using: &random)
         #expect(after == .noClick, "after the report, the click is gone")
@@ -179,17 +179,72 @@ struct AttributionStoreTests {
         let late = Self.t0 + 10 * Self.day
         #expect(store.dueReports(now: late).count == 2)
         let pair = store.reports[0].pair
-        let kept = store.reportFailed(pair, now: late)
-        #expect(kept)
+        #expect(store.answered(pair, by: [], now: late) == .retrying)
         #expect(store.reports[0].sendAfter == late + AttributionReport.retryDelay)
         #expect(store.dueReports(now: late).count == 1)
-        let keptAgain = store.reportFailed(pair, now: late + AttributionReport.retryDelay)
-        #expect(!keptAgain)
+        #expect(store.answered(pair, by: [], now: late + AttributionReport.retryDelay) == .dropped)
         #expect(
             store.reports.map(\.pair) == [
                 AttributionSitePair(source: "b.example", destination: "shop.example")
             ])
         store.clear()
         #expect(store.isEmpty)
+    }
+
+    /// A store with one report for (ads.example, shop.example), triggered at `now`.
+    static func reported(now: Int = t0, seed: UInt64 = 12) -> AttributionStore {
+        var random = SeededGenerator(state: seed)
+        var store = AttributionStore()
+        store.record(click(at: now), now: now)
+        _ = store.record(trigger(4), destinationSite: "shop.example", now: now, using: &random)
+        return store
+    }
+
+    @Test("An endpoint that answered is not posted to again: the retry goes only where it failed")
+    func retryOnlyWhereItFailed() {
+        var store = Self.reported()
+        let report = store.reports[0]
+        #expect(report.unanswered == [.source, .destination])
+        let late = report.sendAfter
+        #expect(store.answered(report.pair, by: [.source], now: late) == .retrying)
+        #expect(store.reports[0].unanswered == [.destination])
+        #expect(store.reports[0].attempts == 1)
+        #expect(store.answered(report.pair, by: [.destination], now: late + AttributionReport.retryDelay) == .delivered)
+        #expect(store.isEmpty)
+        #expect(store.answered(report.pair, by: [.destination], now: late) == .gone)
+        // The last attempt failing where it was still missing drops the report.
+        var failing = Self.reported()
+        failing.answered(report.pair, by: [.destination], now: late)
+        #expect(failing.answered(report.pair, by: [], now: late + AttributionReport.retryDelay) == .dropped)
+        #expect(failing.isEmpty)
+    }
+
+    @Test("Once an endpoint has the report, a higher priority no longer changes it (both get the same data)")
+    func partlySentKeepsItsData() {
+        var random = SeededGenerator(state: 13)
+        var store = Self.reported()
+        store.answered(store.reports[0].pair, by: [.source], now: Self.t0 + 2 * Self.day)
+        let outcome = store.record(
+            Self.trigger(9, priority: 63), destinationSite: "shop.example", now: Self.t0 + 2 * Self.day,
+            using: &random)
+        #expect(outcome == .keptPriority)
+        #expect(store.reports[0].triggerData == 4)
+    }
+
+    @Test("Restarted, a report read back from the file goes out inside 24–48 h of its trigger, wherever in its day the trigger came")
+    func restartKeepsTheWindow() throws {
+        let midnight = AttributionDay(containing: Self.t0).start
+        for (index, offset) in [0, 1, 3600, 43_200, 86_399, 86_340, 7, 60_001].enumerated() {
+            let triggered = midnight + offset
+            let store = Self.reported(now: triggered, seed: UInt64(100 + index))
+            let file = AttributionStoreFormat.file(store)
+            var back = try #require(AttributionStoreFormat.store(fromFile: file))
+            back.resumeAfterRestart()
+            let due = back.reports[0].sendAfter
+            #expect(
+                (triggered + Self.day...triggered + 2 * Self.day).contains(due),
+                "trigger at +\(offset) s: due \(due - triggered) s later")
+            #expect(due == AttributionDay(containing: triggered).adding(days: 2).start)
+        }
     }
 }

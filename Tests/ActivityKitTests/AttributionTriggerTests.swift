@@ -60,7 +60,7 @@ struct AttributionTriggerTests {
     func reportJSON() {
         let report = AttributionReport(
             sourceSite: "example.net", destinationSite: "shop.example", sourceID: 200, triggerData: 12,
-            priority: 5, sendAfter: 0)
+            priority: 5, triggerDay: AttributionDay(number: 0), sendAfter: 0)
         #expect(
             report.json
                 == #"{"source_engagement_type":"click","source_site":"example.net","source_id":200,"attributed_on_site":"shop.example","trigger_data":12,"version":3}"#
@@ -71,7 +71,7 @@ struct AttributionTriggerTests {
     func destinations() {
         let report = AttributionReport(
             sourceSite: "example.net", destinationSite: "::1", sourceID: 1, triggerData: 1, priority: 0,
-            sendAfter: 0)
+            triggerDay: AttributionDay(number: 0), sendAfter: 0)
         #expect(
             report.destinations == [
                 "https://example.net/.well-known/private-click-measurement/report-attribution/",
