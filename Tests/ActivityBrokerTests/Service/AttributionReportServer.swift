@@ -4,7 +4,8 @@ import TestSupport
 
 /// `python3`'s `http.server` behind TLS with a certificate for `sites`, signed by a CA made
 /// with `openssl` for this test alone. Each request is recorded as one JSON line (method,
-/// path, Host, header names, body) in `requests`. Readiness barrier: the port it prints.
+/// path, Host, header names, body, arrival time in seconds since the epoch) in `requests`.
+/// Readiness barrier: the port it prints.
 final class AttributionReportServer: Sendable {
     let directory: String
     let caFile: String
@@ -14,13 +15,14 @@ final class AttributionReportServer: Sendable {
     var requestsFile: String { directory + "/requests.jsonl" }
 
     static let script = """
-        import http.server, json, ssl, sys
+        import http.server, json, ssl, sys, time
         out, cert, key = sys.argv[1], sys.argv[2], sys.argv[3]
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get('Content-Length', 0))).decode()
                 record = {'method': 'POST', 'path': self.path, 'host': self.headers.get('Host'),
-                          'headers': [k.lower() for k in self.headers.keys()], 'body': body}
+                          'headers': [k.lower() for k in self.headers.keys()], 'body': body,
+                          'time': time.time()}
                 with open(out, 'a') as f:
                     f.write(json.dumps(record) + '\\n')
                 self.send_response(200)

@@ -10,9 +10,8 @@ import Testing
 @Suite("Private Click Measurement reports")
 struct AttributionReportTests {
     static let sites = ["ads.example", "shop.example"]
-    /// A clock offset after which any report is due: the file keeps a report's day only, and
-    /// after a restart its time is drawn again within that day, which ends at most 72 h after
-    /// the trigger (48 h, then the rest of that day).
+    /// A clock offset after which any report is due: after a restart a report is due at 00:00
+    /// UTC two days after its trigger's day, at most 48 h after the trigger (a margin remains).
     static let overdue = 73 * 3600
 
     @Test(

@@ -19,7 +19,7 @@ struct BrowseTests {
     typealias Event = Browser1.EventName
 
     /// A broker in a graphical session (DISPLAY set; nothing is drawn) with one `open` activity.
-    static func start(display: Bool = true) async throws -> BrokerFixture {
+    static func start(display: Bool = true, arguments: [String] = []) async throws -> BrokerFixture {
         let f = try await BrokerFixture(start: false)
         if display { f.extraEnvironment.withLock { $0["DISPLAY"] = ":77" } }
         try f.write(
@@ -27,7 +27,7 @@ struct BrowseTests {
                 id: "org.test.open", name: "Open Share",
                 perform: #"{"open": "https://share.example/?u={url}"}"#),
             to: "builtin/open.json")
-        try await f.startBroker()
+        try await f.startBroker(arguments: arguments)
         return f
     }
 
