@@ -13,8 +13,8 @@ import SystemSupport
 /// installed beside the broker (`AttributionTriggerCaller`). Process ids are reused, so the
 /// process is pinned with a pidfd before its executable is read and the pidfd is checked
 /// alive after: the bus's own `ProcessFD` (taken when the caller connected, so it can only
-/// stand for the connecting process) where the daemon gives one (dbus-broker, dbus-daemon
-/// ≥ 1.15.7); otherwise one the broker opens on the number, and then the connection must still
+/// stand for the connecting process) where the daemon gives one (dbus-broker ≥ 35, dbus-daemon
+/// ≥ 1.15.8); otherwise one the broker opens on the number, and then the connection must still
 /// be on the bus afterwards with that number (a caller that sent the call and exited cannot
 /// hand its number to a `share` it started). The window's triggers come another way: as events
 /// of the owner of `org.activitybroker.Browser`, tied to a session by its secret handle.

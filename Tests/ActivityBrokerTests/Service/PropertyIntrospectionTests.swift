@@ -67,6 +67,7 @@ struct PropertyIntrospectionTests {
         (".Explain", "method", "sa{sv}", "bs"),
         (".ClearHistory", "method", "-", "-"),
         (".ClearAttributions", "method", "-", "-"),
+        (".ReportAttributionTrigger", "method", "ss", "-"),
         (".Share", "method", "sa{sv}a{sv}", "o"),
         (".Browse", "method", "ssa{sv}", "o"),
         (".Prewarm", "method", "as", "-"),
