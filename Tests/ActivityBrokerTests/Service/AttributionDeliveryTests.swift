@@ -15,12 +15,10 @@ struct AttributionDeliveryTests {
         let f = try await BrowseTests.start(arguments: clock.arguments)
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: AttributionReportTests.sites)
         let browser = try await RecordingBrowser(bus: f.bus)
-        let open = try await AttributionTests.browse(f, browser)
-        try AttributionTests.proveGesture(browser, open)
-        try await waitUntil("the click stored") { AttributionTests.stored(f).contains(#""kind":"click""#) }
+        let open = try await AttributionTests.clicked(f, browser)
         let triggered = try await clock.bracket {
             try AttributionTests.sendTrigger(browser, open)
-            try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
+            try await AttributionTests.waitForReport(f)
         }
         AttributionTests.expectPrivate(AttributionTests.stored(f))
         try await ReportWindowClock.restartAndExpectReport(f, server, triggered: triggered, expected: Self.expected)
@@ -31,12 +29,7 @@ struct AttributionDeliveryTests {
     func retryOnlyWhereItFailed() async throws {
         let f = try await BrowseTests.start()
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: AttributionReportTests.sites)
-        let browser = try await RecordingBrowser(bus: f.bus)
-        let open = try await AttributionTests.browse(f, browser)
-        try AttributionTests.proveGesture(browser, open)
-        try await waitUntil("the click stored") { AttributionTests.stored(f).contains(#""kind":"click""#) }
-        try AttributionTests.sendTrigger(browser, open)
-        try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
+        try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
         _ = try await f.stopBroker()
 
         // ads.example answers; shop.example leads to a closed port (connection refused).

@@ -20,12 +20,7 @@ struct AttributionReportTests {
     func reportSentOnceAfterCrash() async throws {
         let f = try await BrowseTests.start()
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
-        let browser = try await RecordingBrowser(bus: f.bus)
-        let open = try await AttributionTests.browse(f, browser)
-        try AttributionTests.proveGesture(browser, open)
-        try await waitUntil("the click stored") { AttributionTests.stored(f).contains(#""kind":"click""#) }
-        try AttributionTests.sendTrigger(browser, open)
-        try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
+        try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
 
         f.broker.kill()
         _ = try await f.broker.exit()
@@ -62,12 +57,7 @@ struct AttributionReportTests {
     func untrustedServerIsNotReached() async throws {
         let f = try await BrowseTests.start()
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
-        let browser = try await RecordingBrowser(bus: f.bus)
-        let open = try await AttributionTests.browse(f, browser)
-        try AttributionTests.proveGesture(browser, open)
-        try await waitUntil("the click stored") { AttributionTests.stored(f).contains(#""kind":"click""#) }
-        try AttributionTests.sendTrigger(browser, open)
-        try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
+        try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
         _ = try await f.stopBroker()
         let connectOnly = Self.sites.flatMap {
             ["--attribution-connect-to", "\($0):443:127.0.0.1:\(server.port)"]
@@ -83,12 +73,7 @@ struct AttributionReportTests {
     func offSwitchSendsNothing() async throws {
         let f = try await BrowseTests.start()
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
-        let browser = try await RecordingBrowser(bus: f.bus)
-        let open = try await AttributionTests.browse(f, browser)
-        try AttributionTests.proveGesture(browser, open)
-        try await waitUntil("the click stored") { AttributionTests.stored(f).contains(#""kind":"click""#) }
-        try AttributionTests.sendTrigger(browser, open)
-        try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
+        try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
         _ = try await f.stopBroker()
         try f.write(#"{"private_click_measurement": false}"#, to: "config/activity-broker/config.json")
         // The scheduler runs before the broker asks for its name: once it owns it, a due

@@ -51,6 +51,25 @@ struct AttributionTests {
             Event.attributionTrigger, details: ["url": .string(url), "page": .string(page)], for: open)
     }
 
+    /// `browse`, the gesture proven, until the click is stored; the window's Open.
+    static func clicked(_ f: BrokerFixture, _ browser: RecordingBrowser) async throws -> RecordingBrowser.Open {
+        let open = try await browse(f, browser)
+        try proveGesture(browser, open)
+        try await waitUntil("the click stored") { stored(f).contains(#""kind":"click""#) }
+        return open
+    }
+
+    /// Waits until the store holds a report.
+    static func waitForReport(_ f: BrokerFixture) async throws {
+        try await waitUntil("the report stored") { stored(f).contains(#""kind":"report""#) }
+    }
+
+    /// `clicked`, then the window's trigger, until its report is stored.
+    static func reported(_ f: BrokerFixture, _ browser: RecordingBrowser) async throws {
+        try sendTrigger(browser, try await clicked(f, browser))
+        try await waitForReport(f)
+    }
+
     @Test("Token and ClickActivated(true): the click is kept, 0600, sites and a day only")
     func gestureProvenClickIsKept() async throws {
         let f = try await BrowseTests.start()

@@ -16,9 +16,7 @@ struct TerminalTriggerTests {
     /// and a proxy whose page on the click's destination site redirects to its trigger.
     static func clicked(_ f: BrokerFixture) async throws -> (RecordingBrowser, TriggerPageProxy) {
         let browser = try await RecordingBrowser(bus: f.bus)
-        let open = try await AttributionTests.browse(f, browser)
-        try AttributionTests.proveGesture(browser, open)
-        try await waitUntil("the click stored") { AttributionTests.stored(f).contains(#""kind":"click""#) }
+        _ = try await AttributionTests.clicked(f, browser)
         return (browser, try await TriggerPageProxy(page: page, trigger: AttributionTests.trigger))
     }
 
@@ -39,7 +37,7 @@ struct TerminalTriggerTests {
         let (_, proxy) = try await Self.clicked(f)
         let triggered = try await clock.bracket {
             try await Self.browse(f, proxy, executable: try BuiltProducts.executable("share"))
-            try await waitUntil("the report stored") { AttributionTests.stored(f).contains(#""kind":"report""#) }
+            try await AttributionTests.waitForReport(f)
         }
         #expect(AttributionTests.stored(f).contains(#""trigger_data":5,"priority":2"#))
         try await ReportWindowClock.restartAndExpectReport(
