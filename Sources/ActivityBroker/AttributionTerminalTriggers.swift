@@ -76,7 +76,7 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
     }
 
     private func refuse(_ sender: String, _ responder: Responder, _ why: String) {
-        log.event("\(Broker1.reportAttributionTrigger.name.rawValue) from \(sender) refused: \(why)")
+        log.debug("\(Broker1.reportAttributionTrigger.name.rawValue) from \(sender) refused: \(why)")
         responder.fail(
             ActivityError.accessDenied(
                 "\(Broker1.reportAttributionTrigger.name.rawValue) is only for `\(Broker1.triggerReporterExecutable) browse`, the terminal's browsing session"
