@@ -8,5 +8,6 @@ import ActivityKit
 /// counts: the report arrived; only a network or TLS failure is a failure to retry).
 protocol AttributionReportSending: Sendable {
     func send(
-        _ report: AttributionReport, completion: @escaping @Sendable (Set<AttributionReport.Endpoint>) -> Void)
+        _ report: AttributionReport, completion: @escaping @Sendable (Set<AttributionReport.Endpoint>) -> Void
+    )
 }

@@ -29,7 +29,9 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
     private let caller: AttributionTriggerCaller?
     private let log: BrokerLog
 
-    init(connection: Connection, attributions: Attributions, caller: AttributionTriggerCaller?, log: BrokerLog) {
+    init(
+        connection: Connection, attributions: Attributions, caller: AttributionTriggerCaller?, log: BrokerLog
+    ) {
         self.connection = connection
         self.attributions = attributions
         self.caller = caller
@@ -46,13 +48,15 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
             }
             let processFD: Int32? = if case .unixFD(let fd)? = credentials["ProcessFD"] { fd } else { nil }
             // Ours from here on whatever happens: the message handed us a duplicate.
-            let pin = processFD ?? credentials["ProcessID"]?.uint32.flatMap { SystemCalls.pidfdOpen(pid_t($0)) }
+            let pin =
+                processFD ?? credentials["ProcessID"]?.uint32.flatMap { SystemCalls.pidfdOpen(pid_t($0)) }
             defer { if let pin { SystemCalls.closeQuietly(pin) } }
             guard let pid = credentials["ProcessID"]?.uint32, credentials["UnixUserID"]?.uint32 == geteuid(),
                 let pin, let caller, caller.runsExpectedExecutable(pid: pid),
                 AttributionTriggerCaller.pidfd(pin, standsFor: pid)
             else {
-                return refuse(sender, responder, "it is not \(Broker1.triggerReporterExecutable) beside the broker")
+                return refuse(
+                    sender, responder, "it is not \(Broker1.triggerReporterExecutable) beside the broker")
             }
             guard processFD == nil else { return accept(url: url, page: page, responder: responder) }
             busCall("GetConnectionUnixProcessID", sender) { [self] again in
@@ -69,7 +73,8 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
         guard AttributionTrigger(url) != nil, scheme == "http" || scheme == "https" else {
             return responder.fail(
                 ActivityError.invalidArgument(
-                    "\(Broker1.reportAttributionTrigger.name.rawValue): url must be an exact trigger URL and page an http(s) URL"))
+                    "\(Broker1.reportAttributionTrigger.name.rawValue): url must be an exact trigger URL and page an http(s) URL"
+                ))
         }
         attributions.recordTrigger(url: url, pageURL: page, session: "a terminal session")
         responder.reply()

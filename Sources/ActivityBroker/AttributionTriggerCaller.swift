@@ -29,7 +29,8 @@ struct AttributionTriggerCaller: Sendable {
         // The kernel marks a replaced binary (a package upgrade under a running broker).
         if own.hasSuffix(" (deleted)") { own.removeLast(" (deleted)".count) }
         let directory = (own as NSString).deletingLastPathComponent
-        return AttributionTriggerCaller(expectedExecutable: directory + "/" + Broker1.triggerReporterExecutable)
+        return AttributionTriggerCaller(
+            expectedExecutable: directory + "/" + Broker1.triggerReporterExecutable)
     }
 
     /// Whether process `pid` runs `expectedExecutable`. False when either cannot be looked at
@@ -45,11 +46,11 @@ struct AttributionTriggerCaller: Sendable {
     /// been reaped. A living pidfd means the number was not handed to another process since
     /// the pidfd was made, so what was read under `/proc/<pid>` before this call was its.
     static func pidfd(_ fd: Int32, standsFor pid: UInt32) -> Bool {
-        guard let data = try? SystemCalls.readFile("/proc/self/fdinfo/\(fd)", limit: 4096) else { return false }
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Pid:") {
-            return Int(line.dropFirst(4).trimmingCharacters(in: .whitespaces)) == Int(pid)
+        guard let data = try? SystemCalls.readFile("/proc/self/fdinfo/\(fd)", limit: 4096) else {
+            return false
         }
-        return false
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("Pid:") }
+        return line.flatMap { Int($0.dropFirst(4).trimmingCharacters(in: .whitespaces)) } == Int(pid)
     }
 
     /// Device and inode of the file at `path`, links followed.

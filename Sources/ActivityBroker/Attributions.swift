@@ -143,7 +143,8 @@ final class Attributions: @unchecked Sendable {
         case .delivered:
             log.debug("a click measurement report was sent")
         case .retrying:
-            log.debug("a click measurement report did not reach every endpoint; it will be tried once more there")
+            log.debug(
+                "a click measurement report did not reach every endpoint; it will be tried once more there")
         case .dropped:
             log.event("a click measurement report could not be sent twice; it was dropped")
         }

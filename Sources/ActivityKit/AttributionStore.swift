@@ -82,7 +82,8 @@ public struct AttributionStore: Hashable, Sendable {
         let click = clicks.remove(at: index)
         let report = AttributionReport(
             sourceSite: click.sourceSite, destinationSite: click.destinationSite, sourceID: click.sourceID,
-            triggerData: trigger.triggerData, priority: trigger.priority, triggerDay: AttributionDay(containing: now),
+            triggerData: trigger.triggerData, priority: trigger.priority,
+            triggerDay: AttributionDay(containing: now),
             sendAfter: now + Int.random(in: Self.reportDelay, using: &random))
         reports.append(report)
         if reports.count > Self.reportCapacity { reports.removeFirst(reports.count - Self.reportCapacity) }

@@ -57,7 +57,8 @@ public enum AttributionStoreFormat {
                     let sendDay = day(fields["send_after"]),
                     let answered = endpoints(fields["answered"])
                 else { return nil }
-                let read = fields["trigger_day"] == nil ? sendDay.adding(days: -1) : day(fields["trigger_day"])
+                let read =
+                    fields["trigger_day"] == nil ? sendDay.adding(days: -1) : day(fields["trigger_day"])
                 guard let triggerDay = read else { return nil }
                 reports.append(
                     AttributionReport(
@@ -83,8 +84,12 @@ public enum AttributionStoreFormat {
             object += ",\"trigger_data\":\(report.triggerData),\"priority\":\(report.priority)"
             object += ",\"send_after\":\"\(AttributionDay(containing: report.sendAfter))\""
             if file {
-                let answered = report.answered.isEmpty ? "" : "\"" + AttributionReport.Endpoint.allCases
-                    .filter(report.answered.contains).map(\.rawValue).joined(separator: "\",\"") + "\""
+                let answered =
+                    report.answered.isEmpty
+                    ? ""
+                    : "\""
+                        + AttributionReport.Endpoint.allCases
+                        .filter(report.answered.contains).map(\.rawValue).joined(separator: "\",\"") + "\""
                 object += ",\"trigger_day\":\"\(report.triggerDay)\",\"attempts\":\(report.attempts)"
                 object += ",\"answered\":[\(answered)]"
             }

@@ -9,11 +9,14 @@ struct AttributionDeliveryTests {
     static let expected =
         #"{"source_engagement_type":"click","source_site":"ads.example","source_id":42,"attributed_on_site":"shop.example","trigger_data":5,"version":3}"#
 
-    @Test("A trigger at 23:58 UTC, a restart the next day: the report still goes out inside 24–48 h of the trigger")
+    @Test(
+        "A trigger at 23:58 UTC, a restart the next day: the report still goes out inside 24–48 h of the trigger"
+    )
     func restartKeepsTheWindow() async throws {
         let clock = ReportWindowClock()
         let f = try await BrowseTests.start(arguments: clock.arguments)
-        let server = try await AttributionReportServer(directory: f.root + "/https", sites: AttributionReportTests.sites)
+        let server = try await AttributionReportServer(
+            directory: f.root + "/https", sites: AttributionReportTests.sites)
         let browser = try await RecordingBrowser(bus: f.bus)
         let open = try await AttributionTests.clicked(f, browser)
         let triggered = try await clock.bracket {
@@ -21,14 +24,16 @@ struct AttributionDeliveryTests {
             try await AttributionTests.waitForReport(f)
         }
         AttributionTests.expectPrivate(AttributionTests.stored(f))
-        try await ReportWindowClock.restartAndExpectReport(f, server, triggered: triggered, expected: Self.expected)
+        try await ReportWindowClock.restartAndExpectReport(
+            f, server, triggered: triggered, expected: Self.expected)
         AttributionTests.expectPrivate(AttributionTests.stored(f) + f.log)
     }
 
     @Test("One endpoint answers, the other fails once: the retry posts only to the one that failed")
     func retryOnlyWhereItFailed() async throws {
         let f = try await BrowseTests.start()
-        let server = try await AttributionReportServer(directory: f.root + "/https", sites: AttributionReportTests.sites)
+        let server = try await AttributionReportServer(
+            directory: f.root + "/https", sites: AttributionReportTests.sites)
         try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
         _ = try await f.stopBroker()
 
@@ -43,7 +48,8 @@ struct AttributionDeliveryTests {
         #expect(server.requests.compactMap { $0["host"] as? String } == ["ads.example"])
         _ = try await f.stopBroker()
 
-        try await f.startBroker(arguments: overdue + server.brokerArguments(for: AttributionReportTests.sites))
+        try await f.startBroker(
+            arguments: overdue + server.brokerArguments(for: AttributionReportTests.sites))
         try await waitUntil("the report delivered and forgotten", deadline: .seconds(30)) {
             !AttributionTests.stored(f).contains(#""kind":"report""#)
         }

@@ -45,7 +45,8 @@ struct ReportWindowClock {
         let due = (triggered.lowerBound / day + 2) * day
         let offset = due - 10 - realNow
         try await f.startBroker(
-            arguments: ["--clock-offset", String(offset)] + server.brokerArguments(for: AttributionReportTests.sites))
+            arguments: ["--clock-offset", String(offset)]
+                + server.brokerArguments(for: AttributionReportTests.sites))
         try await waitUntil("both reports received and the report forgotten", deadline: .seconds(60)) {
             server.requests.count >= 2 && !AttributionTests.stored(f).contains(#""kind":"report""#)
         }
@@ -57,7 +58,8 @@ struct ReportWindowClock {
         for request in requests {
             let arrived = (request["time"] as? Double ?? 0) + Double(offset)
             #expect(
-                arrived >= Double(triggered.upperBound + day) && arrived <= Double(triggered.lowerBound + 2 * day),
+                arrived >= Double(triggered.upperBound + day)
+                    && arrived <= Double(triggered.lowerBound + 2 * day),
                 "arrived \(arrived - Double(triggered.lowerBound)) s after the trigger")
             #expect(arrived >= Double(due), "not before the instant the restart set")
         }

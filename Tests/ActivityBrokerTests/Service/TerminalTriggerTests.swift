@@ -24,11 +24,15 @@ struct TerminalTriggerTests {
     /// load fails where the redirect led: the proxy refuses the trigger URL's `CONNECT`.
     static func browse(_ f: BrokerFixture, _ proxy: TriggerPageProxy, executable: String) async throws {
         let run = try await ChildProcess.run(
-            executable, ["--bus", f.bus.address, "browse", page], environment: proxy.environment(f.brokerEnvironment))
-        #expect(run.termination != .exited(0) && run.standardError.contains("CONNECT"), "\(run.standardError)")
+            executable, ["--bus", f.bus.address, "browse", page],
+            environment: proxy.environment(f.brokerEnvironment))
+        #expect(
+            run.termination != .exited(0) && run.standardError.contains("CONNECT"), "\(run.standardError)")
     }
 
-    @Test("share browse follows a redirect to the trigger after a click made through Browse: one report, 24–48 h later")
+    @Test(
+        "share browse follows a redirect to the trigger after a click made through Browse: one report, 24–48 h later"
+    )
     func shareBrowseTriggers() async throws {
         let clock = ReportWindowClock()
         let f = try await BrowseTests.start(arguments: clock.arguments)
@@ -45,7 +49,9 @@ struct TerminalTriggerTests {
         AttributionTests.expectPrivate(AttributionTests.stored(f) + f.log)
     }
 
-    @Test("Any other caller is refused with AccessDenied and nothing is stored: a plain client, a copy of share")
+    @Test(
+        "Any other caller is refused with AccessDenied and nothing is stored: a plain client, a copy of share"
+    )
     func othersAreRefused() async throws {
         let f = try await BrowseTests.start()
         let (_, proxy) = try await Self.clicked(f)
@@ -59,13 +65,17 @@ struct TerminalTriggerTests {
         try FileManager.default.copyItem(atPath: try BuiltProducts.executable("share"), toPath: copy)
         try await Self.browse(f, proxy, executable: copy)
         try await f.settle()
-        #expect(f.log.components(separatedBy: "ReportAttributionTrigger from").count == 3, "both refusals logged")
+        #expect(
+            f.log.components(separatedBy: "ReportAttributionTrigger from").count == 3, "both refusals logged")
         let text = AttributionTests.stored(f)
-        #expect(text.contains(#""kind":"click""#) && !text.contains(#""kind":"report""#), Comment(rawValue: text))
+        #expect(
+            text.contains(#""kind":"click""#) && !text.contains(#""kind":"report""#), Comment(rawValue: text))
         AttributionTests.expectPrivate(text + f.log)
     }
 
-    @Test("The caller check: a process runs the expected executable while its pidfd stands for it, and not after")
+    @Test(
+        "The caller check: a process runs the expected executable while its pidfd stands for it, and not after"
+    )
     func callerCheck() async throws {
         let sleep = try ChildProcess(executable: "/bin/sleep", arguments: ["30"])
         let pid = UInt32(sleep.pid)

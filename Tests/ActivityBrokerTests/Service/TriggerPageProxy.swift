@@ -44,7 +44,10 @@ final class TriggerPageProxy: Sendable {
     /// `environment` with both proxies set to this one.
     func environment(_ environment: [String: String]) -> [String: String] {
         environment.merging(
-            ["http_proxy": "http://127.0.0.1:\(port)", "https_proxy": "http://127.0.0.1:\(port)", "TERM": "dumb"]
+            [
+                "http_proxy": "http://127.0.0.1:\(port)", "https_proxy": "http://127.0.0.1:\(port)",
+                "TERM": "dumb",
+            ]
         ) { _, proxy in proxy }
     }
 }
