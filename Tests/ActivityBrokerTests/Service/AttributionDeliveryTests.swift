@@ -6,17 +6,12 @@ import Testing
 
 @Suite("Private Click Measurement delivery across restarts")
 struct AttributionDeliveryTests {
-    static let expected =
-        #"{"source_engagement_type":"click","source_site":"ads.example","source_id":42,"attributed_on_site":"shop.example","trigger_data":5,"version":3}"#
-
     @Test(
         "A trigger at 23:58 UTC, a restart the next day: the report still goes out inside 24–48 h of the trigger"
     )
     func restartKeepsTheWindow() async throws {
         let clock = ReportWindowClock()
-        let f = try await BrowseTests.start(arguments: clock.arguments)
-        let server = try await AttributionReportServer(
-            directory: f.root + "/https", sites: AttributionReportTests.sites)
+        let (f, server) = try await clock.start()
         let browser = try await RecordingBrowser(bus: f.bus)
         let open = try await AttributionTests.clicked(f, browser)
         let triggered = try await clock.bracket {
@@ -24,8 +19,7 @@ struct AttributionDeliveryTests {
             try await AttributionTests.waitForReport(f)
         }
         AttributionTests.expectPrivate(AttributionTests.stored(f))
-        try await ReportWindowClock.restartAndExpectReport(
-            f, server, triggered: triggered, expected: Self.expected)
+        try await ReportWindowClock.restartAndExpectReport(f, server, triggered: triggered)
         AttributionTests.expectPrivate(AttributionTests.stored(f) + f.log)
     }
 
@@ -56,6 +50,6 @@ struct AttributionDeliveryTests {
         try await f.settle()
         let hosts = server.requests.compactMap { $0["host"] as? String }
         #expect(hosts == ["ads.example", "shop.example"], "each endpoint once")
-        #expect(server.requests.allSatisfy { $0["body"] as? String == Self.expected })
+        #expect(server.requests.allSatisfy { $0["body"] as? String == AttributionReportTests.expectedBody })
     }
 }

@@ -13,6 +13,9 @@ struct AttributionReportTests {
     /// A clock offset after which any report is due: after a restart a report is due at 00:00
     /// UTC two days after its trigger's day, at most 48 h after the trigger (a margin remains).
     static let overdue = 73 * 3600
+    /// The report of `AttributionTests`' click (source id 42) and trigger (data 5).
+    static let expectedBody =
+        #"{"source_engagement_type":"click","source_site":"ads.example","source_id":42,"attributed_on_site":"shop.example","trigger_data":5,"version":3}"#
 
     @Test(
         "Click, trigger, SIGKILL, restart three days later: the exact report goes once to both well-known paths, without cookie, credentials or Referer; then it is gone"
@@ -33,9 +36,7 @@ struct AttributionReportTests {
         try await f.settle()
         let requests = server.requests
         #expect(requests.count == 2, "sent once: \(requests)")
-        let expected =
-            #"{"source_engagement_type":"click","source_site":"ads.example","source_id":42,"attributed_on_site":"shop.example","trigger_data":5,"version":3}"#
-        #expect(requests.allSatisfy { $0["body"] as? String == expected }, "\(requests)")
+        #expect(requests.allSatisfy { $0["body"] as? String == Self.expectedBody }, "\(requests)")
         #expect(
             requests.allSatisfy {
                 $0["path"] as? String == "/.well-known/private-click-measurement/report-attribution/"

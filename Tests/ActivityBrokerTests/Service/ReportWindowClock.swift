@@ -23,8 +23,13 @@ struct ReportWindowClock {
         offset = (now / Self.day + 1) * Self.day - 120 - now
     }
 
-    /// The first broker's arguments.
-    var arguments: [String] { ["--clock-offset", String(offset)] }
+    /// A browsing broker (`BrowseTests.start`) on this clock, and a report server for both sites.
+    func start() async throws -> (BrokerFixture, AttributionReportServer) {
+        let f = try await BrowseTests.start(arguments: ["--clock-offset", String(offset)])
+        let server = try await AttributionReportServer(
+            directory: f.root + "/https", sites: AttributionReportTests.sites)
+        return (f, server)
+    }
 
     /// What the first broker's clock reads before and after `trigger` ran: when the trigger was.
     func bracket(_ trigger: () async throws -> Void) async throws -> ClosedRange<Int> {
@@ -36,10 +41,10 @@ struct ReportWindowClock {
     }
 
     /// Stops the broker, starts one whose clock reads 10 s before the report is due, and checks
-    /// that `expected` reached each of `AttributionReportTests.sites` once, 24–48 h after
-    /// `triggered`, and that the report is then forgotten.
+    /// that `AttributionReportTests.expectedBody` reached each of `AttributionReportTests.sites`
+    /// once, 24–48 h after `triggered`, and that the report is then forgotten.
     static func restartAndExpectReport(
-        _ f: BrokerFixture, _ server: AttributionReportServer, triggered: ClosedRange<Int>, expected: String
+        _ f: BrokerFixture, _ server: AttributionReportServer, triggered: ClosedRange<Int>
     ) async throws {
         _ = try await f.stopBroker()
         let due = (triggered.lowerBound / day + 2) * day
@@ -54,7 +59,9 @@ struct ReportWindowClock {
         let requests = server.requests
         #expect(requests.count == 2, "sent once to each: \(requests)")
         #expect(Set(requests.compactMap { $0["host"] as? String }) == Set(AttributionReportTests.sites))
-        #expect(requests.allSatisfy { $0["body"] as? String == expected }, "\(requests)")
+        #expect(
+            requests.allSatisfy { $0["body"] as? String == AttributionReportTests.expectedBody },
+            "\(requests)")
         for request in requests {
             let arrived = (request["time"] as? Double ?? 0) + Double(offset)
             #expect(
