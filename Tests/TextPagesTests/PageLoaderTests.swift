@@ -52,6 +52,26 @@ struct PageLoaderTests {
         }
     }
 
+    @Test func onRedirectSeesEachRedirectWithThePageBeforeFollowingIt() async throws {
+        try await withLoopbackServer { server in
+            let seen = Locked<[Redirect]>([])
+            let pages = Locked<Set<URL>>([])
+            let loader = PageLoader { redirect, page in
+                seen.withLock { $0.append(redirect) }
+                pages.withLock { _ = $0.insert(page) }
+            }
+            let page = try await loader.load(server.url("/chain"))
+            #expect(seen.value == page.redirects && seen.value.count == 3)
+            #expect(pages.value == [server.url("/chain")], "the URL the load began at")
+            // Told before the target loads: also when it then fails.
+            await #expect(throws: PageLoadError.httpStatus(404, url: server.url("/missing"))) {
+                try await loader.load(server.url("/redirect-missing"))
+            }
+            #expect(seen.value.last?.from == server.url("/redirect-missing"))
+            #expect(seen.value.last?.to == server.url("/missing"))
+        }
+    }
+
     @Test func httpErrorStatusIsTypedWithTheFinalURL() async throws {
         try await withLoopbackServer { server in
             await #expect(throws: PageLoadError.httpStatus(404, url: server.url("/missing"))) {
