@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ActivationTests {
+@Suite(.timeLimit(.minutes(3))) struct ActivationTests {
     @Test func theFirstPerformStartsTheBrokerAndGetsItsOutcome() async throws {
         let temporary = try TemporaryDirectory(prefix: "broker-activation")
         defer { temporary.remove() }

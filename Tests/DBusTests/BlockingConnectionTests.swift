@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct BlockingConnectionTests {
+@Suite(.timeLimit(.minutes(3))) struct BlockingConnectionTests {
     /// A service with `Echo0(s) → s` and a method that always fails, plus a blocking client.
     final class Setup: @unchecked Sendable {
         let pair: BusPair
