@@ -131,6 +131,7 @@ struct Report: Codable {
         }
         if sizes.contains(10_000) {
             add("broker RSS with 10,000 activities", figure(10_000, "rss")?.value.map { $0 / 1024 }, 20, "MB")
+            add("broker RSS after 10,000 Performs", figure(10_000, "rssAfterPerforms")?.value.map { $0 / 1024 }, 25, "MB")
         }
         return targets
     }
@@ -153,6 +154,8 @@ struct Report: Codable {
         ("rss", "broker VmRSS (N+M activities)", .memory),
         ("rssAfterPerform", "broker VmRSS after Performs (+jobs)", .memory),
         ("rssAfterStorm", "broker VmRSS after storm (+10,000)", .memory),
+        ("rssBeforePerforms", "fresh broker VmRSS, before Performs", .memory),
+        ("rssAfterPerforms", "same, after 10,000 Performs", .memory),
     ]
 
     private enum Kind { case latency, wall, start, memory, count }

@@ -65,6 +65,9 @@ final class SizeRun {
         startTimes.sort()
         figures["start"] = Figure(wallNanoseconds: startTimes[startTimes.count / 2])
         progress("start with \(workload.total) manifests: \(startTimes.map { $0 / 1000 }) µs")
+        figures.merge(
+            try PerformMemoryRun(address: address, launcher: launcher, extensionDirectories: [manifestDirectory, extraDirectory]).run()
+        ) { $1 }
 
         // The measured broker: `manifests` from files plus `dynamic` registrations.
         let (broker, _) = try launcher.start(extensionDirectories: [manifestDirectory], wrapped: true)
@@ -113,10 +116,10 @@ final class SizeRun {
             Broker1.perform,
             [.string(Workload.providerActivity), .vardict([ItemKey.url: .string(Workload.providerURL)]), .vardict([:])])
         figures["performOpen"] = try timeCalls(counts.perform, warmUp: 50) {
-            try performAndWait(client, performOpen)
+            try Self.performAndWait(client, performOpen)
         }
         figures["performProvider"] = try timeCalls(counts.perform, warmUp: 50) {
-            try performAndWait(client, performProvider)
+            try Self.performAndWait(client, performProvider)
         }
         progress(
             "perform p50 open \(figures["performOpen"]!.p50Microseconds) µs, provider \(figures["performProvider"]!.p50Microseconds) µs"
@@ -177,7 +180,7 @@ final class SizeRun {
     }
 
     /// Perform, then read until the job's unicast `Finished` arrives; throws unless it completed.
-    private func performAndWait(_ client: BlockingConnection, _ call: EncodedCall) throws {
+    static func performAndWait(_ client: BlockingConnection, _ call: EncodedCall) throws {
         let job = try client.call(call).body.first?.objectPath?.rawValue ?? ""
         let deadline = ContinuousClock.now + .seconds(30)
         while let message = client.next(until: deadline) {
