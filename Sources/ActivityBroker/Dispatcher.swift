@@ -94,7 +94,11 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     /// Starts the plan; `completion` runs once on the loop unless the dispatch is cancelled.
-    func start(_ plan: DispatchPlan, timeout: UInt32, completion: @escaping @Sendable (JobOutcome) -> Void)
+    ///
+    /// `deadline` (uptime nanoseconds) is the job's: its owner cancels the dispatch then, so D-Bus
+    /// calls arm no timer of their own; it tells a `NoReply` that came late (a timeout) from
+    /// one that came at once (the callee left the bus).
+    func start(_ plan: DispatchPlan, deadline: UInt64, completion: @escaping @Sendable (JobOutcome) -> Void)
         -> any RunningDispatch
     {
         switch plan {
@@ -104,10 +108,11 @@ final class Dispatcher: @unchecked Sendable {
                 workingDirectory: workingDirectory, child: child, completion: completion)
         case .provider(let destination, let path, let autoStart, let body):
             return callProvider(
-                destination: destination, path: path, autoStart: autoStart, body: body, timeout: timeout,
+                destination: destination, path: path, autoStart: autoStart, body: body, deadline: deadline,
                 completion: completion)
         case .applicationOpen(let destination, let path, let body):
-            return callApplication(destination: destination, path: path, body: body, timeout: timeout, completion: completion)
+            return callApplication(
+                destination: destination, path: path, body: body, deadline: deadline, completion: completion)
         }
     }
 
@@ -186,16 +191,15 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     private func callProvider(
-        destination: BusName, path: ObjectPath, autoStart: Bool, body: [Value], timeout: UInt32,
+        destination: BusName, path: ObjectPath, autoStart: Bool, body: [Value], deadline: UInt64,
         completion: @escaping @Sendable (JobOutcome) -> Void
     ) -> any RunningDispatch {
         let call = Provider1.perform.call(destination, path: path, body: body)
-        // The job's own timer ends the job at `timeout`; the call's timeout is a backstop. A
-        // provider that leaves the bus mid-call needs no watch of ours: the bus answers the
-        // call at once with NoReply ("recipient disconnected"), which `outcome` reads as a failure.
-        let deadline = ContinuousClock.now + .seconds(Int(timeout))
-        let pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: autoStart) { result in
-            let timedOut = ContinuousClock.now >= deadline
+        // The job table ends the job at its deadline and cancels the call. A provider that
+        // leaves the bus mid-call needs no watch of ours: the bus answers the call at once with
+        // NoReply ("recipient disconnected"), which `outcome` reads as a failure.
+        let pending = connection.call(call, timeout: nil, autoStart: autoStart) { result in
+            let timedOut = DispatchTime.now().uptimeNanoseconds >= deadline
             completion(Self.outcome(of: result, provider: destination.rawValue, timedOut: timedOut))
         }
         return ProviderDispatch(pending: pending)
@@ -235,18 +239,17 @@ final class Dispatcher: @unchecked Sendable {
 
     /// Calls `Open` through the same pending-call path as providers; an empty reply completes the job.
     private func callApplication(
-        destination: BusName, path: ObjectPath, body: [Value], timeout: UInt32,
+        destination: BusName, path: ObjectPath, body: [Value], deadline: UInt64,
         completion: @escaping @Sendable (JobOutcome) -> Void
     ) -> any RunningDispatch {
         let call = MethodCall(
             destination: destination, path: path, interface: Self.applicationInterface, member: "Open", body: body)
-        let deadline = ContinuousClock.now + .seconds(Int(timeout))
-        let pending = connection.call(call, timeout: .seconds(Int(timeout) + 1), autoStart: true) { result in
+        let pending = connection.call(call, timeout: nil, autoStart: true) { result in
             switch result {
             case .success:
                 completion(.completed)
             case .failure(let error):
-                let timedOut = ContinuousClock.now >= deadline && error.name == DBusError.noReplyName
+                let timedOut = DispatchTime.now().uptimeNanoseconds >= deadline && error.name == DBusError.noReplyName
                 completion(Self.outcome(of: .failure(error), provider: destination.rawValue, timedOut: timedOut))
             }
         }

@@ -28,23 +28,29 @@ struct JobOutcome: Sendable {
     var message: String { results[ResultKey.message]?.string ?? "" }
 }
 
-/// A job. Loop-confined like the broker that owns it.
+/// A job while it runs (or, for `Share`, while the sheet is open). Loop-confined like the
+/// broker that owns it. Once it ends, `JobTable` keeps only a `FinishedJobs.Row` of it.
 final class Job: @unchecked Sendable {
     /// For log lines only; the path carries a random token instead.
     let number: UInt64
+    let token: JobToken
     let path: ObjectPath
     /// The activity performed; nil while a `Share` job is choosing (`ActivityId` is "").
     var activityID: ActivityID?
     /// The unique name that called `Perform` or `Share`: the only one told of the end, the
     /// only one that may read its properties or cancel it.
     let caller: String
+    /// `caller` as the destination of the job's unicast signals (nil only if it were not a
+    /// valid bus name, which the bus never gives: then nothing is sent rather than broadcast).
+    let destination: BusName?
     private(set) var state: JobState
     /// Stops what the job is waiting for (the child, the provider call, the open sheet); nil
     /// once the job ended.
     var running: (any RunningDispatch)?
-    var timeoutTimer: (any DispatchSourceTimer)?
-    /// When the job's timeout ends it (set when it is armed, at creation).
-    var deadline: ContinuousClock.Instant?
+    /// The job's timeout in seconds, for its message, and the uptime (`DispatchTime`
+    /// nanoseconds) at which it ends the job: the job table's one timer watches it.
+    let timeout: UInt32
+    let deadline: UInt64
     /// Runs once when the job ends, before `Finished` is sent (the sheet's last `Update`).
     var whenFinished: ((JobOutcome) -> Void)?
     /// Watches that end with the job (the `Share` caller's disconnect).
@@ -52,13 +58,20 @@ final class Job: @unchecked Sendable {
     /// Whether `Finished` carries `activity_id` (a `Share` job: the caller did not choose it).
     let reportsActivityID: Bool
 
-    init(number: UInt64, token: String, activityID: ActivityID?, caller: String, state: JobState) {
+    init(
+        number: UInt64, token: JobToken, activityID: ActivityID?, caller: String, state: JobState, timeout: UInt32,
+        deadline: UInt64
+    ) {
         precondition(!state.isFinal, "a job starts choosing or running")
         self.number = number
-        self.path = Job1.path(token: token)
+        self.token = token
+        self.path = token.path
         self.activityID = activityID
         self.caller = caller
+        self.destination = try? BusName(caller)
         self.state = state
+        self.timeout = timeout
+        self.deadline = deadline
         self.reportsActivityID = state == .choosing
     }
 
@@ -79,19 +92,11 @@ final class Job: @unchecked Sendable {
         guard !self.state.isFinal else { return false }
         self.state = state
         running = nil
-        timeoutTimer?.cancel()
-        timeoutTimer = nil
         return true
     }
 
     /// 128 random bits as 32 hex digits: a path element no other client can guess.
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return [generator.next(), generator.next()].map { (word: UInt64) in
-            let hex = String(word, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
-    }
+    static func randomToken() -> String { JobToken.random().pathElement }
 }
 
 /// A dispatch in progress that can be abandoned (the child killed, the call dropped).

@@ -1,10 +1,10 @@
-// Creates jobs for Perform and Share, exports their Job1 objects, bounds how many run, and ends each exactly once.
+// Creates jobs for Perform and Share, answers their Job1 objects, bounds how many run, ends each exactly once.
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Foundation
 
-/// The broker's jobs by number. Loop-confined (the connection's loop, like every feature).
+/// The broker's jobs by token. Loop-confined (the connection's loop, like every feature).
 ///
 /// Its inputs are explicit: the activities to look up and check, the dispatcher that runs
 /// them, and `completed`, told of each job that completed (the usage ranking counts it).
@@ -12,20 +12,28 @@ import Foundation
 /// A job is its caller's business (API.md §6): its path carries a random token and is left
 /// out of introspection, its properties answer only the caller (`AccessDenied` for anyone
 /// else), and `PropertiesChanged` and `Finished` are unicast to the caller.
+///
+/// Nothing is exported per job: the table answers every path below `Job1.parentPath` from a
+/// running `Job` or, during the afterlife, a `FinishedJobs` row; one `JobAlarm` serves every
+/// timeout and the afterlife's end. So a `Perform` costs no table, timer or extra loop turn, and
+/// what happens once `Finished` is sent (the row, the usage count, the log line) is off the
+/// path of the caller's wait.
 final class JobTable: @unchecked Sendable {
     private let connection: Connection
     private let activities: ActivityState
     private let log: BrokerLog
-    private let afterlife: Duration
+    /// The afterlife in nanoseconds.
+    private let afterlife: UInt64
     private let maximumRunning: Int
     /// Told of each completed job: its activity and its caller (whose own uses do not count).
     private let completed: (ActivityID, String) -> Void
-    private var jobs: [UInt64: Job] = [:]
-    private var runningByCaller: [String: Int] = [:]
     /// Jobs not yet ended (choosing or running), across all callers.
-    private var runningCount = 0
+    private var running: [JobToken: Job] = [:]
+    private var finished = FinishedJobs()
+    private var runningByCaller: [String: Int] = [:]
     private var nextNumber: UInt64 = 1
     private let dispatcher: Dispatcher
+    private lazy var alarm = JobAlarm(queue: connection.queue) { [unowned self] in alarmFired() }
 
     static let defaultTimeout: UInt32 = 300
     static let maximumTimeout: UInt32 = 3600
@@ -45,15 +53,22 @@ final class JobTable: @unchecked Sendable {
         self.activities = activities
         self.dispatcher = dispatcher
         self.log = log
-        self.afterlife = afterlife
+        self.afterlife = UInt64(max(0, afterlife.nanoseconds))
         self.maximumRunning = maximumRunning
         self.completed = completed
+        do {
+            try connection.exportChildren(of: Job1.parentPath) { [unowned self] path in interfaces(at: path) }
+        } catch {
+            preconditionFailure("one job table per connection: \(error)")
+        }
     }
 
     // MARK: Perform
 
-    /// `Perform`: every check happens before the job exists (API.md §3), then the job is
-    /// exported and its dispatch starts after the reply has gone out.
+    /// `Perform`: every check happens before the job exists (API.md §3); then the job starts
+    /// at once, so that a provider call leaves before the reply (the caller's wait is the
+    /// provider's round trip, not the reply's), and `Finished` can only follow the reply: it
+    /// is sent from a later turn of the loop.
     func perform(id: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String)
         throws(ActivityError) -> ObjectPath
     {
@@ -65,8 +80,8 @@ final class JobTable: @unchecked Sendable {
         let plan = try prepare(activity, items: items, activationToken: options[OptionKey.activationToken]?.string)
         try admit(caller: caller)
         let job = create(caller: caller, activityID: activity.id, state: .running, timeout: timeout)
+        start(job, plan: plan)
         log.event("job \(job.number): \(activity.id) started (by \(caller))")
-        connection.queue.async { [self] in start(job, plan: plan) }
         return job.path
     }
 
@@ -97,34 +112,31 @@ final class JobTable: @unchecked Sendable {
     /// Whether `caller` may start one more job: `limitExceeded`, naming the limit, when it
     /// already runs its share or the broker runs its global maximum.
     func admit(caller: String) throws(ActivityError) {
-        let running = runningByCaller[caller, default: 0]
-        guard running < Self.maximumRunningPerCaller else {
+        let own = runningByCaller[caller, default: 0]
+        guard own < Self.maximumRunningPerCaller else {
             throw .limitExceeded(
-                "\(caller) already has \(running) running jobs (at most \(Self.maximumRunningPerCaller) per connection); wait for one to finish")
+                "\(caller) already has \(own) running jobs (at most \(Self.maximumRunningPerCaller) per connection); wait for one to finish")
         }
-        guard runningCount < maximumRunning else {
+        guard running.count < maximumRunning else {
             throw .limitExceeded(
-                "the broker already runs \(runningCount) jobs (at most \(maximumRunning) across all callers); try again when one finished")
+                "the broker already runs \(running.count) jobs (at most \(maximumRunning) across all callers); try again when one finished")
         }
     }
 
     // MARK: Jobs
 
-    /// Creates, counts and exports a job in `state` (`running`, or `choosing` for `Share`),
-    /// and arms its timeout, which covers the whole job from now on. Call `admit` first.
+    /// Creates and counts a job in `state` (`running`, or `choosing` for `Share`); its timeout
+    /// covers the whole job from now on. Its path answers from now on. Call `admit` first.
     func create(caller: String, activityID: ActivityID?, state: JobState, timeout: UInt32) -> Job {
         connection.assertOnLoop()
-        let job = Job(number: nextNumber, token: Job.randomToken(), activityID: activityID, caller: caller, state: state)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout) * 1_000_000_000
+        let job = Job(
+            number: nextNumber, token: .random(), activityID: activityID, caller: caller, state: state,
+            timeout: timeout, deadline: deadline)
         nextNumber += 1
-        do {
-            try connection.export(job.path, interfaces: [jobInterface(job)], listed: false)
-        } catch {
-            preconditionFailure("job paths are unique: \(error)")
-        }
-        jobs[job.number] = job
+        running[job.token] = job
         runningByCaller[caller, default: 0] += 1
-        runningCount += 1
-        armTimeout(job, seconds: timeout)
+        alarm.arm(at: deadline)
         return job
     }
 
@@ -133,14 +145,21 @@ final class JobTable: @unchecked Sendable {
     func run(_ job: Job, chosen activity: Activity, plan: DispatchPlan) {
         connection.assertOnLoop()
         job.chose(activity.id)
-        announceState(of: job, names: [Job1.state.name.rawValue, Job1.activityID.name.rawValue])
+        if let caller = job.destination {
+            connection.emitPropertiesChanged(
+                path: job.path, interface: Job1.interface,
+                values: [
+                    Job1.state.name.rawValue: .string(job.state.rawValue),
+                    Job1.activityID.name.rawValue: .string(activity.id.rawValue),
+                ], destination: caller)
+        }
         log.event("job \(job.number): \(activity.id) chosen and started (by \(job.caller))")
         start(job, plan: plan)
     }
 
     /// Cancels every job not yet ended (shutdown): their callers get `Finished(cancelled)`.
     func cancelAll() {
-        for job in jobs.values.sorted(by: { $0.number < $1.number }) where !job.state.isFinal { cancel(job) }
+        for job in running.values.sorted(by: { $0.number < $1.number }) { cancel(job) }
     }
 
     /// Stops what the job waits for and ends it `cancelled`.
@@ -149,97 +168,110 @@ final class JobTable: @unchecked Sendable {
         finish(job, .cancelled)
     }
 
-    private func armTimeout(_ job: Job, seconds: UInt32) {
-        let timer = DispatchSource.makeTimerSource(queue: connection.queue)
-        timer.schedule(deadline: .now() + .seconds(Int(seconds)))
-        job.deadline = ContinuousClock.now + .seconds(Int(seconds))
-        timer.setEventHandler { [unowned self] in
-            let what =
-                job.state == .choosing
-                ? "no activity was chosen within \(seconds) seconds"
-                : "\(job.subject) did not finish within \(seconds) seconds"
-            job.running?.cancel()
-            finish(job, .failed(.timeout(what)))
-        }
-        job.timeoutTimer = timer
-        timer.resume()
-    }
-
     private func start(_ job: Job, plan: DispatchPlan) {
         guard job.state == .running else { return }
-        // What is left of the job's timeout (a Share job spent some of it choosing).
-        let left = job.deadline.map { ContinuousClock.now.duration(to: $0).components.seconds } ?? 0
-        let timeout = UInt32(clamping: max(1, left + 1))
-        job.running = dispatcher.start(plan, timeout: timeout) { [unowned self] outcome in
+        job.running = dispatcher.start(plan, deadline: job.deadline) { [unowned self] outcome in
             finish(job, outcome)
         }
     }
 
     /// Ends the job once: state, its `whenFinished`, the unicast `PropertiesChanged` and
-    /// `Finished`, the usage count when it completed, the log line, and removal after the
-    /// afterlife.
+    /// `Finished` (in that order, as always); then, with the caller already told, its row for
+    /// the afterlife, the usage count when it completed and the log line.
     func finish(_ job: Job, _ outcome: JobOutcome) {
         guard job.end(outcome.state) else { return }
+        running[job.token] = nil
         runningByCaller[job.caller, default: 1] -= 1
         if runningByCaller[job.caller] == 0 { runningByCaller[job.caller] = nil }
-        runningCount -= 1
         for subscription in job.subscriptions { connection.cancel(subscription) }
         job.subscriptions.removeAll()
         let whenFinished = job.whenFinished
         job.whenFinished = nil
         whenFinished?(outcome)
-        announceState(of: job, names: [Job1.state.name.rawValue])
-        var results = outcome.results
-        if job.reportsActivityID, let id = job.activityID { results[ResultKey.activityID] = .string(id.rawValue) }
-        do {
-            try connection.emit(
-                Signal(
-                    path: job.path, interface: Job1.interface, member: Job1.finished.name,
-                    body: [.string(outcome.state.rawValue), .vardict(results)],
-                    destination: try BusName(job.caller)))
-        } catch {
-            log.event("job \(job.number): could not send Finished: \(error)")
+        if let caller = job.destination {
+            connection.emitPropertiesChanged(
+                path: job.path, interface: Job1.interface, values: [Job1.state.name.rawValue: .string(outcome.state.rawValue)],
+                destination: caller)
+            var results = outcome.results
+            if job.reportsActivityID, let id = job.activityID { results[ResultKey.activityID] = .string(id.rawValue) }
+            do {
+                try connection.emit(
+                    Signal(
+                        path: job.path, interface: Job1.interface, member: Job1.finished.name,
+                        body: [.string(outcome.state.rawValue), .vardict(results)], destination: caller))
+            } catch {
+                log.event("job \(job.number): could not send Finished: \(error)")
+            }
         }
+
+        let expiry = DispatchTime.now().uptimeNanoseconds + afterlife
+        finished.insert(
+            job.token, FinishedJobs.Row(state: outcome.state, activityID: job.activityID, caller: job.caller, expiry: expiry))
+        alarm.arm(at: expiry)
         if outcome.state == .completed, let id = job.activityID { completed(id, job.caller) }
         let errorName = outcome.results[ResultKey.error]?.string.map { " (\($0))" } ?? ""
         log.event("job \(job.number): \(job.subject) \(outcome.state.rawValue)\(errorName)")
+    }
 
-        let connection = connection
-        connection.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(afterlife.nanoseconds))) { [weak self] in
-            self?.jobs[job.number] = nil
-            connection.unexport(job.path)
+    /// Ends the jobs whose timeout is up, forgets the finished ones whose afterlife is over, and
+    /// sets the alarm for the next of either.
+    private func alarmFired() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        for job in running.values.filter({ $0.deadline <= now }).sorted(by: { $0.number < $1.number }) {
+            let what =
+                job.state == .choosing
+                ? "no activity was chosen within \(job.timeout) seconds"
+                : "\(job.subject) did not finish within \(job.timeout) seconds"
+            job.running?.cancel()
+            finish(job, .failed(.timeout(what)))
         }
+        if let next = finished.sweep(at: now) { alarm.arm(at: next) }
+        if let next = running.values.lazy.map(\.deadline).min() { alarm.arm(at: next) }
     }
 
-    /// `PropertiesChanged` for `names`, to the job's caller alone.
-    private func announceState(of job: Job, names: [String]) {
-        guard let caller = try? BusName(job.caller) else { return }
-        connection.emitPropertiesChanged(path: job.path, interface: Job1.interface, names: names, destination: caller)
+    // MARK: Job1 objects
+
+    /// The `Job1` interface at `path`: a running job's, or a finished one's within its afterlife.
+    private func interfaces(at path: ObjectPath) -> [Interface]? {
+        guard let token = JobToken(path: path) else { return nil }
+        if let job = running[token] {
+            return [
+                Self.jobInterface(caller: job.caller, state: job.state, activityID: job.activityID) { [unowned self] in
+                    guard !job.state.isFinal else { return }
+                    log.event("job \(job.number): cancel requested by its caller")
+                    cancel(job)
+                }
+            ]
+        }
+        guard let row = finished.row(token, at: DispatchTime.now().uptimeNanoseconds) else { return nil }
+        // Cancel after the end changes nothing (exactly one Finished), but still only for the caller.
+        return [Self.jobInterface(caller: row.caller, state: row.state, activityID: row.activityID) {}]
     }
 
-    private func jobInterface(_ job: Job) -> Interface {
+    /// A job's table as it stands now (built for the call that asks): `Cancel`, `ActivityId` and
+    /// `State`, all for `caller` alone.
+    private static func jobInterface(
+        caller: String, state: JobState, activityID: ActivityID?, cancel: @escaping @Sendable () -> Void
+    ) -> Interface {
         Interface(
             Job1.interface,
             methods: [
                 Job1.cancel.method(
-                    .immediate { [unowned self] call in
-                        guard call.sender == job.caller else {
-                            throw ActivityError.accessDenied("only the connection that started job \(job.number) may cancel it")
+                    .immediate { call in
+                        guard call.sender == caller else {
+                            throw ActivityError.accessDenied("only the connection that started this job may cancel it")
                         }
-                        if !job.state.isFinal {
-                            log.event("job \(job.number): cancel requested by its caller")
-                            cancel(job)
-                        }
+                        cancel()
                         return []
                     })
             ],
             properties: [
-                Job1.activityID.property { .string(job.activityID?.rawValue ?? "") },
-                Job1.state.property { .string(job.state.rawValue) },
+                Job1.activityID.property { .string(activityID?.rawValue ?? "") },
+                Job1.state.property { .string(state.rawValue) },
             ],
             signals: [Job1.finished],
             propertyAccess: { sender in
-                guard sender == job.caller else {
+                guard sender == caller else {
                     throw ActivityError.accessDenied("only the connection that started this job may read its properties")
                 }
             })

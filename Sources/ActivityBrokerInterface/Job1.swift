@@ -5,12 +5,15 @@ import DBus
 public enum Job1 {
     public static let interface: InterfaceName = "org.activitybroker.Job1"
 
+    /// The parent of every job's path, `<Broker1 path>/job` (no object of its own).
+    public static let parentPath = try! ObjectPath(Broker1.objectPath.rawValue + "/job")
+
     /// The path of the job named `token` (letters, digits and `_`), below the broker's object.
     ///
     /// The broker makes the token from 128 random bits, so that no client can guess another
     /// caller's job path (API.md §6: a job is its caller's business).
     public static func path(token: String) -> ObjectPath {
-        try! ObjectPath(Broker1.objectPath.rawValue + "/job/" + token)
+        try! ObjectPath(parentPath.rawValue + "/" + token)
     }
 
     /// `Cancel() → ()`: only the connection that called `Perform` may.

@@ -39,6 +39,8 @@ public final class Connection: @unchecked Sendable {
     var objects: [ObjectPath: [Interface]] = [:]
     /// Exported objects left out of their ancestors' introspection (`export(listed: false)`).
     var unlistedObjects: Set<ObjectPath> = []
+    /// Parents whose children are answered on demand (`exportChildren(of:resolve:)`).
+    var childResolvers: [ObjectPath: (ObjectPath) -> [Interface]?] = [:]
     var subscriptions: [Int: SubscriptionEntry] = [:]
     var ruleCounts: [String: Int] = [:]
     var senderTracking: [String: (subscription: Subscription, count: Int)] = [:]
@@ -201,6 +203,7 @@ public final class Connection: @unchecked Sendable {
         subscriptions.removeAll()
         objects.removeAll()
         unlistedObjects.removeAll()
+        childResolvers.removeAll()
         disconnectHandlers.removeAll()
         nameLostHandlers.removeAll()
     }

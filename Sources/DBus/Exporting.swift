@@ -29,6 +29,25 @@ extension Connection {
         }
     }
 
+    /// Answers calls to the paths directly below `parent` that are not exported themselves with
+    /// the interfaces `resolve` gives for each (nil: no object there, `UnknownObject`), built when
+    /// a call comes: for many short-lived objects (jobs) that should cost no table each while
+    /// they exist. They are left out of introspection, like `export(listed: false)`. `resolve`
+    /// runs on the loop. Throws `InvalidArgs` if `parent` already has a resolver.
+    public func exportChildren(of parent: ObjectPath, resolve: @escaping (ObjectPath) -> [Interface]?) throws(DBusError) {
+        try sync { () throws(DBusError) in
+            guard childResolvers[parent] == nil else { throw .invalidArgs("children of \(parent) are already exported") }
+            childResolvers[parent] = resolve
+        }
+    }
+
+    /// The interfaces at `path`: exported there, or given by its parent's resolver. On the loop.
+    func interfaces(at path: ObjectPath) -> [Interface]? {
+        if let table = objects[path] { return table }
+        guard !childResolvers.isEmpty, let parent = path.parent, let resolve = childResolvers[parent] else { return nil }
+        return resolve(path)
+    }
+
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` for `names` with the current
     /// getter values. Unknown names are logged and skipped.
     ///
@@ -38,7 +57,7 @@ extension Connection {
         path: ObjectPath, interface: InterfaceName, names: [String], destination: BusName? = nil
     ) {
         perform {
-            guard let table = self.objects[path]?.first(where: { $0.name == interface }) else {
+            guard let table = self.interfaces(at: path)?.first(where: { $0.name == interface }) else {
                 log("PropertiesChanged for \(interface) at \(path), which is not exported")
                 return
             }
@@ -55,15 +74,31 @@ extension Connection {
                 }
                 changed.append(DictEntry(key: .string(name), value: .variant(value)))
             }
-            let signal = Signal(
-                path: path, interface: .properties, member: "PropertiesChanged",
-                body: [.string(interface.rawValue), .dictionary(key: "s", value: "v", changed), .stringArray([])],
-                destination: destination)
-            do {
-                self.sendOneWay(try Message.signal(signal))
-            } catch {
-                log("PropertiesChanged could not be encoded: \(error)")
-            }
+            self.sendPropertiesChanged(path: path, interface: interface, changed, destination: destination)
+        }
+    }
+
+    /// Emits `PropertiesChanged` with `values` as given (name, value), without reading the
+    /// object's getters: for an owner that has the new values at hand. Like the other, nil
+    /// `destination` broadcasts and a unique name unicasts.
+    public func emitPropertiesChanged(
+        path: ObjectPath, interface: InterfaceName, values: KeyValuePairs<String, Value>, destination: BusName? = nil
+    ) {
+        let changed = values.map { DictEntry(key: .string($0.key), value: .variant($0.value)) }
+        perform { self.sendPropertiesChanged(path: path, interface: interface, changed, destination: destination) }
+    }
+
+    private func sendPropertiesChanged(
+        path: ObjectPath, interface: InterfaceName, _ changed: [DictEntry], destination: BusName?
+    ) {
+        let signal = Signal(
+            path: path, interface: .properties, member: "PropertiesChanged",
+            body: [.string(interface.rawValue), .dictionary(key: "s", value: "v", changed), .stringArray([])],
+            destination: destination)
+        do {
+            sendOneWay(try Message.signal(signal))
+        } catch {
+            log("PropertiesChanged could not be encoded: \(error)")
         }
     }
 
@@ -88,7 +123,7 @@ extension Connection {
         let path = ObjectPath(unchecked: call.path ?? "/")
         let member = MemberName(unchecked: call.member ?? "")
         let interfaceName = call.interface.map { InterfaceName(unchecked: $0) }
-        let table = objects[path]
+        let table = interfaces(at: path)
 
         if member.rawValue == "Introspect", interfaceName == .introspectable || (interfaceName == nil && table?.contains { $0.methodsByName[member] != nil } != true) {
             let children = childNodes(of: path)

@@ -54,10 +54,12 @@ extension Connection {
     /// or the error (`NoReply` after `timeout`, `Disconnected`, the callee's error, `InvalidArgs`
     /// when the body cannot be encoded).
     ///
-    /// `autoStart: false` asks the bus not to activate the destination.
+    /// `autoStart: false` asks the bus not to activate the destination. `timeout: nil` arms no
+    /// timer: for a caller that ends the wait itself (`cancel()` at a deadline of its own), so
+    /// that a call costs no timer set and cancelled on the loop.
     @discardableResult
     public func call(
-        _ call: MethodCall, timeout: Duration = .seconds(25), autoStart: Bool = true,
+        _ call: MethodCall, timeout: Duration? = .seconds(25), autoStart: Bool = true,
         completion: @escaping (Result<[Value], DBusError>) -> Void
     ) -> PendingCall {
         let pending = PendingCall(connection: self, completion: completion)
@@ -90,7 +92,7 @@ extension Connection {
         return try result.get()
     }
 
-    private func send(_ message: Message, pending: PendingCall, timeout: Duration, description: String) {
+    private func send(_ message: Message, pending: PendingCall, timeout: Duration?, description: String) {
         guard isOpen, let connection = raw else {
             pending.complete(.failure(.disconnected()))
             return
@@ -102,6 +104,7 @@ extension Connection {
         }
         pending.serial = serial
         pendingCalls[serial] = pending
+        guard let timeout else { return }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [weak self, weak pending] in
             guard let self, let pending, self.pendingCalls[serial] === pending else { return }

@@ -1,0 +1,41 @@
+// The 128 random bits that name a job in its path: made, spelled as a path element and read back.
+import ActivityBrokerInterface
+import DBus
+
+/// A job's name: 128 random bits, the last element of its path (`…/job/<32 hex digits>`), so
+/// that no client can guess another caller's job (API.md §6). Held as a number, 16 bytes, so
+/// that the job table keys running and finished jobs by it without a string each.
+struct JobToken: Hashable, Sendable {
+    let bits: UInt128
+
+    /// Fresh random bits from the system's generator.
+    static func random() -> JobToken {
+        var generator = SystemRandomNumberGenerator()
+        return JobToken(bits: generator.next())
+    }
+
+    /// The token of `path` when it is a job's path: the broker's job parent and 32 lowercase
+    /// hex digits; nil otherwise.
+    init?(path: ObjectPath) {
+        let text = path.rawValue
+        guard text.utf8.count == Job1.parentPath.rawValue.utf8.count + 1 + 32,
+            text.hasPrefix(Job1.parentPath.rawValue + "/")
+        else { return nil }
+        let hex = text.utf8.suffix(32)
+        guard hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+            let bits = UInt128(Substring(hex), radix: 16)
+        else { return nil }
+        self.bits = bits
+    }
+
+    init(bits: UInt128) { self.bits = bits }
+
+    /// 32 lowercase hex digits, zero-padded.
+    var pathElement: String {
+        let hex = String(bits, radix: 16)
+        return String(repeating: "0", count: 32 - hex.utf8.count) + hex
+    }
+
+    /// The job's object path.
+    var path: ObjectPath { Job1.path(token: pathElement) }
+}
