@@ -29,6 +29,8 @@ public final class Broker: @unchecked Sendable {
     private let connection: Connection
     private let configuration: BrokerConfiguration
     private let log: BrokerLog
+    /// Where `log` writes; flushed before the broker stops.
+    private let logSink: CoalescedLogSink
     private let machine: MachineEnvironment
     private let usage: UsageStore
     private let activities: ActivityState
@@ -46,7 +48,8 @@ public final class Broker: @unchecked Sendable {
     public init(configuration: BrokerConfiguration, clock base: @escaping @Sendable () -> Date = { Date() }) throws {
         let offset = configuration.clockOffset
         let clock: @Sendable () -> Date = { base().addingTimeInterval(offset) }
-        let log = BrokerLog(verbose: configuration.verbose)
+        let logSink = CoalescedLogSink()
+        let log = BrokerLog(verbose: configuration.verbose, sink: logSink.sink)
         let connection = try Connection(bus: configuration.bus)
         let paths = XDGPaths(environment: configuration.environment)
         let machine = MachineEnvironment(
@@ -56,6 +59,7 @@ public final class Broker: @unchecked Sendable {
         let activities = ActivityState(machine: machine, queue: connection.queue, log: log)
         self.configuration = configuration
         self.log = log
+        self.logSink = logSink
         self.connection = connection
         self.machine = machine
         self.usage = usage
@@ -105,6 +109,8 @@ public final class Broker: @unchecked Sendable {
     /// `--replace` was not given. `whenStopped` runs once if the broker later stops serving on
     /// its own (off the loop for `nameLost`, on it for `disconnected`).
     public func start(whenStopped: @escaping @Sendable (Stop) -> Void) async throws {
+        // Whether it serves or fails, what it logged while starting is out before `main` goes on.
+        defer { logSink.flush() }
         try connection.queue.sync {
             try connection.export(
                 Broker1.objectPath,
@@ -152,6 +158,7 @@ public final class Broker: @unchecked Sendable {
             jobs.cancelAll()
             sessions.closeAll()
             usage.flush()
+            logSink.flush()
             whenStopped(.disconnected)
         }
         connection.queue.sync { announcer.goLive() }
@@ -210,9 +217,11 @@ public final class Broker: @unchecked Sendable {
         }
         if finished.wait(timeout: .now() + Self.shutdownGrace) == .timedOut {
             log.event("the loop did not answer within the shutdown grace; stopping without it")
+            logSink.flush()
             return
         }
         connection.close()
         log.event("stopped")
+        logSink.flush()
     }
 }

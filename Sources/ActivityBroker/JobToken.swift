@@ -30,11 +30,20 @@ struct JobToken: Hashable, Sendable {
 
     init(bits: UInt128) { self.bits = bits }
 
-    /// 32 lowercase hex digits, zero-padded.
+    /// 32 lowercase hex digits, zero-padded (written digit by digit: `String(_:radix:)` on a
+    /// 128-bit number was a visible part of a `Perform`'s work).
     var pathElement: String {
-        let hex = String(bits, radix: 16)
-        return String(repeating: "0", count: 32 - hex.utf8.count) + hex
+        String(unsafeUninitializedCapacity: 32) { buffer in
+            var rest = bits
+            for index in stride(from: 31, through: 0, by: -1) {
+                buffer[index] = Self.hexDigits[Int(truncatingIfNeeded: rest & 0xF)]
+                rest >>= 4
+            }
+            return 32
+        }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The job's object path.
     var path: ObjectPath { Job1.path(token: pathElement) }

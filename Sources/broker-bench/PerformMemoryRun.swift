@@ -9,6 +9,8 @@ import TestSupport
 /// cached, its RSS before any Perform (`rssBeforePerforms`), then after `performs` provider
 /// Performs, one at a time, each waited for until its `Finished` (`rssAfterPerforms`). All of
 /// them are still within their afterlife when it is read, so the growth is what they are kept as.
+/// A Ping after each Perform gives `performPaired` / `pingPaired`: Perform → Finished and its
+/// floor measured alternately.
 ///
 /// A broker of its own rather than the latency figures' one: their count of Performs depends on
 /// `--calls`, and this figure's must not.
@@ -37,15 +39,35 @@ struct PerformMemoryRun {
             Broker1.call(
                 Broker1.perform,
                 [.string(Workload.providerActivity), .vardict([ItemKey.url: .string(Workload.providerURL)]), .vardict([:])]))
+        let ping = try EncodedCall(
+            MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+        // Each Perform → Finished is followed by a Ping, both timed: a ratio of two figures taken
+        // under the same load, which the latency figures (Ping first, Performs later) are not.
+        var performs: [UInt64] = []
+        var pings: [UInt64] = []
+        performs.reserveCapacity(Self.performs)
+        pings.reserveCapacity(Self.performs)
         let began = monotonicNanoseconds()
-        for _ in 0..<Self.performs { try SizeRun.performAndWait(client, perform) }
+        for _ in 0..<Self.performs {
+            let start = monotonicNanoseconds()
+            try SizeRun.performAndWait(client, perform)
+            let middle = monotonicNanoseconds()
+            try client.callDiscardingReply(ping)
+            performs.append(middle - start)
+            pings.append(monotonicNanoseconds() - middle)
+        }
+        let wall = monotonicNanoseconds() - began
         figures["rssAfterPerforms"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
-        let elapsed = Double(monotonicNanoseconds() - began) / 1e9
+        figures["performPaired"] = Figure(samples: performs, wallNanoseconds: wall)
+        figures["pingPaired"] = Figure(samples: pings, wallNanoseconds: wall)
         FileHandle.standardError.write(
             Data(
                 String(
-                    format: "  %d Performs in %.1f s: RSS %.1f → %.1f MB\n", Self.performs, elapsed,
-                    figures["rssBeforePerforms"]!.value! / 1024, figures["rssAfterPerforms"]!.value! / 1024
+                    format: "  %d Performs in %.1f s: RSS %.1f → %.1f MB; paired p50 Perform→Finished %.0f µs, Ping %.0f µs (%.2f×)\n",
+                    Self.performs, Double(wall) / 1e9, figures["rssBeforePerforms"]!.value! / 1024,
+                    figures["rssAfterPerforms"]!.value! / 1024, figures["performPaired"]!.p50Microseconds,
+                    figures["pingPaired"]!.p50Microseconds,
+                    figures["performPaired"]!.p50Microseconds / figures["pingPaired"]!.p50Microseconds
                 ).utf8))
         withExtendedLifetime(provider) {}
         return figures

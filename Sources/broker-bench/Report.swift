@@ -156,6 +156,8 @@ struct Report: Codable {
         ("rssAfterStorm", "broker VmRSS after storm (+10,000)", .memory),
         ("rssBeforePerforms", "fresh broker VmRSS, before Performs", .memory),
         ("rssAfterPerforms", "same, after 10,000 Performs", .memory),
+        ("performPaired", "same, Perform→Finished, provider", .latency),
+        ("pingPaired", "same, Ping after each Perform", .latency),
     ]
 
     private enum Kind { case latency, wall, start, memory, count }
