@@ -1,4 +1,4 @@
-// One job (a Perform, or a Share from choosing to its end): its state, its D-Bus object and how to stop it.
+// One job while it runs (a Perform, or a Share from choosing to its end): its state, its caller, its deadline and how to stop it.
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
