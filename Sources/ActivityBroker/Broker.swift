@@ -29,8 +29,6 @@ public final class Broker: @unchecked Sendable {
     private let connection: Connection
     private let configuration: BrokerConfiguration
     private let log: BrokerLog
-    /// Where `log` writes; flushed before the broker stops.
-    private let logSink: CoalescedLogSink
     private let machine: MachineEnvironment
     private let usage: UsageStore
     private let activities: ActivityState
@@ -48,8 +46,7 @@ public final class Broker: @unchecked Sendable {
     public init(configuration: BrokerConfiguration, clock base: @escaping @Sendable () -> Date = { Date() }) throws {
         let offset = configuration.clockOffset
         let clock: @Sendable () -> Date = { base().addingTimeInterval(offset) }
-        let logSink = CoalescedLogSink()
-        let log = BrokerLog(verbose: configuration.verbose, sink: logSink.sink)
+        let log = BrokerLog(verbose: configuration.verbose)
         let connection = try Connection(bus: configuration.bus)
         let paths = XDGPaths(environment: configuration.environment)
         let machine = MachineEnvironment(
@@ -59,7 +56,6 @@ public final class Broker: @unchecked Sendable {
         let activities = ActivityState(machine: machine, queue: connection.queue, log: log)
         self.configuration = configuration
         self.log = log
-        self.logSink = logSink
         self.connection = connection
         self.machine = machine
         self.usage = usage
@@ -109,8 +105,6 @@ public final class Broker: @unchecked Sendable {
     /// `--replace` was not given. `whenStopped` runs once if the broker later stops serving on
     /// its own (off the loop for `nameLost`, on it for `disconnected`).
     public func start(whenStopped: @escaping @Sendable (Stop) -> Void) async throws {
-        // Whether it serves or fails, what it logged while starting is out before `main` goes on.
-        defer { logSink.flush() }
         try connection.queue.sync {
             try connection.export(
                 Broker1.objectPath,
@@ -158,7 +152,6 @@ public final class Broker: @unchecked Sendable {
             jobs.cancelAll()
             sessions.closeAll()
             usage.flush()
-            logSink.flush()
             whenStopped(.disconnected)
         }
         connection.queue.sync { announcer.goLive() }
@@ -217,11 +210,9 @@ public final class Broker: @unchecked Sendable {
         }
         if finished.wait(timeout: .now() + Self.shutdownGrace) == .timedOut {
             log.event("the loop did not answer within the shutdown grace; stopping without it")
-            logSink.flush()
             return
         }
         connection.close()
         log.event("stopped")
-        logSink.flush()
     }
 }
