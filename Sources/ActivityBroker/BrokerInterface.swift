@@ -26,9 +26,10 @@ enum BrokerInterface {
                         // A bus name not known is asked about again (once) before a refusal.
                         activities.refreshingUnknownNames(of: call.body[0].string ?? "") {
                             do {
-                                responder.reply([.objectPath(try jobs.perform(
+                                try jobs.perform(
                                     id: call.body[0].string ?? "", items: call.body[1].vardict ?? [:],
-                                    options: call.body[2].vardict ?? [:], caller: call.sender))])
+                                    options: call.body[2].vardict ?? [:], caller: call.sender
+                                ) { path in responder.reply([.objectPath(path)]) }
                             } catch {
                                 responder.fail(error)
                             }

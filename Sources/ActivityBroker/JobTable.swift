@@ -65,13 +65,15 @@ final class JobTable: @unchecked Sendable {
 
     // MARK: Perform
 
-    /// `Perform`: every check happens before the job exists (API.md §3); then the job starts
-    /// at once, so that a provider call leaves before the reply (the caller's wait is the
-    /// provider's round trip, not the reply's), and `Finished` can only follow the reply: it
-    /// is sent from a later turn of the loop.
-    func perform(id: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String)
-        throws(ActivityError) -> ObjectPath
-    {
+    /// `Perform`: every check happens before the job exists (API.md §3); then `reply` sends the
+    /// job's path and the dispatch starts right after it, in the same turn of the loop (no hop).
+    /// The reply goes first so that a caller always has its job before anything of the job
+    /// happens: were the broker to die after calling a provider but before replying, the caller
+    /// would get an error for `Perform` instead of its job's end.
+    func perform(
+        id: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String,
+        reply: (ObjectPath) -> Void
+    ) throws(ActivityError) {
         connection.assertOnLoop()
         let activity = try activities.lookUp(id, caller: caller)
         let items = try ItemsDecoder.decode(rawItems)
@@ -80,9 +82,9 @@ final class JobTable: @unchecked Sendable {
         let plan = try prepare(activity, items: items, activationToken: options[OptionKey.activationToken]?.string)
         try admit(caller: caller)
         let job = create(caller: caller, activityID: activity.id, state: .running, timeout: timeout)
+        reply(job.path)
         start(job, plan: plan)
         log.event("job \(job.number): \(activity.id) started (by \(caller))")
-        return job.path
     }
 
     /// The `timeout` option (seconds), checked against its bounds.
