@@ -13,7 +13,7 @@ public struct BrokerConfiguration: Sendable {
     public var verbose = false
     /// The environment the broker resolves XDG directories, PATH and candidates' `env` in.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
-    /// How long a finished job object stays exported (API.md §6). The hidden flag
+    /// How long a finished job stays readable by its caller (API.md §6), as a row of `FinishedJobs`. The hidden flag
     /// `--job-afterlife SECONDS` (a testing aid, e.g. `0.2`) shortens it.
     public var jobAfterlife: Duration = .seconds(60)
     /// How old the list of activatable bus names may be before a lookup miss refreshes it
