@@ -19,7 +19,7 @@ public enum Broker1 {
     /// `ListActivities(a{sv} items, a{sv} options) → (aa{sv} activities)`.
     public static let listActivities = MethodSignature(
         interface, "ListActivities", in: [Argument("items", "a{sv}"), Argument("options", "a{sv}")],
-        out: [Argument("activities", "aa{sv}")])
+        out: [Argument("activities", "aa{sv}")], readOnly: true)
     /// `Perform(s id, a{sv} items, a{sv} options) → (o job)`.
     public static let perform = MethodSignature(
         interface, "Perform", in: [Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
@@ -30,11 +30,12 @@ public enum Broker1 {
     public static let unregisterActivity = MethodSignature(interface, "UnregisterActivity", in: [Argument("id", "s")])
     /// `ListRegistered(a{sv} options) → (aa{sv} activities)`.
     public static let listRegistered = MethodSignature(
-        interface, "ListRegistered", in: [Argument("options", "a{sv}")], out: [Argument("activities", "aa{sv}")])
+        interface, "ListRegistered", in: [Argument("options", "a{sv}")], out: [Argument("activities", "aa{sv}")],
+        readOnly: true)
     /// `Explain(s id, a{sv} items) → (b applies, s reason)`.
     public static let explain = MethodSignature(
         interface, "Explain", in: [Argument("id", "s"), Argument("items", "a{sv}")],
-        out: [Argument("applies", "b"), Argument("reason", "s")])
+        out: [Argument("applies", "b"), Argument("reason", "s")], readOnly: true)
     /// `ClearHistory() → ()`.
     public static let clearHistory = MethodSignature(interface, "ClearHistory")
     /// `ClearAttributions() → ()`: forgets every pending click measurement click and report

@@ -9,20 +9,24 @@ public struct MethodSignature: Sendable {
     public let name: MemberName
     public let inArguments: [Argument]
     public let outArguments: [Argument]
+    /// The method changes nothing: the service may answer it ahead of other callers' queued
+    /// calls when the bus is busy (`DBus.Method.readOnly`).
+    public let readOnly: Bool
 
     public init(
         _ interface: InterfaceName, _ name: MemberName, in inArguments: [Argument] = [],
-        out outArguments: [Argument] = []
+        out outArguments: [Argument] = [], readOnly: Bool = false
     ) {
         self.interface = interface
         self.name = name
         self.inArguments = inArguments
         self.outArguments = outArguments
+        self.readOnly = readOnly
     }
 
     /// The exported method: this signature answered by `handler`.
     public func method(_ handler: MethodHandler) -> Method {
-        Method(name, in: inArguments, out: outArguments, handler: handler)
+        Method(name, in: inArguments, out: outArguments, readOnly: readOnly, handler: handler)
     }
 
     /// A call of this method on `destination` at `path`.

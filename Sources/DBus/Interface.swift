@@ -39,11 +39,18 @@ public struct Method: Sendable {
     public let inSignature: Signature
     /// The body signature a reply must have; a handler returning anything else replies `Failed`.
     public let outSignature: Signature
+    /// The method only reads: under load the loop may answer it before other peers' queued
+    /// calls (never before its own caller's earlier ones). See `SenderQueues`.
+    public let readOnly: Bool
 
-    public init(_ name: MemberName, in inArguments: [Argument] = [], out outArguments: [Argument] = [], handler: MethodHandler) {
+    public init(
+        _ name: MemberName, in inArguments: [Argument] = [], out outArguments: [Argument] = [], readOnly: Bool = false,
+        handler: MethodHandler
+    ) {
         self.name = name
         self.inArguments = inArguments
         self.outArguments = outArguments
+        self.readOnly = readOnly
         self.handler = handler
         inSignature = Signature(concatenating: inArguments.map(\.signature))
         outSignature = Signature(concatenating: outArguments.map(\.signature))
