@@ -39,7 +39,11 @@ public final class Connection: @unchecked Sendable {
         budget: IncomingLimits.perPeerBudget, promptRun: IncomingLimits.promptRun)
     /// Reading is paused because `incoming` reached its bound (back-pressure).
     var readPaused = false
-    var backlogHandlers: [(_ paused: Bool, _ buffered: Int) -> Void] = []
+    /// The bound on `incoming` (`IncomingLimits.messages`; tests lower it).
+    var incomingBound = IncomingLimits.messages
+    /// For tests of back-pressure: keep reading and queueing, but handle nothing.
+    var holdsIncoming = false
+    var backlogHandlers: [(Backlog) -> Void] = []
     var timeouts: [OpaquePointer: TimeoutEntry] = [:]
     var pendingCalls: [UInt32: PendingCall] = [:]
     var objects: [ObjectPath: [Interface]] = [:]

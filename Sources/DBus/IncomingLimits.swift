@@ -8,9 +8,8 @@
 enum IncomingLimits {
     /// Messages held unhandled before reading pauses (a storm of 10,000 calls fits). About
     /// 0.5–1 KB each for ordinary calls.
+    /// Reading resumes once the backlog is down to half of it.
     static let messages = 16_384
-    /// Reading resumes once the backlog is down to this.
-    static let resumeAt = messages / 2
     /// Bytes of received messages alive at once (queued, or held by a handler that has not
     /// replied yet) before libdbus stops reading (`dbus_connection_set_max_received_size`;
     /// libdbus's own default is 63 MB). Bounds memory when messages are large.
@@ -34,13 +33,10 @@ enum IncomingLimits {
 }
 
 extension Connection {
-    /// Calls `handler` on the loop when reading from the bus pauses because `buffered`
-    /// messages wait unhandled (the bound), and when it resumes: for a debug log.
-    public func onBacklogChange(_ handler: @escaping (_ paused: Bool, _ buffered: Int) -> Void) {
+    /// Calls `handler` on the loop when reading from the bus pauses because the backlog of
+    /// unhandled messages reached its bound, and when it resumes: for a debug log.
+    public func onBacklogChange(_ handler: @escaping (Backlog) -> Void) {
         let box = UncheckedBox(handler)
         perform { self.backlogHandlers.append(box.value) }
     }
-
-    /// The bound on unhandled incoming messages at which reading pauses.
-    public static var incomingMessageBound: Int { IncomingLimits.messages }
 }
