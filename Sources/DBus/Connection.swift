@@ -43,6 +43,11 @@ public final class Connection: @unchecked Sendable {
     var incomingBound = IncomingLimits.messages
     /// For tests of back-pressure: keep reading and queueing, but handle nothing.
     var holdsIncoming = false
+    /// Replies of bulk calls waiting for the socket, and how many per destination
+    /// (`ConnectionLoop+Output.swift`); `handlingBulk` while a bulk call is being handled.
+    var heldOutput = FIFO<Message>()
+    var heldDestinations: [String: Int] = [:]
+    var handlingBulk = false
     var backlogHandlers: [(Backlog) -> Void] = []
     var timeouts: [OpaquePointer: TimeoutEntry] = [:]
     var pendingCalls: [UInt32: PendingCall] = [:]
@@ -203,8 +208,11 @@ public final class Connection: @unchecked Sendable {
         closing = true
         markClosed()
         if dbus_connection_get_is_connected(connection) != 0 {
+            releaseOutput(connection, all: true)
             dbus_connection_flush(connection)
         }
+        heldOutput = FIFO()
+        heldDestinations.removeAll()
         dbus_connection_close(connection)
         removeLoop()
         // Unanswerable now; released while libdbus can still account for them.

@@ -37,8 +37,11 @@ extension Connection {
             readAvailable(connection)
             drain(connection)
             updateBackPressure()
+            releaseOutput(connection)
+            // Past a few hundred held replies, running further ahead of the bus only takes CPU
+            // from it: bulk calls wait unhandled (prompt ones do not).
             guard !holdsIncoming, handled < IncomingLimits.perTurn,
-                let message = incoming.next(bulk: outputFlows(connection))
+                let message = incoming.next(bulk: heldOutput.count < IncomingLimits.heldReplies)
             else {
                 break
             }
@@ -47,23 +50,24 @@ extension Connection {
                 // The bus reports a peer gone after routing all it sent: handle that first.
                 for earlier in incoming.removeAll(from: departed) { _ = handle(earlier) }
             }
+            handlingBulk = !incoming.lastPrompt
             _ = handle(message)
+            handlingBulk = false
         }
+        releaseOutput(connection)
         updateBackPressure()
     }
 
-    /// Whether the turn has work it can do now: prompt messages, bulk ones while the output
-    /// flows, or messages still in libdbus. Otherwise the watches wake the loop (new input, or
-    /// the socket taking our output).
+    /// Whether the turn has work it can do now: messages to handle, held output the socket
+    /// can take, or messages still in libdbus. Otherwise the watches wake the loop (new input,
+    /// or the socket taking our output).
     func hasWork(_ connection: OpaquePointer) -> Bool {
-        if !holdsIncoming, incoming.hasPrompt || (!incoming.isEmpty && outputFlows(connection)) { return true }
+        if !heldOutput.isEmpty && outputFlows(connection) { return true }
+        if !holdsIncoming, incoming.hasPrompt || (!incoming.isEmpty && heldOutput.count < IncomingLimits.heldReplies) {
+            return true
+        }
         return incoming.count < incomingBound
             && dbus_connection_get_dispatch_status(connection) != DBUS_DISPATCH_COMPLETE
-    }
-
-    /// Whether libdbus's unsent output is under `IncomingLimits.outgoingBytes`.
-    private func outputFlows(_ connection: OpaquePointer) -> Bool {
-        dbus_connection_get_outgoing_size(connection) < IncomingLimits.outgoingBytes
     }
 
     /// Has libdbus read what the socket holds, while the backlog is under its bound. Reads
