@@ -38,7 +38,7 @@ extension Connection {
             drain(connection)
             updateBackPressure()
             releaseOutput(connection)
-            // Past a few hundred held replies, running further ahead of the bus only takes CPU
+            // Past `heldReplies` held replies, running further ahead of the bus only takes CPU
             // from it: bulk calls wait unhandled (prompt ones do not).
             guard !holdsIncoming, handled < IncomingLimits.perTurn,
                 let message = incoming.next(bulk: heldOutput.count < IncomingLimits.heldReplies)
@@ -73,7 +73,7 @@ extension Connection {
     /// Has libdbus read what the socket holds, while the backlog is under its bound. Reads
     /// cost a few µs a message, handling tens: reading first is what lets fairness see a call.
     private func readAvailable(_ connection: OpaquePointer) {
-        for entry in watches.values where entry.reads {
+        for entry in watches.values where entry.reads && !entry.cancelled {
             var reads = 0
             // Each dbus_watch_handle reads about 4 KB; 64 of them keep one turn's reading short.
             while !readPaused, !closing, !entry.cancelled, reads < 64, incoming.count < incomingBound,

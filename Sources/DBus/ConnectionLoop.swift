@@ -35,13 +35,15 @@ final class WatchEntry: @unchecked Sendable {
     var sources: [(source: any DispatchSourceProtocol, flag: UInt32, resumed: Bool)] = []
     var cancelled = false
 
+    /// Whether libdbus wants this watch to report that the socket can be read (read once: the
+    /// watch may be freed while an entry is still referenced).
+    let reads: Bool
+
     init(watch: OpaquePointer) {
         self.watch = watch
         fd = dbus_watch_get_unix_fd(watch)
+        reads = dbus_watch_get_flags(watch) & DBUS_WATCH_READABLE.rawValue != 0
     }
-
-    /// Whether libdbus wants this watch to report that the socket can be read.
-    var reads: Bool { dbus_watch_get_flags(watch) & DBUS_WATCH_READABLE.rawValue != 0 }
 
     /// Resumes or suspends every source (tracking state: libdispatch traps on unbalanced calls):
     /// as libdbus says (`dbus_watch_get_enabled`), except that reading stays off while
