@@ -1,7 +1,9 @@
 // The static activities: manifests from the XDG and built-in directories, and installed
 // applications' desktop entries, reloaded when those directories change.
 import ActivityKit
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SystemSupport
 
 /// Reads manifest and application directories into the registry's static layers.

@@ -1,5 +1,6 @@
 // Reads the *.json files of one manifest directory, each file's failure kept to itself.
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import SystemSupport
 
