@@ -4,7 +4,7 @@
 ///
 /// A value type stored as one reference to a `Record` (copy on write): a registry of 10,000
 /// activities keeps one allocation per activity for its fields, copies share it, and the
-/// localized names are a flat sorted array, not a dictionary per activity (`LocalizedNames`).
+/// localized names are one packed buffer, not a dictionary per activity (`LocalizedNames`).
 public struct Activity: Hashable, Sendable {
     private var record: Record
 
@@ -23,7 +23,7 @@ public struct Activity: Hashable, Sendable {
         get { record.names.dictionary }
         set { unique().names = LocalizedNames(newValue) }
     }
-    /// The localized names as stored (locale order), for lookups without building a dictionary.
+    /// The localized names as stored, for lookups without building a dictionary.
     public var localizedNames: LocalizedNames {
         get { record.names }
         set { unique().names = newValue }

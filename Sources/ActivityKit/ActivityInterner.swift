@@ -15,12 +15,11 @@ public struct ActivityInterner {
     /// An empty table.
     public init() {}
 
-    /// `activity` with its icon, localized names, match rule, requirements and perform spec
+    /// `activity` with its icon, match rule, requirements and perform spec
     /// replaced by equal ones seen before (and remembered for the next).
     public mutating func intern(_ activity: Activity) -> Activity {
         var a = activity
         a.icon = intern(a.icon)
-        if !a.localizedNames.isEmpty { a.localizedNames = a.localizedNames.mapStrings { intern($0) } }
         a.match = Self.intern(a.match, in: &rules)
         a.perform = Self.intern(a.perform, in: &performs)
         if a.requires != .none { a.requires = Self.intern(a.requires, in: &requirements) }

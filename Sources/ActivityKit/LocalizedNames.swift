@@ -1,55 +1,75 @@
-// LocalizedNames: an activity's names by locale as one flat sorted array, not a dictionary.
+// LocalizedNames: an activity's names by locale packed into one byte buffer, not a dictionary.
 
-/// Locale → name, stored as `[locale0, name0, locale1, name1, …]` sorted by locale.
+/// Locale → name, packed as `[length, locale UTF-8, length, name UTF-8]…` (lengths as 4 bytes,
+/// little-endian), sorted by locale.
 ///
-/// A registry holds one of these per activity: a dictionary costs a hashed table of its own
-/// (~200 bytes for three names), a flat array one small buffer, and none when empty. Lookups
-/// are a binary search over a handful of locales, cheaper than hashing the key.
+/// A registry holds one of these per activity: a dictionary of three names costs a hashed
+/// table plus a heap string per name (~500 bytes), this one buffer (~120 bytes), and nothing
+/// when empty. A lookup walks a handful of locales comparing bytes and makes the one `String`
+/// it returns.
 public struct LocalizedNames: Hashable, Sendable {
-    private var pairs: [String]
+    private var bytes: [UInt8]
 
     /// The names of `dictionary`.
     public init(_ dictionary: [String: String] = [:]) {
-        var pairs: [String] = []
-        pairs.reserveCapacity(dictionary.count * 2)
+        var bytes: [UInt8] = []
         for (locale, name) in dictionary.sorted(by: { $0.key < $1.key }) {
-            pairs.append(locale)
-            pairs.append(name)
+            Self.append(locale, to: &bytes)
+            Self.append(name, to: &bytes)
         }
-        self.pairs = pairs
+        self.bytes = bytes
+    }
+
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        let count = UInt32(text.utf8.count)
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+        bytes.append(contentsOf: text.utf8)
     }
 
     /// Whether there is no localized name.
-    public var isEmpty: Bool { pairs.isEmpty }
+    public var isEmpty: Bool { bytes.isEmpty }
 
     /// How many locales have a name.
-    public var count: Int { pairs.count / 2 }
+    public var count: Int {
+        var count = 0
+        forEachPair { _, _ in count += 1 }
+        return count
+    }
 
     /// The name for exactly `locale`, if any.
     public subscript(locale: String) -> String? {
-        var low = 0
-        var high = pairs.count / 2
-        while low < high {
-            let middle = (low + high) / 2
-            let key = pairs[middle * 2]
-            if key == locale { return pairs[middle * 2 + 1] }
-            if key < locale { low = middle + 1 } else { high = middle }
+        var found: String?
+        var key = locale
+        key.withUTF8 { wanted in
+            forEachPair { localeRange, nameRange in
+                guard found == nil, bytes[localeRange].elementsEqual(wanted) else { return }
+                found = String(decoding: bytes[nameRange], as: UTF8.self)
+            }
         }
-        return nil
+        return found
     }
 
     /// The names as a dictionary.
     public var dictionary: [String: String] {
         var result: [String: String] = [:]
-        result.reserveCapacity(count)
-        for index in stride(from: 0, to: pairs.count, by: 2) { result[pairs[index]] = pairs[index + 1] }
+        forEachPair { localeRange, nameRange in
+            result[String(decoding: bytes[localeRange], as: UTF8.self)] = String(decoding: bytes[nameRange], as: UTF8.self)
+        }
         return result
     }
 
-    /// The same names with each string replaced by `intern`'s answer (for sharing equal strings).
-    func mapStrings(_ intern: (String) -> String) -> LocalizedNames {
-        var copy = self
-        copy.pairs = pairs.map(intern)
-        return copy
+    /// Calls `body` with the byte ranges of each locale and its name, in locale order.
+    private func forEachPair(_ body: (Range<Int>, Range<Int>) -> Void) {
+        var position = 0
+        func next() -> Range<Int> {
+            var length = 0
+            for index in 0..<4 { length |= Int(bytes[position + index]) << (8 * index) }
+            position += 4 + length
+            return (position - length)..<position
+        }
+        while position < bytes.count {
+            let locale = next()
+            body(locale, next())
+        }
     }
 }
