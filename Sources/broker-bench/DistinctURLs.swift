@@ -2,14 +2,16 @@
 import DBus
 
 /// Issue 14's main `ListActivities` figure: each call shares a different page of the measured
-/// site (the measured URL with its own query), so no two calls have the same items and the
+/// site (the measured URL with its own path), so no two calls have the same items and the
 /// broker's answer cache cannot help, as when a browser's share button follows the user
 /// from page to page. The repeated-URL figures (`list15`, `list60`) stay as the cache's.
 enum DistinctURLs {
-    /// `url` made unique for call `index`: a query parameter of its own (match rules look at
-    /// the scheme, host and path only, so the same activities apply).
+    /// `url` made unique for call `index`: its last path segment gets `-index` (the broker's
+    /// answer cache is keyed by scheme, host and path, so a query alone would hit it; the
+    /// measured rules look at path prefixes only, so the same activities apply).
     static func url(_ url: String, _ index: Int) -> String {
-        url + (url.contains("?") ? "&" : "?") + "bench=\(index)"
+        let query = url.firstIndex(of: "?") ?? url.endIndex
+        return url[..<query] + "-\(index)" + url[query...]
     }
 
     /// Times `count` calls (after 200 warm-up calls, also distinct), each call encoded before
