@@ -94,8 +94,10 @@ public enum HostName {
     /// Registered-name characters of RFC 3986 (unreserved and sub-delims) as they may appear
     /// after percent-decoding.
     static func isRegNameASCII(_ b: UInt8) -> Bool {
-        isAlnum(b) || "-._~!$&'()*+,;=".utf8.contains(b)
+        isAlnum(b) || regNameSymbols.contains(b)
     }
+
+    private static let regNameSymbols = ASCIISet("-._~!$&'()*+,;=")
 
     static func isAlnum(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
