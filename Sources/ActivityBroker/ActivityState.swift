@@ -1,6 +1,8 @@
 // The broker's registry and what of it can run here: the state every feature reads.
 import ActivityKit
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The registry (static layers and registrations) with the availability of each activity on
 /// this machine, and the default application of each URL scheme the static catalog found.

@@ -1,6 +1,8 @@
 // AttributionSettings: where click measurement keeps its state, and its off switch in config.json.
 import ActivityKit
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SystemSupport
 
 /// The files of Private Click Measurement (API.md §11) and whether it is on.

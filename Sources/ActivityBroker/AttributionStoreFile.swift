@@ -1,6 +1,7 @@
 // AttributionStoreFile: attribution.json on disk — read once at start, replaced atomically after each change.
 import ActivityKit
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import SystemSupport
 

@@ -1,6 +1,6 @@
 // AttributionTriggerCaller: whether a process runs the `share` executable installed beside the broker.
 import ActivityBrokerInterface
-import Foundation
+import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -28,7 +28,7 @@ struct AttributionTriggerCaller: Sendable {
         }
         // The kernel marks a replaced binary (a package upgrade under a running broker).
         if own.hasSuffix(" (deleted)") { own.removeLast(" (deleted)".count) }
-        let directory = (own as NSString).deletingLastPathComponent
+        let directory = directoryName(own)
         return AttributionTriggerCaller(
             expectedExecutable: directory + "/" + Broker1.triggerReporterExecutable)
     }
@@ -50,7 +50,7 @@ struct AttributionTriggerCaller: Sendable {
             return false
         }
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("Pid:") }
-        return line.flatMap { Int($0.dropFirst(4).trimmingCharacters(in: .whitespaces)) } == Int(pid)
+        return line.flatMap { Int($0.dropFirst(4).trimmingSpaces()) } == Int(pid)
     }
 
     /// Device and inode of the file at `path`, links followed.

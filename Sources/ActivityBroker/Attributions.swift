@@ -1,6 +1,8 @@
 // Attributions: Private Click Measurement in the broker — keeps clicks, applies triggers, sends reports when due.
 import ActivityKit
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The broker's side of API.md §11 around the pure `AttributionStore`.
 ///

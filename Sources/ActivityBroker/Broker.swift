@@ -2,7 +2,9 @@
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SystemSupport
 
 /// The `org.activitybroker.Broker1` service.

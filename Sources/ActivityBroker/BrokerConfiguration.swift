@@ -1,6 +1,8 @@
 // The daemon's settings (API.md §9), parsed from its command line.
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What `activity-broker` was asked to do.
 public struct BrokerConfiguration: Sendable {

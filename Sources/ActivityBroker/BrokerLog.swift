@@ -1,5 +1,7 @@
 // One line per event on standard error; never a URL, title or text, and outside text only made printable.
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The broker's log. Lines look like `activity-broker: registered org.example.share (by :1.42)`.
 ///
@@ -49,6 +51,7 @@ public struct BrokerLog: Sendable {
 
     /// Writes with one `write(2)` so that lines from other threads do not interleave.
     public static let standardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data(line.utf8))
+        var bytes = Array(line.utf8)
+        _ = write(2, &bytes, bytes.count)
     }
 }

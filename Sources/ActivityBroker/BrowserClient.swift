@@ -1,7 +1,9 @@
 // The broker's side of org.activitybroker.impl.Browser1: Open and Close on the browser window service.
 import ActivityBrokerInterface
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Calls the browser service (`org.activitybroker.Browser`, started by D-Bus activation).
 ///

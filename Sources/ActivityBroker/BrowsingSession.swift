@@ -2,7 +2,9 @@
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// A browsing session. Loop-confined like the `BrowsingSessions` that owns it.
 final class BrowsingSession: @unchecked Sendable {

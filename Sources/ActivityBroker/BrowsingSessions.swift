@@ -2,7 +2,9 @@
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `Browse` (API.md §10): the broker gives the app a `Session1` object and asks the browser
 /// service (`org.activitybroker.Browser`) to open a window for it under a handle only the two

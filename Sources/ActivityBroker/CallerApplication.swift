@@ -1,5 +1,7 @@
 // Which application a caller is, as far as its process tells: the `app_id` a share sheet shows.
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The application id of a calling process (a desktop file id such as `org.gnome.Nautilus`),
 /// or "" when it cannot be told — the sheet then shows no app name.
@@ -29,7 +31,7 @@ enum CallerApplication {
     static func id(fromFlatpakInfo text: String) -> String? {
         var inApplication = false
         for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingSpaces()
             if trimmed.hasPrefix("[") {
                 inApplication = trimmed == "[Application]"
             } else if inApplication, trimmed.hasPrefix("name=") {
@@ -71,7 +73,7 @@ enum CallerApplication {
         }
         // What is left is `[<launcher>-]<app id>`: the id is the last part.
         guard let last = name.split(separator: "-").last else { return nil }
-        return valid(last.replacingOccurrences(of: "\\x2d", with: "-"))
+        return valid(String(last.replacing("\\x2d", with: "-")))
     }
 
     /// A desktop file id as the sheet may look it up: letters, digits, `._-`, up to 255 bytes.

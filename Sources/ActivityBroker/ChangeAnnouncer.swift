@@ -1,7 +1,9 @@
 // ActivitiesChanged and PropertiesChanged(ActivityCount), coalesced over a short window during bursts.
 import ActivityBrokerInterface
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Tells subscribers the set of activities changed: at most one `ActivitiesChanged` and one
 /// `PropertiesChanged` per `window`. A change after a quiet spell is announced at the end of

@@ -1,5 +1,7 @@
 // The message of a job whose program failed: how it ended and the last lines it wrote to stderr, made safe to show.
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SystemSupport
 
 /// Words a failed `exec` child for the job's `message`: `<program> exited with status 4:
@@ -18,7 +20,7 @@ enum ChildFailureMessage {
     /// `<program> exited with status N` (or `was killed by signal N`), then `: <tail>` when the
     /// child wrote anything to stderr.
     static func message(program: String, exit: ProcessExit, standardError: Data?) -> String {
-        let name = (program as NSString).lastPathComponent
+        let name = lastPathComponent(program)
         let ending: String
         switch exit {
         case .signaled(let signal): ending = "\(name) was killed by signal \(signal)"
@@ -30,7 +32,7 @@ enum ChildFailureMessage {
 
     /// The child could not be started.
     static func message(program: String, couldNotStart error: SpawnError) -> String {
-        let name = (program as NSString).lastPathComponent
+        let name = lastPathComponent(program)
         switch error {
         case .notFound: return "could not start \(name): program not found"
         case .permissionDenied: return "could not start \(name): permission denied"
@@ -76,7 +78,7 @@ enum ChildFailureMessage {
                 lastWasSpace = false
             }
         }
-        return String(out).trimmingCharacters(in: .whitespaces)
+        return String(out).trimmingSpaces()
     }
 
     /// Skips the rest of an escape sequence after ESC: CSI (`ESC [` … final byte 0x40–0x7E),

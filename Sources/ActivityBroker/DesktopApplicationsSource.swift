@@ -1,6 +1,8 @@
 // Installed applications as "Open in <Name>" activities (API.md §4.1), read from disk.
 import ActivityKit
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SystemSupport
 
 /// Reads desktop entries and mimeapps.list files and turns URL handlers into activities.
@@ -19,7 +21,7 @@ struct DesktopApplicationsSource {
 
     init(environment: [String: String], machine: MachineEnvironment) {
         self.environment = environment
-        self.home = environment["HOME"] ?? NSHomeDirectory()
+        self.home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         self.machine = machine
         self.applicationDirectories = DesktopApplicationScanner.applicationDirectories(
             environment: environment, home: home)
@@ -29,7 +31,7 @@ struct DesktopApplicationsSource {
     /// Directories whose changes mean a reload: applications and mimeapps.list locations.
     var watchedDirectories: [String] {
         var seen = Set<String>()
-        return (applicationDirectories + mimeAppsPaths.map { ($0 as NSString).deletingLastPathComponent })
+        return (applicationDirectories + mimeAppsPaths.map(directoryName))
             .filter { seen.insert($0).inserted }
     }
 
@@ -127,10 +129,10 @@ struct DesktopApplicationsSource {
     private static func desktopFiles(under directory: String) -> (
         files: [String: String], problems: [(file: String, message: String)]
     ) {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return ([:], []) }
+        guard let subpaths = try? FileManager.default.subpathsOfDirectory(atPath: directory) else { return ([:], []) }
         var files: [String: String] = [:]
         var problems: [(file: String, message: String)] = []
-        while let relative = enumerator.nextObject() as? String {
+        for relative in subpaths {
             guard relative.hasSuffix(".desktop") else { continue }
             let path = directory + "/" + relative
             do throws(SystemError) {

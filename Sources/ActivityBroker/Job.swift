@@ -2,7 +2,9 @@
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// How a dispatch ended: the job's final state and the `Finished` results.
 struct JobOutcome: Sendable {

@@ -1,5 +1,7 @@
 // The job table's one timer: set for the earliest instant any job needs (a timeout, the end of an afterlife).
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// One `DispatchSourceTimer` on the loop, set for the earliest deadline it was given since it
 /// last fired; firing, it calls `fire`, which sets it again for what is left.

@@ -2,7 +2,9 @@
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The broker's jobs by token. Loop-confined (the connection's loop, like every feature).
 ///

@@ -1,7 +1,9 @@
 // What the machine offers (programs on PATH, bus names, variables), cached for the request path.
 import ActivityKit
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SystemSupport
 
 /// The domain's `Environment`, answered from caches so that `ListActivities` never does

@@ -2,7 +2,9 @@
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Answers the read-only `Broker1` methods from `ActivityState`, usage scores and a clock.
 ///

@@ -1,11 +1,11 @@
 // Broker1.Prewarm: best-effort DNS prefetch of the hosts of URLs an app may soon Browse, off the loop.
 import ActivityBrokerInterface
 import ActivityKit
-import Foundation
+import Dispatch
+import FoundationEssentials
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
+import Synchronization
 
 /// `Prewarm(as urls)` (API.md §10): checks the URLs, returns at once, and resolves their hosts
 /// with `getaddrinfo` on a background queue, a few at a time, keeping no result.
@@ -17,18 +17,21 @@ import Foundation
 /// service's own engine preconnects when it opens the page.
 ///
 /// Thread-safe: `prewarm` runs on the loop; at most `concurrency` workers on a global queue
-/// take hosts from `waiting`, which (with `workers`) is guarded by `lock`. No thread blocks
+/// take hosts from `work.waiting`, which (with `work.workers`) is guarded by its mutex. No thread blocks
 /// waiting for a turn: a host waits in the list, not on a semaphore.
-final class Prewarmer: @unchecked Sendable {
+final class Prewarmer: Sendable {
     /// Lookups running at once.
     static let concurrency = 4
     /// Hosts waiting beyond which new ones are dropped.
     static let maximumWaiting = 64
 
     private let log: BrokerLog
-    private let lock = NSLock()
-    private var waiting: [String] = []
-    private var workers = 0
+    /// The hosts waiting and the workers running.
+    private struct Work {
+        var waiting: [String] = []
+        var workers = 0
+    }
+    private let work = Mutex(Work())
 
     init(log: BrokerLog) {
         self.log = log
@@ -57,27 +60,27 @@ final class Prewarmer: @unchecked Sendable {
             }
             if !hosts.contains(host) { hosts.append(host) }
         }
-        let (admitted, started) = lock.withLock {
-            let admitted = min(hosts.count, max(0, Self.maximumWaiting - waiting.count))
-            waiting += hosts.prefix(admitted)
-            let started = min(Self.concurrency - workers, waiting.count)
-            workers += started
+        let (admitted, started) = work.withLock { work in
+            let admitted = min(hosts.count, max(0, Self.maximumWaiting - work.waiting.count))
+            work.waiting += hosts.prefix(admitted)
+            let started = min(Self.concurrency - work.workers, work.waiting.count)
+            work.workers += started
             return (admitted, started)
         }
         log.debug("prewarm: resolving \(admitted) of \(hosts.count) hosts")
         for _ in 0..<started {
-            DispatchQueue.global(qos: .utility).async { [self] in work() }
+            DispatchQueue.global(qos: .utility).async { [self] in resolveWaiting() }
         }
     }
 
     /// One worker: resolves waiting hosts until there are none.
-    private func work() {
-        while let host = lock.withLock({ () -> String? in
-            if waiting.isEmpty {
-                workers -= 1
+    private func resolveWaiting() {
+        while let host = work.withLock({ work -> String? in
+            if work.waiting.isEmpty {
+                work.workers -= 1
                 return nil
             }
-            return waiting.removeFirst()
+            return work.waiting.removeFirst()
         }) {
             let resolved = Self.resolve(host)
             log.debug("prewarm: a host was \(resolved ? "resolved" : "not resolved")")

@@ -1,7 +1,9 @@
 // Moves each launched child into a transient systemd scope of its own when a systemd user manager is on the bus.
 import ActivityKit
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Asks the systemd user manager to put each child the broker launches in its own transient
 /// scope, `app-activitybroker-<escaped activity id>-<pid>.scope` (the naming of systemd's

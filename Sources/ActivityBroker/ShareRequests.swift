@@ -2,7 +2,9 @@
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `Share` (API.md §10): the broker decides what is offered and performs; the sheet service
 /// only shows the list and reports the choice. The broker draws nothing.

@@ -1,7 +1,9 @@
 // The broker's side of org.activitybroker.impl.Sheet1: Show, Update and Close on the sheet service.
 import ActivityBrokerInterface
 import DBus
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What the sheet answered to `Show`.
 enum SheetResponse: Sendable {

@@ -1,7 +1,9 @@
 // The static activities: manifests from the XDG and built-in directories, and installed
 // applications' desktop entries, reloaded when those directories change.
 import ActivityKit
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SystemSupport
 
 /// Reads manifest and application directories into the registry's static layers.
@@ -98,6 +100,9 @@ final class StaticCatalog: @unchecked Sendable {
         guard announce else { return log.debug("the static catalog is unchanged") }
         applied = Applied(layers: read.layers, schemeDefaults: read.schemeDefaults)
         onChange?(read.layers, read.schemeDefaults)
+        // The read's garbage (file contents, JSON trees, the interning tables) is freed by now,
+        // in every worker's malloc arena: give its pages back rather than keep them resident.
+        FreeMemory.release()
     }
 
     private func report(_ path: String, _ message: String) {
@@ -125,10 +130,10 @@ struct CatalogReader: Sendable {
     func read() -> Result {
         var result = Result()
         for directory in manifestDirectories {
-            result.layers.append(
-                StaticLayer(
-                    origin: directory.origin,
-                    entries: loadManifests(in: directory.path, origin: directory.origin, into: &result)))
+            let loaded = ManifestLoader(directory: directory.path, origin: directory.origin).load()
+            result.layers.append(StaticLayer(origin: directory.origin, entries: loaded.entries))
+            result.problems += loaded.problems
+            result.readPaths += loaded.readPaths
         }
         let loaded = applications.load()
         result.problems += loaded.problems
@@ -140,27 +145,5 @@ struct CatalogReader: Sendable {
                 }))
         result.schemeDefaults = loaded.schemeDefaults
         return result
-    }
-
-    private func loadManifests(in directory: String, origin: ActivityOrigin, into result: inout Result)
-        -> [String: StaticEntry]
-    {
-        let listing = ManifestDirectoryReader().read(directory: directory)
-        for (fileName, error) in listing.errors { result.problems.append((directory + "/" + fileName, "\(error)")) }
-        var entries: [String: StaticEntry] = [:]
-        for (fileName, data) in listing.files {
-            let path = directory + "/" + fileName
-            if Manifest.isMask(data) {
-                entries[fileName] = .masked
-                continue
-            }
-            do {
-                entries[fileName] = .activity(try Manifest.decode(data, fileName: fileName, origin: origin))
-                result.readPaths.append(path)
-            } catch {
-                result.problems.append((path, error.message))
-            }
-        }
-        return entries
     }
 }

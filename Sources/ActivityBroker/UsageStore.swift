@@ -1,6 +1,8 @@
 // The usage ranking's scores, kept in $XDG_STATE_HOME/activity-broker/usage.json.
 import ActivityKit
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Holds `UsageScores` and writes them atomically, debounced, never with a URL in them:
 /// the file holds exactly the domain's `UsageScores` (ids, scores, times of last use).

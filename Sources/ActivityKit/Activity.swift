@@ -1,35 +1,15 @@
 // Activity: one registered activity (from a manifest, a desktop entry or a D-Bus registration).
 
 /// An activity: what it is called, what it applies to, what it needs and how it is performed.
+///
+/// A value type stored as one reference to a record of its `ActivityFields` (copy on write):
+/// a registry of 10,000 activities keeps one allocation per activity for its fields, copies
+/// share it, and the localized names are one packed buffer, not a dictionary per activity
+/// (`LocalizedNames`). The fields read and write as `activity.id`, `activity.match`, … through
+/// `@dynamicMemberLookup`; a write copies the record first when another value shares it.
+@dynamicMemberLookup
 public struct Activity: Hashable, Sendable {
-    /// The unique id.
-    public var id: ActivityID
-    /// The display name when no localized one fits.
-    public var name: String
-    /// Localized names: locale (`de`, `de_DE`, …) → name.
-    public var names: [String: String]
-    /// A freedesktop icon name or an absolute path; empty when none was given (clients show a generic icon).
-    public var icon: String
-    /// share or action.
-    public var category: ActivityCategory
-    /// Where it came from.
-    public var origin: ActivityOrigin
-    /// Which URLs it applies to.
-    public var match: MatchRule
-    /// What must exist on the machine.
-    public var requires: Requirements
-    /// How it is performed.
-    public var perform: PerformSpec
-    /// Ranking tie-breaker, higher first.
-    public var priority: Int
-    /// The unique bus name of the registering connection, for `.dbus` activities; `nil` otherwise.
-    public var owner: String?
-    /// Manifest `default_handler_alias`: for a URL it takes the name of the default
-    /// application of the URL's scheme and stands in for that application's own entry
-    /// (`DefaultHandlerAliasing`).
-    public var defaultHandlerAlias: Bool
-    /// Who it is offered to (`owner` only for registrations that ask for it).
-    public var visibility: ActivityVisibility
+    @usableFromInline var record: Record
 
     /// Builds an activity.
     public init(
@@ -38,25 +18,36 @@ public struct Activity: Hashable, Sendable {
         requires: Requirements = .none, perform: PerformSpec, priority: Int = 0, owner: String? = nil,
         defaultHandlerAlias: Bool = false, visibility: ActivityVisibility = .others
     ) {
-        self.id = id
-        self.name = name
-        self.names = names
-        self.icon = icon
-        self.category = category
-        self.origin = origin
-        self.match = match
-        self.requires = requires
-        self.perform = perform
-        self.priority = priority
-        self.owner = owner
-        self.defaultHandlerAlias = defaultHandlerAlias
-        self.visibility = visibility
+        record = Record(
+            ActivityFields(
+                id: id, name: name, localizedNames: LocalizedNames(names), icon: icon, category: category,
+                origin: origin, match: match, requires: requires, perform: perform, priority: priority, owner: owner,
+                defaultHandlerAlias: defaultHandlerAlias, visibility: visibility))
+    }
+
+    /// A field of the activity (see `ActivityFields`).
+    @inlinable
+    public subscript<T>(dynamicMember field: WritableKeyPath<ActivityFields, T>) -> T {
+        get { record.fields[keyPath: field] }
+        set {
+            if !isKnownUniquelyReferenced(&record) { record = Record(record.fields) }
+            record.fields[keyPath: field] = newValue
+        }
+    }
+
+    public static func == (a: Activity, b: Activity) -> Bool {
+        a.record === b.record || a.record.fields == b.record.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(record.fields)
     }
 
     /// The name for a POSIX or BCP 47 locale, tried like gettext: `sr_RS.UTF-8@latin` tries `sr_RS@latin`,
     /// `sr@latin`, `sr_RS`, `sr`, then `name` (the codeset is dropped; `-` and `_` are interchangeable).
     public func localizedName(for locale: String?) -> String {
-        guard let locale, !names.isEmpty else { return name }
+        let names = record.fields.localizedNames
+        guard let locale, !names.isEmpty else { return self.name }
         var base = Substring(locale)
         var modifier: Substring? = nil
         if let at = base.firstIndex(of: "@") {
@@ -64,7 +55,7 @@ public struct Activity: Hashable, Sendable {
             base = base[..<at]
         }
         if let dot = base.firstIndex(of: ".") { base = base[..<dot] }
-        if base.isEmpty || base == "C" || base == "POSIX" { return name }
+        if base.isEmpty || base == "C" || base == "POSIX" { return self.name }
         let underscored = base.replacingOccurrences("-", "_")
         var plain = [underscored, underscored.replacingOccurrences("_", "-")]
         if let sep = underscored.firstIndex(of: "_") { plain.append(String(underscored[..<sep])) }
@@ -74,19 +65,19 @@ public struct Activity: Hashable, Sendable {
         for t in tries {
             if let n = names[t], !n.isEmpty { return n }
         }
-        return name
+        return self.name
     }
 
     /// Whether it can run in `env` (requirements, its program, its candidates).
     public func availability(in env: some Environment) -> Availability {
-        Availability.check(requires: requires, perform: perform, in: env)
+        Availability.check(requires: self.requires, perform: self.perform, in: env)
     }
 
     /// The well-known bus names its availability asks about (`requires.dbus_names` and a
     /// `dbus` or `application` perform's name): a change of any other name cannot change it.
     public var busNameDependencies: Set<String> {
-        var names = Set(requires.dbusNames)
-        switch perform {
+        var names = Set(self.requires.dbusNames)
+        switch self.perform {
         case .dbus(let name, _), .application(let name, _): names.insert(name)
         default: break
         }
@@ -95,8 +86,8 @@ public struct Activity: Hashable, Sendable {
 
     /// Whether its availability asks about programs on PATH.
     public var dependsOnPrograms: Bool {
-        if !requires.executables.isEmpty { return true }
-        switch perform {
+        if !self.requires.executables.isEmpty { return true }
+        switch self.perform {
         case .exec: return true
         case .candidates(let candidates):
             return candidates.contains { if case .exec = $0.action { true } else { false } }
@@ -123,5 +114,19 @@ public struct Activity: Hashable, Sendable {
 extension StringProtocol {
     fileprivate func replacingOccurrences(_ a: Character, _ b: Character) -> String {
         String(map { $0 == a ? b : $0 })
+    }
+}
+
+extension Activity {
+    /// The fields of one activity in one allocation, shared by copies until one of them changes.
+    ///
+    /// `@unchecked Sendable`: a record is only written through `Activity`'s setter while exactly
+    /// one `Activity` value refers to it (`isKnownUniquelyReferenced`), so a record that is
+    /// shared (and may be seen by other threads) is never written.
+    @usableFromInline
+    final class Record: @unchecked Sendable {
+        @usableFromInline var fields: ActivityFields
+
+        @usableFromInline init(_ fields: ActivityFields) { self.fields = fields }
     }
 }

@@ -1,6 +1,6 @@
 // AttributionStoreFormat: attribution.json and the `share attributions --json` listing — sites, ids and days only.
 
-import Foundation
+import FoundationEssentials
 
 /// The text forms of an `AttributionStore`.
 ///

@@ -1,6 +1,6 @@
 // HostName: normalization of URL hosts and host patterns (lower case, no trailing dot, IDNA, IPv6 canonical form).
 
-import Foundation
+import FoundationEssentials
 
 /// Turns hosts into the one form they are compared in: registered names lower-cased, without a
 /// trailing dot, Unicode labels converted to `xn--` Punycode; IPv6 literals in RFC 5952 form
@@ -29,11 +29,17 @@ public enum HostName {
             let label: String
             // UTS 46 maps compatibility forms (full-width letters, …) and case before Punycode, so
             // "ｅｘａｍｐｌｅ" is "example" and "BÜCHER" is "bücher"; NFKC and lower-casing approximate it.
-            let folded =
-                raw.utf8.allSatisfy({ $0 < 0x80 })
-                ? raw.lowercased()
-                : String(raw).precomposedStringWithCompatibilityMapping.lowercased()
-                    .precomposedStringWithCompatibilityMapping
+            let folded: String
+            if raw.utf8.allSatisfy({ $0 < 0x80 }) {
+                folded = raw.lowercased()
+            } else {
+                guard let mapped = UnicodeNormalization.normalize(String(raw), .nfkc),
+                    let refolded = UnicodeNormalization.normalize(mapped.lowercased(), .nfkc)
+                else {
+                    throw .invalidArgument("host label '\(printable(String(raw)))' cannot be normalized here")
+                }
+                folded = refolded
+            }
             if folded.utf8.allSatisfy({ $0 < 0x80 }) {
                 for b in folded.utf8 where !isRegNameASCII(b) {
                     let shown =
@@ -88,8 +94,10 @@ public enum HostName {
     /// Registered-name characters of RFC 3986 (unreserved and sub-delims) as they may appear
     /// after percent-decoding.
     static func isRegNameASCII(_ b: UInt8) -> Bool {
-        isAlnum(b) || "-._~!$&'()*+,;=".utf8.contains(b)
+        isAlnum(b) || regNameSymbols.contains(b)
     }
+
+    private static let regNameSymbols = ASCIISet("-._~!$&'()*+,;=")
 
     static func isAlnum(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
@@ -119,7 +127,7 @@ public enum HostName {
 
     /// The eight 16-bit groups of an IPv6 address, accepting "::" once and a trailing dotted IPv4 part.
     static func parseIPv6(_ s: String) -> [UInt16]? {
-        let parts = s.components(separatedBy: "::")
+        let parts = s.split(separator: "::", omittingEmptySubsequences: false).map(String.init)
         if parts.count > 2 { return nil }
         func groups(_ part: String, allowIPv4: Bool) -> [UInt16]? {
             if part.isEmpty { return [] }

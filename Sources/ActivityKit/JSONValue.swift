@@ -1,6 +1,6 @@
 // JSONValue: a plain JSON tree, so manifest type errors are reported in our words, not Foundation's.
 
-import Foundation
+import FoundationEssentials
 
 /// A decoded JSON value. Numbers that are integral and fit in `Int` decode as `.int`.
 enum JSONValue: Decodable, Hashable, Sendable {
@@ -127,7 +127,7 @@ private struct JSONParser {
     private var found: String {
         guard let byte = current else { return "the end of the file" }
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        return String(format: "byte 0x%02X", byte)
+        return "byte 0x" + String(format2: byte)
     }
 
     /// Walks `path` from the top of the document; see `JSONValue.offsets(of:in:)`.

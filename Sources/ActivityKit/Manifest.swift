@@ -1,6 +1,6 @@
 // Manifest: decoding and validation of one activity manifest file (API.md §4).
 
-import Foundation
+import FoundationEssentials
 
 /// Decodes manifest files. Every error is `.invalidArgument` whose message starts with the file name
 /// and the field, e.g. "telegram.json: perform: expected exactly one of exec, open, dbus, candidates".
@@ -56,7 +56,7 @@ public enum Manifest {
         do { id = try ActivityID(idString) } catch { throw d.fail("id", error.message) }
 
         let name = try d.string(top["name"], "name", required: true)!
-        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if name.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
             throw d.fail("name", "must not be empty")
         }
         if name.utf8.count > maxNameLength { throw d.fail("name", "longer than \(maxNameLength) bytes") }
@@ -299,7 +299,7 @@ struct ManifestDecoder {
         do {
             return Candidate(action: .open(try OpenSpec(template: t)), env: env)
         } catch {
-            throw fail("\(field).open", error.message.replacingOccurrences(of: "open: ", with: ""))
+            throw fail("\(field).open", error.message.replacing("open: ", with: ""))
         }
     }
 

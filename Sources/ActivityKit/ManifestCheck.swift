@@ -1,6 +1,6 @@
 // ManifestCheck: the broker's manifest validation with positions, for authors (`share check`).
 
-import Foundation
+import FoundationEssentials
 
 /// One finding in a manifest file, located by line and column.
 public struct ManifestDiagnostic: Equatable, Sendable {
@@ -140,7 +140,7 @@ public enum ManifestCheck {
         if rest.hasPrefix(fileName + ": ") { rest = rest.dropFirst(fileName.count + 2) }
         var field = ""
         var text = String(rest)
-        if let separator = rest.range(of: ": ") {
+        if let separator = rest.firstRange(of: ": ") {
             field = String(rest[..<separator.lowerBound])
             text = String(rest[separator.upperBound...])
         }

@@ -1,6 +1,6 @@
 // MatchRule: the "match" of a manifest or registration: schemes, host globs and path prefixes.
 
-import Foundation
+import FoundationEssentials
 
 /// Which URLs an activity applies to; every present part must hold (API.md §4).
 ///
@@ -93,7 +93,7 @@ public struct MatchRule: Hashable, Sendable {
                 } catch {
                     throw .invalidArgument(
                         "path_prefixes[\(i)]: "
-                            + error.message.replacingOccurrences(of: "URL", with: "path prefix"))
+                            + error.message.replacing("URL", with: "path prefix"))
                 }
                 let n = SharedURL.normalizePath(p)
                 if !prefixes.contains(n) { prefixes.append(n) }

@@ -1,5 +1,5 @@
 // The offer pipeline's pure steps: match → availability → default handler → ranking, then per call exclusions, own activities and the alias fold.
-import Foundation
+import FoundationEssentials
 
 /// What `ListActivities` offers, step by step, without the wire or any cache.
 ///

@@ -1,7 +1,10 @@
 // PerformSpec: how an activity is carried out (exec, open, D-Bus service, candidates, provider).
 
 /// `perform` of a manifest (API.md §4), or `.provider` for an activity registered over D-Bus.
-public enum PerformSpec: Hashable, Sendable {
+///
+/// `indirect`: a spec is one pointer in its activity's record, shared by every activity that
+/// performs the same way once `ActivityInterner` has seen them.
+public indirect enum PerformSpec: Hashable, Sendable {
     /// Run a program without a shell.
     case exec(ExecSpec)
     /// Open a URL built from a template with the system's opener.

@@ -1,6 +1,6 @@
 // Ranking: the presentation order of ListActivities (API.md §5).
 
-import Foundation
+import FoundationEssentials
 
 /// Orders activities for presentation.
 public enum Ranking {
@@ -15,7 +15,7 @@ public enum Ranking {
         let shares = activities.map { $0.category == .share }
         let priorities = activities.map(\.priority)
         let ids = activities.map(\.id)
-        // Foundation's case- and diacritic-insensitive compare costs microseconds a call; for
+        // Folding case and diacritics costs microseconds a name; for
         // ASCII names (the common case) comparing lower-cased bytes gives the same order.
         let folded = names.map(asciiFolded)
         let order = activities.indices.sorted { i, j in
@@ -25,8 +25,9 @@ public enum Ranking {
             if let a = folded[i], let b = folded[j] {
                 if a != b { return a.lexicographicallyPrecedes(b) }
             } else {
-                let c = names[i].compare(names[j], options: [.caseInsensitive, .diacriticInsensitive])
-                if c != .orderedSame { return c == .orderedAscending }
+                let a = UnicodeNormalization.caseAndDiacriticFolded(names[i])
+                let b = UnicodeNormalization.caseAndDiacriticFolded(names[j])
+                if a != b { return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) }
             }
             if names[i] != names[j] { return names[i] < names[j] }
             return ids[i] < ids[j]

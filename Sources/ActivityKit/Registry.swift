@@ -37,8 +37,9 @@ public struct Registry: Sendable {
         for layer in layers {
             for fileName in layer.entries.keys.sorted() where seenFiles.insert(fileName).inserted {
                 guard case .activity(var a) = layer.entries[fileName]! else { continue }
-                a.origin = layer.origin
-                a.owner = nil
+                // Only when they differ: a write copies the activity's shared record.
+                if a.origin != layer.origin { a.origin = layer.origin }
+                if a.owner != nil { a.owner = nil }
                 if let holder = fileOf[a.id] {
                     conflicts.append(
                         "\(fileName) (\(layer.origin.rawValue)): id '\(a.id)' is already defined by \(holder); ignored"

@@ -110,13 +110,19 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
     public var description: String { string }
 
     /// Rejects characters no URL may hold, naming the first one and its byte offset.
+    /// The ASCII symbols a URL may hold as they are (RFC 3986 reserved and unreserved, and '%').
+    private static let urlSymbols = ASCIISet("-._~:/?#[]@!$&'()*+,;=%")
+
+    /// The unreserved symbols of RFC 3986: decoded where they were percent-encoded.
+    private static let unreservedSymbols = ASCIISet("-._~")
+
     static func checkCharacters(_ string: String) throws(ActivityError) {
         var offset = 0
         for sc in string.unicodeScalars {
             defer { offset += sc.utf8.count }
             if sc.isASCII {
                 let b = UInt8(sc.value)
-                if HostName.isAlnum(b) || "-._~:/?#[]@!$&'()*+,;=%".utf8.contains(b) { continue }
+                if HostName.isAlnum(b) || Self.urlSymbols.contains(b) { continue }
                 let what: String
                 switch b {
                 case 0x20: what = "a space"
@@ -265,11 +271,11 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
             if b[i] == UInt8(ascii: "%"), i + 2 < b.count,
                 let v = UInt8(String(decoding: b[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
             {
-                if HostName.isAlnum(v) || "-._~".utf8.contains(v) {
+                if HostName.isAlnum(v) || Self.unreservedSymbols.contains(v) {
                     out.append(v)
                 } else {
                     out.append(contentsOf: "%".utf8)
-                    out.append(contentsOf: String(format2: v).utf8)
+                    out.appendHex(v)
                 }
                 i += 3
             } else {
@@ -311,7 +317,18 @@ func hex4(_ v: UInt32) -> String {
 extension String {
     /// Two upper-case hex digits.
     init(format2 v: UInt8) {
-        let digits = Array("0123456789ABCDEF")
-        self = String([digits[Int(v >> 4)], digits[Int(v & 0xF)]])
+        var bytes: [UInt8] = []
+        bytes.appendHex(v)
+        self = String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension [UInt8] {
+    /// Appends `v` as two upper-case hex digits: no string per byte on the percent-encoding
+    /// paths, which run for every offered `open` activity on every `ListActivities`.
+    mutating func appendHex(_ v: UInt8) {
+        func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x37 + nibble }
+        append(digit(v >> 4))
+        append(digit(v & 0xF))
     }
 }

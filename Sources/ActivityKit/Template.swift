@@ -108,7 +108,7 @@ public struct Template: Hashable, Sendable, CustomStringConvertible {
                 out.append(b)
             } else {
                 out.append(UInt8(ascii: "%"))
-                out.append(contentsOf: String(format2: b).utf8)
+                out.appendHex(b)
             }
         }
         return String(decoding: out, as: UTF8.self)

@@ -1,6 +1,7 @@
 // UsageScores: per-activity usage with a 14-day half-life, stored by the broker as usage.json.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One activity's usage: the score at `lastUsed`.
 public struct UsageEntry: Codable, Hashable, Sendable {

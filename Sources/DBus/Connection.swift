@@ -1,7 +1,7 @@
 // The connection to a bus: its loop, its state, connecting and closing, names and bus helpers.
 import CDBus
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// Which bus to connect to.
 public enum BusAddress: Sendable, Hashable {
@@ -64,7 +64,7 @@ public final class Connection: @unchecked Sendable {
     var disconnectHandlers: [() -> Void] = []
 
     // Guarded by `idLock`: readable from any thread.
-    let idLock = NSLock()
+    let idLock = Lock()
     var lastID = 0
     private var closedFlag = false
 

@@ -1,13 +1,14 @@
 // Outgoing method calls: the pending-call handle, sending, timeouts and reply delivery.
 import CDBus
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An outgoing call awaiting its reply. `cancel()` may be called from any thread; once it
 /// returns, the completion does not run (unless it was already running on the loop).
 public final class PendingCall: @unchecked Sendable {
     // `finished` is guarded by `lock`; everything else is loop-confined.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var finished = false
     private let completion: (Result<[Value], DBusError>) -> Void
     weak var connection: Connection?
@@ -140,7 +141,7 @@ extension Connection {
 /// Bridges one call to `async`: resumes its continuation exactly once, whether the reply or the
 /// task's cancellation comes first.
 final class CallWaiter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var continuation: CheckedContinuation<Result<[Value], DBusError>, Never>?
     private var pending: PendingCall?
     private var cancelled = false
@@ -188,5 +189,6 @@ final class CallWaiter: @unchecked Sendable {
 
 /// Reports a problem that has no caller to throw to (a handler's bad reply, a failed send).
 func log(_ text: String) {
-    FileHandle.standardError.write(Data("DBus: \(text)\n".utf8))
+    let line = "DBus: \(text)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
 }

@@ -1,5 +1,5 @@
 // The one-shot reply handle of a method call.
-import Foundation
+import FoundationEssentials
 
 /// Replies to one method call, once, from any thread (the reply is sent on the loop).
 ///
@@ -7,7 +7,7 @@ import Foundation
 /// answers `org.freedesktop.DBus.Error.Failed`, so a caller never waits for a reply that cannot come.
 public final class Responder: @unchecked Sendable {
     // `replied` is guarded by `lock`; the rest is immutable.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var replied = false
     private let connection: Connection
     private let call: Message

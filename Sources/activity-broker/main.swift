@@ -1,7 +1,9 @@
 // The activity-broker daemon: parse arguments, start the broker, stop cleanly on SIGTERM/SIGINT.
 import ActivityBroker
 import ActivityBrokerInterface
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import SystemSupport
 
 if CommandLine.arguments.dropFirst().first == "--version" {
@@ -14,7 +16,7 @@ do {
     configuration = try BrokerConfiguration.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
     if let message = error.message {
-        FileHandle.standardError.write(Data("activity-broker: \(message)\n\n\(BrokerConfiguration.usage)\n".utf8))
+        BrokerLog.standardError("activity-broker: \(message)\n\n\(BrokerConfiguration.usage)\n")
         exit(2)
     }
     print(BrokerConfiguration.usage)
@@ -36,7 +38,7 @@ do {
     try await broker.start { _ in exit(0) }
     runningBroker = broker
 } catch {
-    FileHandle.standardError.write(Data("activity-broker: \(error)\n".utf8))
+    BrokerLog.standardError("activity-broker: \(error)\n")
     exit(1)
 }
 while true { try await Task.sleep(for: .seconds(3600)) }

@@ -127,6 +127,7 @@ struct Report: Codable {
             add("10,000 RegisterActivity from 40 connections at \(size)", figure(size, "storm").map { $0.p50Microseconds / 1e6 }, 2, "s")
         }
         targets += StormVictim.targets(self)
+        for (name, value, limit, unit) in issue14Targets() { add(name, value, limit, unit) }
         if sizes.contains(1000) {
             add("start with 1,000 manifests to name owned", figure(1000, "start").map { $0.p50Microseconds / 1000 }, 100, "ms")
         }
@@ -141,8 +142,10 @@ struct Report: Codable {
 
     private static let rows: [(String, String, Kind)] = [
         ("ping", "Peer.Ping (floor)", .latency),
-        ("list15", "ListActivities, 15 offered", .latency),
-        ("list60", "ListActivities, 60 offered", .latency),
+        ("list15Distinct", "ListActivities, 15, distinct URLs", .latency),
+        ("list60Distinct", "ListActivities, 60, distinct URLs", .latency),
+        ("list15", "ListActivities, 15, same URL (cache)", .latency),
+        ("list60", "ListActivities, 60, same URL (cache)", .latency),
         ("echo15", "same 15 records, bench echo", .latency),
         ("echo60", "same 60 records, bench echo", .latency),
         ("performOpen", "Perform→Finished, open (/bin/true)", .latency),

@@ -44,7 +44,7 @@ final class SizeRun {
     }
 
     /// `ListActivities` for `url` with no options.
-    private static func listCall(_ url: String) throws -> EncodedCall {
+    static func listCall(_ url: String) throws -> EncodedCall {
         try brokerCall(Broker1.listActivities, [.vardict([ItemKey.url: .string(url)]), .vardict([:])])
     }
 
@@ -97,6 +97,9 @@ final class SizeRun {
         figures["list15"] = try timeCalls(counts.latency) { try client.callDiscardingReply(listA) }
         figures["list60"] = try timeCalls(counts.latency) { try client.callDiscardingReply(listB) }
         progress("list p50 \(figures["list15"]!.p50Microseconds) / \(figures["list60"]!.p50Microseconds) µs")
+        figures["list15Distinct"] = try DistinctURLs.time(client, url: Workload.urlA, expected: Workload.expectedA, count: counts.latency)
+        figures["list60Distinct"] = try DistinctURLs.time(client, url: Workload.urlB, expected: Workload.expectedB, count: counts.latency)
+        progress("list, distinct URLs, p50 \(figures["list15Distinct"]!.p50Microseconds) / \(figures["list60Distinct"]!.p50Microseconds) µs")
 
         // The same answers echoed by the bench's own DBus-module service: the reply-size floor.
         for (url, name) in [(Workload.urlA, "echo15"), (Workload.urlB, "echo60")] {

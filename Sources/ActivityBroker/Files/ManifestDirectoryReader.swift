@@ -1,5 +1,6 @@
 // Reads the *.json files of one manifest directory, each file's failure kept to itself.
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -50,28 +51,46 @@ public struct ManifestDirectoryReader: Sendable {
 
     /// Reads every `*.json` file of `directory`.
     public func read(directory: String) -> ManifestDirectoryListing {
-        var listing = ManifestDirectoryListing(directory: directory)
+        let (names, directoryError) = fileNames(in: directory)
+        var listing = ManifestDirectoryListing(directory: directory, directoryError: directoryError)
+        for name in names {
+            switch read(name, in: directory) {
+            case .success(let data): listing.files[name] = data
+            case .failure(let error): listing.errors[name] = error
+            }
+        }
+        return listing
+    }
+
+    /// The names of the `*.json` files of `directory`, sorted, and the error when it exists
+    /// but cannot be listed (a missing directory has no files and no error).
+    public func fileNames(in directory: String) -> (names: [String], directoryError: SystemError?) {
         guard let stream = opendir(directory) else {
-            if errno != ENOENT && errno != ENOTDIR { listing.directoryError = SystemError("opendir", path: directory) }
-            return listing
+            if errno != ENOENT && errno != ENOTDIR { return ([], SystemError("opendir", path: directory)) }
+            return ([], nil)
         }
         defer { closedir(stream) }
+        var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard name.hasSuffix(".json"), name.count > 5, !name.hasPrefix(".") else { continue }
-            let path = PathName.join(directory, name)
-            do throws(SystemError) {
-                listing.files[name] = try SystemCalls.readFile(path, limit: sizeLimit)
-            } catch {
-                switch (error.operation, error.code) {
-                case ("read", EFBIG): listing.errors[name] = .tooLarge(limit: sizeLimit)
-                case ("open", EINVAL), ("open", EISDIR): listing.errors[name] = .notRegularFile
-                default: listing.errors[name] = .unreadable(error)
-                }
+            names.append(name)
+        }
+        return (names.sorted(), nil)
+    }
+
+    /// The contents of the file `name` of `directory` (any thread).
+    public func read(_ name: String, in directory: String) -> Result<Data, ManifestFileError> {
+        do throws(SystemError) {
+            return .success(try SystemCalls.readFile(PathName.join(directory, name), limit: sizeLimit))
+        } catch {
+            switch (error.operation, error.code) {
+            case ("read", EFBIG): return .failure(.tooLarge(limit: sizeLimit))
+            case ("open", EINVAL), ("open", EISDIR): return .failure(.notRegularFile)
+            default: return .failure(.unreadable(error))
             }
         }
-        return listing
     }
 }

@@ -1,5 +1,6 @@
 // The usage ranking's file on disk: load once, debounced atomic writes, flush on shutdown.
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import SystemSupport
 

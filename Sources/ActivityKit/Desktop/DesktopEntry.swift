@@ -1,5 +1,5 @@
 // A parsed desktop entry file (Desktop Entry Specification 1.5): groups, typed values, localized lookup.
-import Foundation
+import FoundationEssentials
 
 /// One `.desktop` file, parsed and checked against the syntax rules of the Desktop Entry
 /// Specification 1.5.

@@ -1,5 +1,5 @@
 // An Exec line split into arguments with its field codes, expanded for one URL or into a broker argv template.
-import Foundation
+import FoundationEssentials
 
 /// Why an Exec line cannot be used.
 public enum DesktopExecError: Error, Hashable, Sendable, CustomStringConvertible {

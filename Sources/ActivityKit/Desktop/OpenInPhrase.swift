@@ -1,5 +1,5 @@
 // "Open in <App>" for every locale an application's entry or the broker's phrase table knows.
-import Foundation
+import FoundationEssentials
 
 /// The names of an installed application's "Open in <App>" activity (API.md §4.1): the
 /// entry's own localized `Name[…]` inside the broker's "Open in %@" phrase for that locale.
@@ -35,8 +35,8 @@ public enum OpenInPhrase {
         }
         var names: [String: String] = [:]
         for locale in Set(translations.keys).union(localized.keys) {
-            names[locale] = phrase(locale).replacingOccurrences(of: "%@", with: appName(locale))
+            names[locale] = phrase(locale).replacing("%@", with: appName(locale))
         }
-        return (english.replacingOccurrences(of: "%@", with: name), names)
+        return (english.replacing("%@", with: name), names)
     }
 }

@@ -1,0 +1,105 @@
+// ManifestLoader: reads and decodes one manifest directory on every core, with a deterministic result.
+import ActivityKit
+import Dispatch
+import FoundationEssentials
+import Glibc
+
+/// Reads and decodes the manifests of one directory, the files spread over
+/// `DispatchQueue.concurrentPerform` (10,000 manifests are I/O and JSON work that one thread
+/// does in ~0.5 s); no state is shared between the workers until their results are merged.
+///
+/// The result does not depend on the scheduling: files are listed sorted, split into
+/// contiguous chunks, and merged in file-name order, so the same files always give the same
+/// entries, problems and read paths in the same order. Each chunk shares equal parts of its
+/// activities through its own `ActivityInterner`.
+struct ManifestLoader: Sendable {
+    /// What one directory gave.
+    struct Loaded: Sendable {
+        /// File name → what the file holds (broken files are left out).
+        var entries: [String: StaticEntry] = [:]
+        /// Files skipped (full path), and why, in file-name order.
+        var problems: [(file: String, message: String)] = []
+        /// Manifests decoded without a problem (full paths), in file-name order.
+        var readPaths: [String] = []
+    }
+
+    let directory: String
+    let origin: ActivityOrigin
+    var reader = ManifestDirectoryReader()
+
+    /// Files per chunk at least: fewer files are not worth a thread's start.
+    static let minimumChunk = 64
+
+    func load() -> Loaded {
+        let names = reader.fileNames(in: directory).names
+        let chunkCount = max(1, min(names.count / Self.minimumChunk, Self.workers * 4))
+        let chunkSize = (names.count + chunkCount - 1) / max(chunkCount, 1)
+        let results = ChunkResults(count: chunkCount)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let range = min(names.count, chunk * chunkSize)..<min(names.count, (chunk + 1) * chunkSize)
+            results.set(chunk, decode(names[range]))
+        }
+        var loaded = Loaded()
+        loaded.entries.reserveCapacity(names.count)
+        for chunk in results.take() {
+            for (name, entry) in chunk.entries { loaded.entries[name] = entry }
+            loaded.problems += chunk.problems
+            loaded.readPaths += chunk.readPaths
+        }
+        return loaded
+    }
+
+    /// Reads and decodes `names`, in order.
+    private func decode(_ names: ArraySlice<String>) -> (
+        entries: [(String, StaticEntry)], problems: [(file: String, message: String)], readPaths: [String]
+    ) {
+        var interner = ActivityInterner()
+        var entries: [(String, StaticEntry)] = []
+        var problems: [(file: String, message: String)] = []
+        var readPaths: [String] = []
+        entries.reserveCapacity(names.count)
+        for name in names {
+            let path = directory + "/" + name
+            let data: Data
+            switch reader.read(name, in: directory) {
+            case .success(let read): data = read
+            case .failure(let error):
+                problems.append((path, "\(error)"))
+                continue
+            }
+            if Manifest.isMask(data) {
+                entries.append((name, .masked))
+                continue
+            }
+            do {
+                let activity = try Manifest.decode(data, fileName: name, origin: origin)
+                entries.append((name, .activity(interner.intern(activity))))
+                readPaths.append(path)
+            } catch {
+                problems.append((path, error.message))
+            }
+        }
+        return (entries, problems, readPaths)
+    }
+
+    /// The processors online (threads `concurrentPerform` will use).
+    static let workers = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+
+    /// One slot per chunk, each written by exactly one worker, read after all have finished.
+    ///
+    /// `@unchecked Sendable`: `concurrentPerform` gives every index to one worker only, so no
+    /// slot is written twice or concurrently, and `take` runs after `concurrentPerform` has
+    /// returned (which orders every write before it).
+    private final class ChunkResults: @unchecked Sendable {
+        typealias Chunk = (
+            entries: [(String, StaticEntry)], problems: [(file: String, message: String)], readPaths: [String]
+        )
+        private var slots: [Chunk?]
+
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+        func set(_ index: Int, _ chunk: Chunk) { slots[index] = chunk }
+
+        func take() -> [Chunk] { slots.map { $0! } }
+    }
+}

@@ -1,0 +1,75 @@
+// LocalizedNames: an activity's names by locale packed into one byte buffer, not a dictionary.
+
+/// Locale → name, packed as `[length, locale UTF-8, length, name UTF-8]…` (lengths as 4 bytes,
+/// little-endian), sorted by locale.
+///
+/// A registry holds one of these per activity: a dictionary of three names costs a hashed
+/// table plus a heap string per name (~500 bytes), this one buffer (~120 bytes), and nothing
+/// when empty. A lookup walks a handful of locales comparing bytes and makes the one `String`
+/// it returns.
+public struct LocalizedNames: Hashable, Sendable {
+    private var bytes: [UInt8]
+
+    /// The names of `dictionary`.
+    public init(_ dictionary: [String: String] = [:]) {
+        var bytes: [UInt8] = []
+        for (locale, name) in dictionary.sorted(by: { $0.key < $1.key }) {
+            Self.append(locale, to: &bytes)
+            Self.append(name, to: &bytes)
+        }
+        self.bytes = bytes
+    }
+
+    private static func append(_ text: String, to bytes: inout [UInt8]) {
+        let count = UInt32(text.utf8.count)
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Whether there is no localized name.
+    public var isEmpty: Bool { bytes.isEmpty }
+
+    /// How many locales have a name.
+    public var count: Int {
+        var count = 0
+        forEachPair { _, _ in count += 1 }
+        return count
+    }
+
+    /// The name for exactly `locale`, if any.
+    public subscript(locale: String) -> String? {
+        var found: String?
+        var key = locale
+        key.withUTF8 { wanted in
+            forEachPair { localeRange, nameRange in
+                guard found == nil, bytes[localeRange].elementsEqual(wanted) else { return }
+                found = String(decoding: bytes[nameRange], as: UTF8.self)
+            }
+        }
+        return found
+    }
+
+    /// The names as a dictionary.
+    public var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        forEachPair { localeRange, nameRange in
+            result[String(decoding: bytes[localeRange], as: UTF8.self)] = String(decoding: bytes[nameRange], as: UTF8.self)
+        }
+        return result
+    }
+
+    /// Calls `body` with the byte ranges of each locale and its name, in locale order.
+    private func forEachPair(_ body: (Range<Int>, Range<Int>) -> Void) {
+        var position = 0
+        func next() -> Range<Int> {
+            var length = 0
+            for index in 0..<4 { length |= Int(bytes[position + index]) << (8 * index) }
+            position += 4 + length
+            return (position - length)..<position
+        }
+        while position < bytes.count {
+            let locale = next()
+            body(locale, next())
+        }
+    }
+}

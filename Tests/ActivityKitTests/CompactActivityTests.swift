@@ -1,0 +1,120 @@
+// The compact activity: one shared record with copy on write, flat localized names, interning.
+
+import Foundation
+import Testing
+
+@testable import ActivityKit
+
+struct CompactActivityTests {
+    static let names = ["de": "Teilen", "fr": "Partager", "ja": "共有する", "pt_BR": "Compartilhar", "sr@latin": "Podeli"]
+
+    static func manifest(_ index: Int) -> Data {
+        Data(
+            """
+            {"id": "org.example.compact\(index)", "name": "Compact \(index)", "icon": "org.example.compact-icon",
+             "names": {"de": "Kompakt \(index)", "fr": "Compact (fr) \(index)"}, "category": "share",
+             "match": {"schemes": ["https"], "hosts": ["*.example.org"]},
+             "perform": {"open": "https://share.example.org/post?u={url}&t={title}"}, "priority": \(index % 3)}
+            """.utf8)
+    }
+
+    static func decoded(_ index: Int) throws -> Activity {
+        try Manifest.decode(manifest(index), fileName: "compact\(index).json", origin: .system)
+    }
+
+    @Test func localizedNamesAnswerLikeTheDictionary() {
+        let flat = LocalizedNames(Self.names)
+        #expect(flat.count == Self.names.count)
+        #expect(flat.dictionary == Self.names)
+        for (locale, name) in Self.names { #expect(flat[locale] == name) }
+        for missing in ["", "d", "dz", "pt", "pt_BR.UTF-8", "zz"] { #expect(flat[missing] == nil) }
+        #expect(LocalizedNames().isEmpty)
+        #expect(LocalizedNames()["de"] == nil)
+        // The same names in any insertion order are the same value.
+        var reordered: [String: String] = [:]
+        for key in Self.names.keys.sorted().reversed() { reordered[key] = Self.names[key] }
+        #expect(LocalizedNames(reordered) == flat)
+        #expect(LocalizedNames(reordered).hashValue == flat.hashValue)
+    }
+
+    @Test func activityKeepsEveryFieldAsGiven() throws {
+        let a = Activity(
+            id: id("org.example.fields"), name: "Fields", names: Self.names, icon: "icon", category: .action,
+            origin: .builtin, match: try MatchRule(hosts: ["example.org"]), requires: Requirements(executables: ["sh"]),
+            perform: .dbus(busName: "org.example.App", objectPath: "/org/example/App"), priority: 7, owner: ":1.5",
+            defaultHandlerAlias: true, visibility: .owner)
+        #expect(a.id == id("org.example.fields"))
+        #expect(a.name == "Fields")
+        #expect(a.names == Self.names)
+        #expect(a.localizedNames == LocalizedNames(Self.names))
+        #expect(a.icon == "icon")
+        #expect(a.category == .action)
+        #expect(a.origin == .builtin)
+        #expect(a.match == (try MatchRule(hosts: ["example.org"])))
+        #expect(a.requires == Requirements(executables: ["sh"]))
+        #expect(a.perform == .dbus(busName: "org.example.App", objectPath: "/org/example/App"))
+        #expect(a.priority == 7)
+        #expect(a.owner == ":1.5")
+        #expect(a.defaultHandlerAlias)
+        #expect(a.visibility == .owner)
+        #expect(a.localizedName(for: "sr_RS@latin") == "Podeli")
+    }
+
+    @Test func aCopyChangesAloneAndEqualFieldsAreEqual() throws {
+        let original = try Self.decoded(1)
+        var copy = original
+        #expect(copy == original)
+        copy.names = ["de": "Anders"]
+        copy.priority = 99
+        copy.owner = ":1.9"
+        #expect(original.names == ["de": "Kompakt 1", "fr": "Compact (fr) 1"])
+        #expect(original.priority == 1)
+        #expect(original.owner == nil)
+        #expect(copy != original)
+        // Built separately, equal field by field: equal values with equal hashes.
+        let again = try Self.decoded(1)
+        #expect(again == original)
+        #expect(again.hashValue == original.hashValue)
+        #expect(Set([original, again, copy]).count == 2)
+    }
+
+    @Test func interningChangesNoValueAndSharesEqualParts() throws {
+        var interner = ActivityInterner()
+        let first = try Self.decoded(1), second = try Self.decoded(2)
+        let a = interner.intern(first), b = interner.intern(second)
+        #expect(a == first)
+        #expect(b == second)
+        // The equal match rules and perform specs now share one copy.
+        #expect(Self.sameStorage(a.match.schemes, b.match.schemes))
+        #expect(!Self.sameStorage(first.match.schemes, second.match.schemes))
+        guard case .open(let specA) = a.perform, case .open(let specB) = b.perform else {
+            Issue.record("expected open specs")
+            return
+        }
+        #expect(Self.sameStorage(specA.template.segments, specB.template.segments))
+        // A long string is shared; different ones stay apart.
+        #expect(interner.intern(String(repeating: "x", count: 40)) == String(repeating: "x", count: 40))
+        #expect(interner.intern("org.example.compact-icon") == a.icon)
+    }
+
+    @Test func registryGivesTheSameActivitiesForInternedManifests() throws {
+        var interner = ActivityInterner()
+        let plain = try (0..<20).map(Self.decoded)
+        let interned = plain.map { interner.intern($0) }
+        var registryPlain = Registry(), registryInterned = Registry()
+        func layer(_ activities: [Activity]) -> StaticLayer {
+            StaticLayer(origin: .system, entries: Dictionary(uniqueKeysWithValues: activities.map { ("\($0.id).json", .activity($0)) }))
+        }
+        registryPlain.setStaticLayers([layer(plain)])
+        registryInterned.setStaticLayers([layer(interned)])
+        #expect(registryPlain.all == registryInterned.all)
+        #expect(registryInterned.count == 20)
+        let page = url("https://www.example.org/a")
+        #expect(registryPlain.matching(page) == registryInterned.matching(page))
+        #expect(registryInterned.matching(page).count == 20)
+    }
+
+    private static func sameStorage<T>(_ a: [T], _ b: [T]) -> Bool {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+    }
+}
