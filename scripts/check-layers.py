@@ -40,8 +40,8 @@ ALLOWED = {
     # Executables: wiring only, each over its own layer (and the contract, for `--version`).
     "activity-broker": {"ActivityBroker", "ActivityBrokerInterface", "SystemSupport"},
     "share": {"ShareCLI"},
-    "activity-sheet": {"ShareSheet", "ActivityBrokerInterface"},
-    "activity-browser": {"BrowserWindow", "ActivityBrokerInterface"},
+    "activity-sheet": {"ShareSheet", "UIServiceSupport"},
+    "activity-browser": {"BrowserWindow", "UIServiceSupport"},
     "activity-reading-list": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "SystemSupport"},
     "activity-qr": {"SystemSupport", "ActivityBrokerInterface"},
     "example-provider": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus"},

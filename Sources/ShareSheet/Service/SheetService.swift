@@ -27,20 +27,10 @@ struct SheetService: Sendable {
             Sheet1.interface,
             methods: [
                 Sheet1.show.method(
-                    .deferred { call, responder in
-                        callers.authorize(call, responder) {
-                            let request: SheetRequest
-                            do {
-                                request = try SheetRequest(body: call.body)
-                            } catch {
-                                return responder.fail(error)
-                            }
-                            watchCaller(call.sender)
-                            let registry = registry
-                            DispatchQueue.main.async {
-                                MainActor.assumeIsolated { registry.show(request, responder: responder) }
-                            }
-                        }
+                    callers.openHandler(
+                        decode: SheetRequest.init(body:), onLeave: { [registry] in registry.closeAll() }
+                    ) { [registry] request, _, responder in
+                        registry.show(request, responder: responder)
                     }),
                 Sheet1.update.method(
                     .deferred { call, responder in
@@ -65,12 +55,5 @@ struct SheetService: Sendable {
                     }),
                 Sheet1.close.method(callers.closeHandler { [registry] in registry.close($0) }),
             ])
-    }
-
-    /// Closes every sheet when a broker that asked for one leaves the bus: nobody is left to
-    /// perform the choice. One watch per broker connection, however many sheets it shows.
-    private func watchCaller(_ sender: String) {
-        let registry = registry
-        callers.watch(sender) { registry.closeAll() }
     }
 }
