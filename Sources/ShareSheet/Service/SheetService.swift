@@ -12,12 +12,11 @@ import UIServiceSupport
 /// to the main thread, where GTK and the `SheetRegistry` live. `Show` replies when the user has
 /// chosen or dismissed; `Update` and `Close` reply once applied.
 struct SheetService: Sendable {
-    let connection: Connection
     let registry: SheetRegistry
+    /// Checks every call on the loop; the connection is theirs to ask.
     let callers: BrokerCallers
 
     init(connection: Connection, registry: SheetRegistry) {
-        self.connection = connection
         self.registry = registry
         callers = BrokerCallers(connection: connection, interface: Sheet1.interface)
     }
