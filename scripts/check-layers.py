@@ -47,8 +47,10 @@ ALLOWED = {
     "example-provider": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus"},
     "activity-fuzz": {"ActivityFuzzing"},
     "broker-bench": {"DBus", "ActivityBrokerInterface", "TestSupport", "SystemSupport"},
-    "gtk-first-frame": {"CGtk"},
-    "webkit-first-paint": {"CGtk", "CWebKit"},
+    # broker-bench's floors and what they share, on CGtk alone.
+    "FloorSupport": {"CGtk"},
+    "gtk-first-frame": {"CGtk", "FloorSupport"},
+    "webkit-first-paint": {"CGtk", "CWebKit", "FloorSupport"},
 }
 # System modules a layer must not use: the domain stays free of processes and D-Bus.
 FORBIDDEN_SYSTEM = {"ActivityKit": {"Glibc"}}
