@@ -10,6 +10,15 @@ public protocol HandleSession: AnyObject {
     func close()
 }
 
+/// What a UI service's registry offers its D-Bus side: `Close` of one handle, and closing
+/// everything when the broker that opened it leaves (`BrokerCallers.closeHandler`, `openHandler`).
+@MainActor
+public protocol SessionRegistry: AnyObject, Sendable {
+    /// `Close` on a handle with nothing open is a no-op.
+    func close(_ handle: ObjectPath)
+    func closeAll()
+}
+
 /// Every open session of a UI service (`activity-sheet`, `activity-browser`), keyed by its
 /// handle, and the service's idle exit: when none has been open for `idleExit`, `onIdle` runs
 /// (the executable exits; D-Bus activation starts it again for the next call). Main thread only.

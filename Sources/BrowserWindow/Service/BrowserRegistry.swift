@@ -9,7 +9,7 @@ import UIServiceSupport
 /// When no window has been open for `idleExit`, `onIdle` runs (the executable exits: D-Bus
 /// activation starts it again for the next `Open`).
 @MainActor
-final class BrowserRegistry {
+final class BrowserRegistry: SessionRegistry {
     private let sessions: OpenSessions<BrowserSession>
     private let engine: WebEngine?
     private let displayError: String?

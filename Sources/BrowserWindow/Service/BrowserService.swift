@@ -30,9 +30,8 @@ struct BrowserService: Sendable {
             Browser1.interface,
             methods: [
                 Browser1.open.method(
-                    callers.openHandler(
-                        decode: BrowserRequest.init(body:), onLeave: { [registry] in registry.closeAll() }
-                    ) { [registry, self] request, broker, responder in
+                    callers.openHandler(registry, decode: BrowserRequest.init(body:)) {
+                        [registry, self] request, broker, responder in
                         do {
                             try registry.open(
                                 request,
@@ -45,7 +44,7 @@ struct BrowserService: Sendable {
                             responder.fail(error)
                         }
                     }),
-                Browser1.close.method(callers.closeHandler { [registry] in registry.close($0) }),
+                Browser1.close.method(callers.closeHandler(registry)),
             ],
             signals: [Browser1.event])
     }

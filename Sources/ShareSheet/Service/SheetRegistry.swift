@@ -8,7 +8,7 @@ import UIServiceSupport
 /// When no sheet has been open for `idleExit`, `onIdle` runs (the executable exits: D-Bus
 /// activation starts it again for the next `Show`).
 @MainActor
-final class SheetRegistry {
+final class SheetRegistry: SessionRegistry {
     private let sessions: OpenSessions<SheetSession>
     private let environment: [String: String]
     private let displayError: String?

@@ -26,9 +26,8 @@ struct SheetService: Sendable {
             Sheet1.interface,
             methods: [
                 Sheet1.show.method(
-                    callers.openHandler(
-                        decode: SheetRequest.init(body:), onLeave: { [registry] in registry.closeAll() }
-                    ) { [registry] request, _, responder in
+                    callers.openHandler(registry, decode: SheetRequest.init(body:)) {
+                        [registry] request, _, responder in
                         registry.show(request, responder: responder)
                     }),
                 Sheet1.update.method(
@@ -52,7 +51,7 @@ struct SheetService: Sendable {
                             }
                         }
                     }),
-                Sheet1.close.method(callers.closeHandler { [registry] in registry.close($0) }),
+                Sheet1.close.method(callers.closeHandler(registry)),
             ])
     }
 }
