@@ -56,7 +56,8 @@ public struct MatchRule: Hashable, Sendable {
             try Self.normalized(prefixes, key: "path_prefixes", leftOut: "any path") {
                 p throws(ActivityError) in
                 guard p.hasPrefix("/") else {
-                    throw .invalidArgument("'\(HostName.printable(String(p.prefix(64))))' must start with '/'")
+                    throw .invalidArgument(
+                        "'\(HostName.printable(String(p.prefix(64))))' must start with '/'")
                 }
                 if p.contains("?") || p.contains("#") {
                     throw .invalidArgument(
@@ -85,13 +86,12 @@ public struct MatchRule: Hashable, Sendable {
         }
         var entries: [Entry] = []
         for (i, text) in list.enumerated() {
-            let entry: Entry
             do {
-                entry = try normalize(text)
+                let entry = try normalize(text)
+                if !entries.contains(entry) { entries.append(entry) }
             } catch {
                 throw error.prefixed("\(key)[\(i)]: ")
             }
-            if !entries.contains(entry) { entries.append(entry) }
         }
         return entries
     }
