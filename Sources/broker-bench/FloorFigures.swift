@@ -1,4 +1,5 @@
 // What the share-sheet and browser-window figures share: samples against a bare floor program, and their medians and ratios.
+import Foundation
 
 /// First-frame or first-paint samples of a UI service against its floor (a bare GTK 4 window,
 /// a bare WebKitWebView started the same way), in nanoseconds. `ShareFigures` and
@@ -40,5 +41,17 @@ enum Samples {
         guard !sorted.isEmpty else { return 0 }
         let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
         return Double(sorted[min(max(rank, 0), sorted.count - 1)])
+    }
+}
+
+extension Report.Target {
+    /// The UI figures' target: the cold median within `limit` times the floor's.
+    static func floorRatio(_ name: String, _ figures: some FloorFigures, limit: Double) -> Self {
+        Self(
+            name: name,
+            measured: String(
+                format: "%.2f× (%.0f / %.0f ms)", figures.coldRatio, figures.coldMilliseconds,
+                figures.bareMilliseconds),
+            limit: String(format: "≤ %.1f×", limit), met: figures.coldRatio <= limit)
     }
 }

@@ -61,10 +61,7 @@ struct Report: Codable {
         share = figures
         guard !figures.bareNanoseconds.isEmpty else { return }
         targets.append(
-            Target(
-                name: "Share → sheet's first frame (cold) / bare GTK 4 window's first frame",
-                measured: String(format: "%.2f× (%.0f / %.0f ms)", figures.coldRatio, figures.coldMilliseconds, figures.bareMilliseconds),
-                limit: "≤ 1.5×", met: figures.coldRatio <= 1.5))
+            .floorRatio("Share → sheet's first frame (cold) / bare GTK 4 window's first frame", figures, limit: 1.5))
         if figures.rss.count >= 3, let last = figures.rss.last {
             let quarter = figures.rss[1]
             let growth = (last.broker - quarter.broker) / 1024
@@ -82,12 +79,7 @@ struct Report: Codable {
         browse = figures
         guard !figures.bareNanoseconds.isEmpty else { return }
         targets.append(
-            Target(
-                name: "Browse → window's first paint (cold) / bare WebKitWebView's first paint",
-                measured: String(
-                    format: "%.2f× (%.0f / %.0f ms)", figures.coldRatio, figures.coldMilliseconds,
-                    figures.bareMilliseconds),
-                limit: "≤ 1.3×", met: figures.coldRatio <= 1.3))
+            .floorRatio("Browse → window's first paint (cold) / bare WebKitWebView's first paint", figures, limit: 1.3))
     }
 
     private func figure(_ size: Int, _ name: String) -> Figure? { medians["\(size)"]?[name] }
