@@ -61,7 +61,8 @@ struct Report: Codable {
         share = figures
         guard !figures.bareNanoseconds.isEmpty else { return }
         targets.append(
-            .floorRatio("Share → sheet's first frame (cold) / bare GTK 4 window's first frame", figures, limit: 1.5))
+            .floorRatio(
+                "Share → sheet's first frame (cold) / bare GTK 4 window's first frame", figures, limit: 1.5))
         if figures.rss.count >= 3, let last = figures.rss.last {
             let quarter = figures.rss[1]
             let growth = (last.broker - quarter.broker) / 1024
@@ -79,7 +80,8 @@ struct Report: Codable {
         browse = figures
         guard !figures.bareNanoseconds.isEmpty else { return }
         targets.append(
-            .floorRatio("Browse → window's first paint (cold) / bare WebKitWebView's first paint", figures, limit: 1.3))
+            .floorRatio(
+                "Browse → window's first paint (cold) / bare WebKitWebView's first paint", figures, limit: 1.3))
     }
 
     private func figure(_ size: Int, _ name: String) -> Figure? { medians["\(size)"]?[name] }
