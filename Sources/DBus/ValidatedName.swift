@@ -1,25 +1,6 @@
 // What the validated D-Bus name types share: the protocol, and the one place their text is checked by libdbus.
 import CDBus
 
-/// Runs a libdbus validator on `string` after rejecting embedded NULs (which C would truncate),
-/// and returns it.
-private func validated(
-    _ string: String, _ kind: String,
-    _ check: (UnsafePointer<CChar>, UnsafeMutablePointer<CDBus.DBusError>) -> dbus_bool_t
-) throws(DBusError) -> String {
-    if string.utf8.contains(0) {
-        throw .invalidArgs("invalid \(kind) \(string.debugDescription): contains a NUL byte")
-    }
-    var error = cdbus_error_make()
-    let ok = string.withCString { check($0, &error) } != 0
-    defer { dbus_error_free(&error) }
-    if !ok {
-        let why = error.message.map { String(cString: $0) } ?? "not valid"
-        throw .invalidArgs("invalid \(kind) \(string.debugDescription): \(why)")
-    }
-    return string
-}
-
 /// What the name types share (zbus has a type for each kind of D-Bus name): text that a
 /// libdbus validator accepted once, at construction; a literal that must be valid; ordering and
 /// printing by the text.
@@ -55,12 +36,24 @@ protocol LibdbusValidatedName: ValidatedName {
 }
 
 /// A libdbus validator: 1 when the text is valid, else 0 with the reason in the error.
-typealias Validator = @Sendable (UnsafePointer<CChar>, UnsafeMutablePointer<CDBus.DBusError>) -> dbus_bool_t
+typealias Validator =
+    @Sendable (UnsafePointer<CChar>, UnsafeMutablePointer<CDBus.DBusError>) -> dbus_bool_t
 
 extension LibdbusValidatedName {
-    /// Validates `string`; throws an `InvalidArgs` `DBusError` when it is not of this kind.
+    /// Validates `string` with `validator` after rejecting embedded NULs (which C would
+    /// truncate); throws an `InvalidArgs` `DBusError` naming the kind when it is not valid.
     public init(_ string: String) throws(DBusError) {
-        self.init(rawValue: try validated(string, Self.kind, Self.validator))
+        if string.utf8.contains(0) {
+            throw .invalidArgs("invalid \(Self.kind) \(string.debugDescription): contains a NUL byte")
+        }
+        var error = cdbus_error_make()
+        let ok = string.withCString { Self.validator($0, &error) } != 0
+        defer { dbus_error_free(&error) }
+        if !ok {
+            let why = error.message.map { String(cString: $0) } ?? "not valid"
+            throw .invalidArgs("invalid \(Self.kind) \(string.debugDescription): \(why)")
+        }
+        self.init(rawValue: string)
     }
 
     /// Wraps text known to be valid: a constant, or what libdbus itself produced.
