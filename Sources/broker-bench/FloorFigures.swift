@@ -44,14 +44,19 @@ enum Samples {
     }
 }
 
-extension Report.Target {
-    /// The UI figures' target: the cold median within `limit` times the floor's.
-    static func floorRatio(_ name: String, _ figures: some FloorFigures, limit: Double) -> Self {
-        Self(
-            name: name,
-            measured: String(
-                format: "%.2f× (%.0f / %.0f ms)", figures.coldRatio, figures.coldMilliseconds,
-                figures.bareMilliseconds),
-            limit: String(format: "≤ %.1f×", limit), met: figures.coldRatio <= limit)
+extension Report {
+    /// Adds the UI figures' target `name`: the cold median within `limit` times the floor's.
+    /// False, adding nothing, when the floor was not measured (no display, no GTK).
+    @discardableResult
+    mutating func addFloorTarget(_ name: String, _ figures: some FloorFigures, limit: Double) -> Bool {
+        guard !figures.bareNanoseconds.isEmpty else { return false }
+        targets.append(
+            Target(
+                name: name,
+                measured: String(
+                    format: "%.2f× (%.0f / %.0f ms)", figures.coldRatio, figures.coldMilliseconds,
+                    figures.bareMilliseconds),
+                limit: String(format: "≤ %.1f×", limit), met: figures.coldRatio <= limit))
+        return true
     }
 }
