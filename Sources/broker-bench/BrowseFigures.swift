@@ -24,11 +24,8 @@ struct BrowseFigures: Codable, FloorFigures {
     /// The report's lines.
     func text() -> [String] {
         guard !bareNanoseconds.isEmpty else { return [] }
-        var lines = [
-            "browser window (GSK_RENDERER=\(renderer), medians):",
-            String(
-                format: "  bare WebKitWebView, spawn → first paint (floor, %d samples)   %.1f ms",
-                bareNanoseconds.count, bareMilliseconds),
+        var lines = floorRows("browser window", floor: "bare WebKitWebView, spawn → first paint")
+        lines += [
             String(
                 format: "  Browse → window's first paint, cold (activation, %d samples) %.1f ms (%.2f× floor)",
                 coldNanoseconds.count, coldMilliseconds, coldRatio),

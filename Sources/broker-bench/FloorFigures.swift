@@ -6,6 +6,8 @@ import Foundation
 /// `BrowseFigures` keep their own samples (and JSON keys); the figures drawn from them are
 /// computed here once.
 protocol FloorFigures {
+    /// The GSK renderer the service and its floor used.
+    var renderer: String { get }
     /// spawn → the floor program's first frame or paint.
     var bareNanoseconds: [UInt64] { get }
     /// The call → the service's first frame or paint, the service not running (activation included).
@@ -22,6 +24,15 @@ extension FloorFigures {
     /// The issues' figure: cold call → first frame or paint over the floor's.
     var coldRatio: Double { coldMilliseconds / max(bareMilliseconds, 1e-9) }
     var warmRatio: Double { warmMilliseconds / max(bareMilliseconds, 1e-9) }
+
+    /// The first rows of a report: `title` with the renderer, then the floor's median (`floor`
+    /// names the floor program and its event).
+    func floorRows(_ title: String, floor: String) -> [String] {
+        [
+            "\(title) (GSK_RENDERER=\(renderer), medians):",
+            String(format: "  \(floor) (floor, %d samples)   %.1f ms", bareNanoseconds.count, bareMilliseconds),
+        ]
+    }
 }
 
 /// Order statistics of nanosecond samples.

@@ -16,11 +16,8 @@ struct ShareFigures: Codable, FloorFigures {
     /// The report's lines.
     func text() -> [String] {
         guard !bareNanoseconds.isEmpty else { return [] }
-        var lines = [
-            "share sheet (GSK_RENDERER=\(renderer), medians):",
-            String(
-                format: "  bare GTK 4 window, spawn → first frame (floor, %d samples)   %.1f ms",
-                bareNanoseconds.count, bareMilliseconds),
+        var lines = floorRows("share sheet", floor: "bare GTK 4 window, spawn → first frame")
+        lines += [
             String(
                 format:
                     "  Share → sheet's first frame, cold (activation, %d samples)   %.1f ms (%.2f× floor)",
