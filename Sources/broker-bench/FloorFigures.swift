@@ -30,7 +30,8 @@ extension FloorFigures {
     func floorRows(_ title: String, floor: String) -> [String] {
         [
             "\(title) (GSK_RENDERER=\(renderer), medians):",
-            String(format: "  \(floor) (floor, %d samples)   %.1f ms", bareNanoseconds.count, bareMilliseconds),
+            String(
+                format: "  \(floor) (floor, %d samples)   %.1f ms", bareNanoseconds.count, bareMilliseconds),
         ]
     }
 }

@@ -5,7 +5,9 @@ import Testing
 
 @Suite struct MarkupEscapeTests {
     @Test func theFourMarkupCharactersBecomeEntities() {
-        #expect(MarkupEscape.escape(#"a & b < c > "d""#, apostrophe: false) == "a &amp; b &lt; c &gt; &quot;d&quot;")
+        #expect(
+            MarkupEscape.escape(#"a & b < c > "d""#, apostrophe: false)
+                == "a &amp; b &lt; c &gt; &quot;d&quot;")
     }
 
     @Test func theApostropheIsEscapedOnlyWhenAsked() {

@@ -5,8 +5,9 @@ import UIServiceSupport
 
 @Suite struct ServiceCommandLineTests {
     @Test func goodArgumentsRun() {
-        guard case .run(let arguments) = ServiceCommandLine<SheetArguments>.read(
-            ["activity-sheet", "--idle-exit", "0"], program: "activity-sheet")
+        guard
+            case .run(let arguments) = ServiceCommandLine<SheetArguments>.read(
+                ["activity-sheet", "--idle-exit", "0"], program: "activity-sheet")
         else {
             Issue.record("expected to run")
             return
@@ -15,8 +16,9 @@ import UIServiceSupport
     }
 
     @Test func aBadOptionExits2() {
-        guard case .exit(let status) = ServiceCommandLine<SheetArguments>.read(
-            ["activity-sheet", "--bogus"], program: "activity-sheet")
+        guard
+            case .exit(let status) = ServiceCommandLine<SheetArguments>.read(
+                ["activity-sheet", "--bogus"], program: "activity-sheet")
         else {
             Issue.record("expected to exit")
             return
@@ -26,8 +28,9 @@ import UIServiceSupport
 
     @Test func versionAndHelpExit0() {
         for flag in ["--version", "--help", "-h"] {
-            guard case .exit(let status) = ServiceCommandLine<SheetArguments>.read(
-                ["activity-sheet", flag], program: "activity-sheet")
+            guard
+                case .exit(let status) = ServiceCommandLine<SheetArguments>.read(
+                    ["activity-sheet", flag], program: "activity-sheet")
             else {
                 Issue.record("expected \(flag) to exit")
                 continue

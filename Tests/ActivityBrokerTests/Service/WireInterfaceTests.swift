@@ -6,7 +6,10 @@ import Testing
 @Suite struct WireInterfaceTests {
     @Test func argumentsReadAsSignatureThenName() {
         let show = Sheet1.show
-        #expect(show.inArguments.map(\.name) == ["handle", "app_id", "parent_window", "items", "activities", "options"])
+        #expect(
+            show.inArguments.map(\.name) == [
+                "handle", "app_id", "parent_window", "items", "activities", "options",
+            ])
         #expect(show.inArguments.map(\.signature.rawValue) == ["o", "s", "s", "a{sv}", "aa{sv}", "a{sv}"])
         #expect(show.outArguments.map(\.signature.rawValue) == ["u", "a{sv}"])
         #expect(show.interface == Sheet1.interface)
