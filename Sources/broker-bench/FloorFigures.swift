@@ -72,3 +72,16 @@ extension Report {
         return true
     }
 }
+
+/// Runs one group of UI figures (`what`: "share-sheet"): false, after saying why, when it
+/// failed. The registry figures stand without them (no Xvfb or GTK here): the bench reports
+/// rather than aborts, unless they were all it was asked for (`main` decides).
+func measureUIFigures(_ what: String, _ run: () throws -> Void) -> Bool {
+    do {
+        try run()
+        return true
+    } catch {
+        say("broker-bench: \(what) figures not measured: \(error)")
+        return false
+    }
+}
