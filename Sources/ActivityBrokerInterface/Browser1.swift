@@ -68,9 +68,9 @@ public enum Browser1: ServiceInterface {
         /// b (default true): whether the bars may collapse while scrolling.
         public static let barCollapsingEnabled = "bar_collapsing_enabled"
         /// as: activity ids or `category:…` left out of the Action sheet.
-        public static let exclude = "exclude"
+        public static let exclude = ActivityBrokerInterface.OptionKey.exclude
         /// s: lets the window take the focus.
-        public static let activationToken = "activation_token"
+        public static let activationToken = ActivityBrokerInterface.OptionKey.activationToken
         /// a{sv}: Private Click Measurement (§11); the broker validates and strips it, the
         /// window ignores it.
         public static let eventAttribution = "event_attribution"

@@ -37,8 +37,8 @@ public enum Sheet1: ServiceInterface {
 
     /// Keys of `Show`'s results besides `ResultKey.message`.
     public enum ShowResultKey {
-        public static let activityID = "activity_id"
+        public static let activityID = ResultKey.activityID
         /// s: lets the launched app take the focus (`XDG_ACTIVATION_TOKEN` / X11 startup id).
-        public static let activationToken = "activation_token"
+        public static let activationToken = OptionKey.activationToken
     }
 }
