@@ -100,7 +100,11 @@ final class BrowsingSessions: @unchecked Sendable {
             number: nextNumber, token: Job.randomToken(), handle: BrowserClient.newHandle(), owner: caller,
             exclude: request.exclude, attribution: request.attribution, browser: browserOwner)
         nextNumber += 1
-        connection.exportPrivate(session.path, sessionInterface(session))
+        do {
+            try connection.export(session.path, interfaces: [sessionInterface(session)], listed: false)
+        } catch {
+            preconditionFailure("session paths are unique: \(error)")
+        }
         sessions[session.handle] = session
         countByOwner[caller, default: 0] += 1
         session.subscriptions.append(
