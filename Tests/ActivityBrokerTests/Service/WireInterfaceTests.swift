@@ -16,6 +16,12 @@ import Testing
         #expect(show.name.rawValue == "Show")
     }
 
+    @Test func readOnlyIsKeptOnlyWhereDeclared() {
+        #expect(Broker1.listActivities.readOnly)
+        #expect(Broker1.explain.readOnly)
+        #expect(!Broker1.perform.readOnly)
+    }
+
     @Test func aMethodWithoutArgumentsHasNone() {
         #expect(Broker1.clearHistory.inArguments.isEmpty)
         #expect(Broker1.clearHistory.outArguments.isEmpty)
