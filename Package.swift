@@ -48,11 +48,13 @@ let package = Package(
         .target(name: "UIServiceSupport", dependencies: ["DBus", "ActivityBrokerInterface"]),
         .target(
             name: "ShareSheet", dependencies: ["CGtk", "GtkSupport", "DBus", "ActivityBrokerInterface", "UIServiceSupport"]),
-        .executableTarget(name: "activity-sheet", dependencies: ["ShareSheet"]),
+        .executableTarget(name: "activity-sheet", dependencies: ["ShareSheet", "UIServiceSupport"]),
         // broker-bench's floor for the sheet's first frame: a bare GTK 4 window.
-        .executableTarget(name: "gtk-first-frame", dependencies: ["CGtk"]),
+        // What the two floors share, on CGtk alone.
+        .target(name: "FloorSupport", dependencies: ["CGtk"]),
+        .executableTarget(name: "gtk-first-frame", dependencies: ["CGtk", "FloorSupport"]),
         // broker-bench's floor for the browser window's first paint: a bare WebKitWebView.
-        .executableTarget(name: "webkit-first-paint", dependencies: ["CGtk", "CWebKit"]),
+        .executableTarget(name: "webkit-first-paint", dependencies: ["CGtk", "CWebKit", "FloorSupport"]),
         .target(name: "TerminalUI", dependencies: ["SystemSupport"]),
         .target(name: "Navigation", dependencies: ["ActivityBrokerClient", "SystemSupport"]),
         .systemLibrary(
@@ -73,7 +75,7 @@ let package = Package(
                 "CGtk", "CWebKit", "GtkSupport", "DBus", "ActivityBrokerInterface", "Navigation", "UIServiceSupport",
             ]
         ),
-        .executableTarget(name: "activity-browser", dependencies: ["BrowserWindow"]),
+        .executableTarget(name: "activity-browser", dependencies: ["BrowserWindow", "UIServiceSupport"]),
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerInterface", "DBus"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .executableTarget(name: "activity-qr", dependencies: ["SystemSupport", "ActivityBrokerInterface"]),

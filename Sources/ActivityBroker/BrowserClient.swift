@@ -5,24 +5,10 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 
-/// Calls the browser service (`org.activitybroker.Browser`, started by D-Bus activation).
-///
-/// Loop-confined like every feature: completions run on the connection's loop. It knows the
-/// interface, not sessions: `BrowsingSessions` decides what the answers mean.
-final class BrowserClient: @unchecked Sendable {
-    private let service: UIServiceCalls
+/// The broker's client of the browser window service.
+typealias BrowserClient = UIServiceClient<Browser1>
 
-    init(connection: Connection, log: BrokerLog) {
-        service = UIServiceCalls(connection: connection, log: log, serviceName: "the browser window")
-    }
-
-    /// A fresh handle for one window: an object path under the broker's that names it in
-    /// `Close` and in the service's `Event`s (nothing is exported there). Distinct from the
-    /// session's path, which only the app knows.
-    static func newHandle() -> ObjectPath {
-        UIServiceCalls.newHandle("browser")
-    }
-
+extension UIServiceClient where Service == Browser1 {
     /// `Open`, activating the service if need be; `completion` runs once on the loop with
     /// nil, or the D-Bus error (the service failed to start, refused, or did not answer).
     @discardableResult
@@ -30,10 +16,11 @@ final class BrowserClient: @unchecked Sendable {
         handle: ObjectPath, appID: String, parentWindow: String, url: String, options: [String: Value],
         completion: @escaping (DBusError?) -> Void
     ) -> PendingCall {
-        let call = Browser1.call(
+        call(
             Browser1.open,
-            [.objectPath(handle), .string(appID), .string(parentWindow), .string(url), .vardict(options)])
-        return service.connection.call(call, timeout: .seconds(30), autoStart: true) { result in
+            [.objectPath(handle), .string(appID), .string(parentWindow), .string(url), .vardict(options)],
+            timeout: .seconds(30)
+        ) { result in
             switch result {
             case .success: completion(nil)
             case .failure(let error): completion(error)
@@ -44,6 +31,6 @@ final class BrowserClient: @unchecked Sendable {
     /// `Close(handle)`; never starts a browser just to close a window. `completion` (on the
     /// loop) runs once the service answered or could not.
     func close(handle: ObjectPath, completion: @escaping () -> Void = {}) {
-        service.notify(Browser1.call(Browser1.close, [.objectPath(handle)]), completion: completion)
+        notify(Browser1.close, [.objectPath(handle)], completion: completion)
     }
 }

@@ -120,15 +120,10 @@ final class BrowsingSessions: @unchecked Sendable {
             log.debug("session \(session.number): click attribution discarded: no activation_token (no gesture proof)")
         }
         // Who is asking, for the window's title (display only), then the window.
-        connection.call(
-            MethodCall(
-                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
-                member: "GetConnectionUnixProcessID", body: [.string(caller)]), timeout: .seconds(5)
-        ) { [unowned self] result in
+        CallerApplication.lookUp(caller, on: connection) { [unowned self] appID in
             guard sessions[session.handle] === session else { return }
-            let pid = (try? result.get())?.first?.uint32
             session.opening = browser.open(
-                handle: session.handle, appID: pid.map { CallerApplication.id(ofProcess: $0) } ?? "",
+                handle: session.handle, appID: appID,
                 parentWindow: request.parentWindow, url: request.url.string, options: request.windowOptions
             ) { [unowned self] error in
                 session.opening = nil

@@ -1,4 +1,5 @@
 // Which application a caller is, as far as its process tells: the `app_id` a share sheet shows.
+import DBus
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -12,6 +13,19 @@ import Glibc
 /// id>-<random>.scope`; systemd.io "Desktop Environment Integration"). It is for display
 /// only: nothing is granted or refused on its strength (a pid can be reused meanwhile).
 enum CallerApplication {
+    /// Asks the bus which process `caller` (a unique name) is, then calls `completion` on the
+    /// loop with its id; "" when the bus does not say within 5 s. For the sheet's header and
+    /// the browser window's title.
+    static func lookUp(_ caller: String, on connection: Connection, completion: @escaping (String) -> Void) {
+        let query = MethodCall(
+            destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
+            member: "GetConnectionUnixProcessID", body: [.string(caller)])
+        connection.call(query, timeout: .seconds(5)) { result in
+            let pid = (try? result.get())?.first?.uint32
+            completion(pid.map { id(ofProcess: $0) } ?? "")
+        }
+    }
+
     /// The id for the process `pid`, reading `procRoot` (`/proc`); "" when none is found.
     /// A few small reads of /proc: cheap enough for the loop.
     static func id(ofProcess pid: UInt32, procRoot: String = "/proc") -> String {

@@ -109,13 +109,8 @@ final class ShareRequests: @unchecked Sendable {
                 jobs.cancel(job)
             })
         // Who is asking (the app, also for its browser window), for the sheet's header (display only), then the sheet; after the reply.
-        connection.call(
-            MethodCall(
-                destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
-                member: "GetConnectionUnixProcessID", body: [.string(onBehalfOf)]), timeout: .seconds(5)
-        ) { [unowned self] result in
-            let pid = (try? result.get())?.first?.uint32
-            show(request, appID: pid.map { CallerApplication.id(ofProcess: $0) } ?? "", timeout: timeout)
+        CallerApplication.lookUp(onBehalfOf, on: connection) { [unowned self] appID in
+            show(request, appID: appID, timeout: timeout)
         }
         return job.path
     }

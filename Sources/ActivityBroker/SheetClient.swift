@@ -14,23 +14,10 @@ enum SheetResponse: Sendable {
     case failed(String)
 }
 
-/// Calls the sheet service (`org.activitybroker.Sheet`, started by D-Bus activation).
-///
-/// Loop-confined like every feature: completions run on the connection's loop. It knows the
-/// interface, not jobs: `ShareRequests` decides what the answers mean.
-final class SheetClient: @unchecked Sendable {
-    private let service: UIServiceCalls
+/// The broker's client of the share sheet service.
+typealias SheetClient = UIServiceClient<Sheet1>
 
-    init(connection: Connection, log: BrokerLog) {
-        service = UIServiceCalls(connection: connection, log: log, serviceName: "the share sheet")
-    }
-
-    /// A fresh handle for one request: an object path under the broker's that names it in
-    /// every later `Update` and `Close` (nothing is exported there).
-    static func newHandle() -> ObjectPath {
-        UIServiceCalls.newHandle("request")
-    }
-
+extension UIServiceClient where Service == Sheet1 {
     /// `Show`, activating the service if need be. `completion` runs once on the loop with the
     /// response, or the D-Bus error (the service failed to start, crashed, or `timeout`
     /// passed); a reply of the wrong shape is `InvalidSignature`. Cancel the returned call to
@@ -39,13 +26,14 @@ final class SheetClient: @unchecked Sendable {
         handle: ObjectPath, appID: String, parentWindow: String, items: [String: Value], activities: [Value],
         options: [String: Value], timeout: Duration, completion: @escaping (Result<SheetResponse, DBusError>) -> Void
     ) -> PendingCall {
-        let call = Sheet1.call(
+        call(
             Sheet1.show,
             [
                 .objectPath(handle), .string(appID), .string(parentWindow), .vardict(items),
                 .array(element: "a{sv}", activities), .vardict(options),
-            ])
-        return service.connection.call(call, timeout: timeout, autoStart: true) { result in
+            ],
+            timeout: timeout
+        ) { result in
             completion(result.flatMap(Self.response))
         }
     }
@@ -53,16 +41,12 @@ final class SheetClient: @unchecked Sendable {
     /// `Update(handle, state, message)`: the progress of the chosen activity. Fire and forget:
     /// a sheet that went away meanwhile changes nothing about the job.
     func update(handle: ObjectPath, state: JobState, message: String) {
-        send(Sheet1.update, [.objectPath(handle), .string(state.rawValue), .string(message)])
+        notify(Sheet1.update, [.objectPath(handle), .string(state.rawValue), .string(message)])
     }
 
     /// `Close(handle)`: the caller cancelled, left, or the time ran out. Fire and forget.
     func close(handle: ObjectPath) {
-        send(Sheet1.close, [.objectPath(handle)])
-    }
-
-    private func send(_ method: MethodSignature, _ body: [Value]) {
-        service.notify(Sheet1.call(method, body))
+        notify(Sheet1.close, [.objectPath(handle)])
     }
 
     /// Reads `(u response, a{sv} results)`.

@@ -69,13 +69,7 @@ public struct ProvidedActivity: Sendable {
         // Sent only when not the default, so that an `others` activity still registers with
         // a broker older than the key (unknown keys are InvalidArgument there).
         if visibility != .others { record[RegistrationKey.visibility] = .string(visibility.rawValue) }
-        if !names.isEmpty {
-            record[RegistrationKey.names] = .dictionary(
-                key: "s", value: "s",
-                names.sorted { $0.key < $1.key }.map {
-                    DictEntry(key: .string($0.key), value: .string($0.value))
-                })
-        }
+        if !names.isEmpty { record[RegistrationKey.names] = .stringDict(names) }
         return record
     }
 }

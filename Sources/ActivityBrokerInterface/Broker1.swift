@@ -3,45 +3,41 @@ import DBus
 
 /// The broker's bus name, object and interface, spelled once for the service, the client,
 /// the bench and the tests.
-public enum Broker1 {
+public enum Broker1: ServiceInterface {
     /// The well-known name the broker owns on the session bus.
     public static let busName: BusName = "org.activitybroker.Broker1"
     public static let objectPath: ObjectPath = "/org/activitybroker/Broker1"
     public static let interface: InterfaceName = "org.activitybroker.Broker1"
 
-    /// A call of `method` on the broker object, with `body`.
-    public static func call(_ method: MethodSignature, _ body: [Value] = []) -> MethodCall {
-        method.call(busName, path: objectPath, body: body)
+    /// `<objectPath>/<element>/<token>`: where the broker's jobs and sessions live, and the
+    /// handles it gives its UI services (nothing is exported at those).
+    public static func path(below element: String, token: String) -> ObjectPath {
+        try! ObjectPath(objectPath.rawValue + "/" + element + "/" + token)
     }
 
     // MARK: Methods
 
     /// `ListActivities(a{sv} items, a{sv} options) → (aa{sv} activities)`.
-    public static let listActivities = MethodSignature(
-        interface, "ListActivities", in: [Argument("items", "a{sv}"), Argument("options", "a{sv}")],
-        out: [Argument("activities", "aa{sv}")], readOnly: true)
+    public static let listActivities = method(
+        "ListActivities", in: "a{sv} items, a{sv} options", out: "aa{sv} activities", readOnly: true)
     /// `Perform(s id, a{sv} items, a{sv} options) → (o job)`.
-    public static let perform = MethodSignature(
-        interface, "Perform", in: [Argument("id", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
-        out: [Argument("job", "o")])
+    public static let perform = method("Perform", in: "s id, a{sv} items, a{sv} options", out: "o job")
     /// `RegisterActivity(a{sv} activity) → ()`; the keys are `RegistrationKey`.
-    public static let registerActivity = MethodSignature(interface, "RegisterActivity", in: [Argument("activity", "a{sv}")])
+    public static let registerActivity = method("RegisterActivity", in: "a{sv} activity")
     /// `UnregisterActivity(s id) → ()`.
-    public static let unregisterActivity = MethodSignature(interface, "UnregisterActivity", in: [Argument("id", "s")])
+    public static let unregisterActivity = method("UnregisterActivity", in: "s id")
     /// `ListRegistered(a{sv} options) → (aa{sv} activities)`.
-    public static let listRegistered = MethodSignature(
-        interface, "ListRegistered", in: [Argument("options", "a{sv}")], out: [Argument("activities", "aa{sv}")],
-        readOnly: true)
+    public static let listRegistered = method(
+        "ListRegistered", in: "a{sv} options", out: "aa{sv} activities", readOnly: true)
     /// `Explain(s id, a{sv} items) → (b applies, s reason)`.
-    public static let explain = MethodSignature(
-        interface, "Explain", in: [Argument("id", "s"), Argument("items", "a{sv}")],
-        out: [Argument("applies", "b"), Argument("reason", "s")], readOnly: true)
+    public static let explain = method(
+        "Explain", in: "s id, a{sv} items", out: "b applies, s reason", readOnly: true)
     /// `ClearHistory() → ()`.
-    public static let clearHistory = MethodSignature(interface, "ClearHistory")
+    public static let clearHistory = method("ClearHistory")
     /// `ClearAttributions() → ()`: forgets every pending click measurement click and report
     /// (API.md §11, `share attributions --clear`). Listing has no method: `share attributions`
     /// reads the user's own store file, so no app on the bus can read the user's ad clicks.
-    public static let clearAttributions = MethodSignature(interface, "ClearAttributions")
+    public static let clearAttributions = method("ClearAttributions")
     /// `ReportAttributionTrigger(s url, s page) → ()`: a redirect the terminal's browsing session
     /// (`share browse`) followed to a Private Click Measurement trigger (API.md §11): `url`, the
     /// redirect's target, `page`, the URL its load began at. Accepted only from a process running
@@ -49,25 +45,18 @@ public enum Broker1 {
     /// whatever the arguments); then a `url` that is not an exact trigger or a `page` that is not
     /// an http(s) URL is `InvalidArgument`. The browser window reports its triggers as
     /// `Browser1` events instead.
-    public static let reportAttributionTrigger = MethodSignature(
-        interface, "ReportAttributionTrigger", in: [Argument("url", "s"), Argument("page", "s")])
+    public static let reportAttributionTrigger = method("ReportAttributionTrigger", in: "s url, s page")
     /// The executable, in the broker's own directory, whose processes alone may call
     /// `reportAttributionTrigger`.
     public static let triggerReporterExecutable = "share"
     /// `Share(s parent_window, a{sv} items, a{sv} options) → (o job)` (API.md §10).
-    public static let share = MethodSignature(
-        interface, "Share",
-        in: [Argument("parent_window", "s"), Argument("items", "a{sv}"), Argument("options", "a{sv}")],
-        out: [Argument("job", "o")])
+    public static let share = method("Share", in: "s parent_window, a{sv} items, a{sv} options", out: "o job")
     /// `Browse(s parent_window, s url, a{sv} options) → (o session)` (API.md §10): opens the
     /// browser window; the returned `Session1` object reports to the caller alone.
-    public static let browse = MethodSignature(
-        interface, "Browse",
-        in: [Argument("parent_window", "s"), Argument("url", "s"), Argument("options", "a{sv}")],
-        out: [Argument("session", "o")])
+    public static let browse = method("Browse", in: "s parent_window, s url, a{sv} options", out: "o session")
     /// `Prewarm(as urls) → ()`: best-effort DNS prefetch of URLs the app may soon `Browse`;
     /// returns at once.
-    public static let prewarm = MethodSignature(interface, "Prewarm", in: [Argument("urls", "as")])
+    public static let prewarm = method("Prewarm", in: "as urls")
 
     // MARK: Options (allow-lists: key → type)
 
@@ -100,5 +89,5 @@ public enum Broker1 {
     /// `ActivityCount` (u): every registered activity, available or not.
     public static let activityCount = PropertySignature("ActivityCount", "u")
     /// `ActivitiesChanged()`: broadcast, carries nothing.
-    public static let activitiesChanged = SignalSpec("ActivitiesChanged")
+    public static let activitiesChanged = signal("ActivitiesChanged")
 }

@@ -8,46 +8,36 @@ import DBus
 /// `BrokerErrorName.accessDenied`. The service exports nothing under a `handle`; its events go
 /// to the calling broker alone (unicast `Event` signals from `objectPath`). Its Action button
 /// calls `Broker1.share` with `OptionKey.session`.
-public enum Browser1 {
+public enum Browser1: ServiceInterface {
     /// The well-known name `activity-browser` owns (started by D-Bus activation).
     public static let busName: BusName = "org.activitybroker.Browser"
     /// The one object the service exports.
     public static let objectPath: ObjectPath = "/org/activitybroker/Browser"
     public static let interface: InterfaceName = "org.activitybroker.impl.Browser1"
 
-    /// A call of `method` on the browser object, with `body`.
-    public static func call(_ method: MethodSignature, _ body: [Value] = []) -> MethodCall {
-        method.call(busName, path: objectPath, body: body)
-    }
-
     /// `Open(o handle, s app_id, s parent_window, s url, a{sv} options) → ()`: opens one window
     /// for `handle` on `url` (http or https) and returns once it is shown. A handle that already
     /// has a window is `InvalidArgs`; so is an option outside `openOptions` or of another type.
-    public static let open = MethodSignature(
-        interface, "Open",
-        in: [
-            Argument("handle", "o"), Argument("app_id", "s"), Argument("parent_window", "s"),
-            Argument("url", "s"), Argument("options", "a{sv}"),
-        ])
+    public static let open = method("Open", in: "o handle, s app_id, s parent_window, s url, a{sv} options")
     /// `Close(o handle) → ()`: closes the window (sending `Finished` if not yet sent). A handle
     /// with no window is a no-op.
-    public static let close = MethodSignature(interface, "Close", in: [Argument("handle", "o")])
+    public static let close = method("Close", in: "o handle")
 
     /// `Event(o handle, s name, a{sv} details)`: unicast to the broker that opened `handle`.
-    public static let event = SignalSpec(
-        "Event", arguments: [Argument("handle", "o"), Argument("name", "s"), Argument("details", "a{sv}")])
+    public static let event = signal("Event", "o handle, s name, a{sv} details")
 
-    /// The `name`s of `Event`, with their `details` keys.
+    /// The `name`s of `Event`, with their `details` keys. Those the broker passes on to the
+    /// app are named as the `Session1` signal they become.
     public enum EventName {
         /// After the first load: `success` (b).
-        public static let initialLoadCompleted = "InitialLoadCompleted"
+        public static let initialLoadCompleted = Session1.initialLoadCompleted.name.rawValue
         /// The first load ended at another URL than the one opened: `url` (s), the final URL.
-        public static let initialLoadRedirected = "InitialLoadRedirected"
+        public static let initialLoadRedirected = Session1.initialLoadRedirected.name.rawValue
         /// Open in Browser was pressed; sent before the system opener runs.
-        public static let willOpenInBrowser = "WillOpenInBrowser"
+        public static let willOpenInBrowser = Session1.willOpenInBrowser.name.rawValue
         /// The window was dismissed (its button, the window manager, Esc/Ctrl+W, or `Close`);
         /// sent once per handle, last.
-        public static let finished = "Finished"
+        public static let finished = Session1.finished.name.rawValue
         /// Whether the window activated with the token became the active window (§11):
         /// `activated` (b). Sent once for every `Open` with `activation_token`, within 2 s of
         /// `Open` returning; the broker uses it only when it kept a click to prove.
@@ -78,9 +68,9 @@ public enum Browser1 {
         /// b (default true): whether the bars may collapse while scrolling.
         public static let barCollapsingEnabled = "bar_collapsing_enabled"
         /// as: activity ids or `category:…` left out of the Action sheet.
-        public static let exclude = "exclude"
+        public static let exclude = ActivityBrokerInterface.OptionKey.exclude
         /// s: lets the window take the focus.
-        public static let activationToken = "activation_token"
+        public static let activationToken = ActivityBrokerInterface.OptionKey.activationToken
         /// a{sv}: Private Click Measurement (§11); the broker validates and strips it, the
         /// window ignores it.
         public static let eventAttribution = "event_attribution"

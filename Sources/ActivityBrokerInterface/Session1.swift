@@ -7,30 +7,25 @@ import DBus
 /// of introspection, `Close` answers the owner alone (`AccessDenied` for anyone else) and
 /// every signal is unicast to the owner. It has no properties. Nothing about the browsing
 /// reaches the app but these four signals.
-public enum Session1 {
+public enum Session1: TokenObjectInterface {
     public static let interface: InterfaceName = "org.activitybroker.Session1"
 
-    /// The path of the session named `token` (letters, digits and `_`), below the broker's object.
-    public static func path(token: String) -> ObjectPath {
-        try! ObjectPath(Broker1.objectPath.rawValue + "/session/" + token)
-    }
+    public static let pathElement = "session"
 
     /// `Close() → ()`: closes the window; `Finished` follows. Only the connection that called
     /// `Browse` may.
-    public static let close = MethodSignature(interface, "Close")
+    public static let close = method("Close")
 
     /// `InitialLoadCompleted(b success)`: the first load ended; sent at most once.
-    public static let initialLoadCompleted = SignalSpec(
-        "InitialLoadCompleted", arguments: [Argument("success", "b")])
+    public static let initialLoadCompleted = signal("InitialLoadCompleted", "b success")
     /// `InitialLoadRedirected(s url)`: the first load ended at another URL; at most once, before
     /// `InitialLoadCompleted`.
-    public static let initialLoadRedirected = SignalSpec(
-        "InitialLoadRedirected", arguments: [Argument("url", "s")])
+    public static let initialLoadRedirected = signal("InitialLoadRedirected", "s url")
     /// `WillOpenInBrowser()`: the user is about to leave for the default browser.
-    public static let willOpenInBrowser = SignalSpec("WillOpenInBrowser")
+    public static let willOpenInBrowser = signal("WillOpenInBrowser")
     /// `Finished()`: the window is gone (Done, closed, `Close`, or the browser service ended);
     /// sent once, last, then the object is removed.
-    public static let finished = SignalSpec("Finished")
+    public static let finished = signal("Finished")
 
     /// Every signal, for the exported interface and the client's match.
     public static let signals = [initialLoadCompleted, initialLoadRedirected, willOpenInBrowser, finished]

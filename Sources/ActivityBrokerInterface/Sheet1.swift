@@ -7,34 +7,24 @@ import DBus
 /// Only the owner of `Broker1.busName` may call it: anyone else gets
 /// `BrokerErrorName.accessDenied`. Items use `ItemKey`, activity records `RecordKey`, options
 /// `OptionKey` (`locale`, `activation_token`); unknown keys are ignored.
-public enum Sheet1 {
+public enum Sheet1: ServiceInterface {
     /// The well-known name `activity-sheet` owns (started by D-Bus activation).
     public static let busName: BusName = "org.activitybroker.Sheet"
     /// The one object the service exports; `handle`s are not exported.
     public static let objectPath: ObjectPath = "/org/activitybroker/Sheet"
     public static let interface: InterfaceName = "org.activitybroker.impl.Sheet1"
 
-    /// A call of `method` on the sheet object, with `body`.
-    public static func call(_ method: MethodSignature, _ body: [Value] = []) -> MethodCall {
-        method.call(busName, path: objectPath, body: body)
-    }
-
     /// `Show(o handle, s app_id, s parent_window, a{sv} items, aa{sv} activities, a{sv} options)
     /// → (u response, a{sv} results)`: replies once the user has chosen (`Response.chosen`) or
     /// dismissed the sheet, so the caller must allow the whole choosing time as the call's timeout.
-    public static let show = MethodSignature(
-        interface, "Show",
-        in: [
-            Argument("handle", "o"), Argument("app_id", "s"), Argument("parent_window", "s"),
-            Argument("items", "a{sv}"), Argument("activities", "aa{sv}"), Argument("options", "a{sv}"),
-        ],
-        out: [Argument("response", "u"), Argument("results", "a{sv}")])
+    public static let show = method(
+        "Show", in: "o handle, s app_id, s parent_window, a{sv} items, aa{sv} activities, a{sv} options",
+        out: "u response, a{sv} results")
     /// `Update(o handle, s state, s message) → ()`: `state` is `running`, `completed`,
     /// `cancelled` or `failed` (`JobState`'s spelling). A handle with no sheet is a no-op.
-    public static let update = MethodSignature(
-        interface, "Update", in: [Argument("handle", "o"), Argument("state", "s"), Argument("message", "s")])
+    public static let update = method("Update", in: "o handle, s state, s message")
     /// `Close(o handle) → ()`: a handle with no sheet is a no-op.
-    public static let close = MethodSignature(interface, "Close", in: [Argument("handle", "o")])
+    public static let close = method("Close", in: "o handle")
 
     /// The `response` of `Show`.
     public enum Response: UInt32, Sendable {
@@ -47,8 +37,8 @@ public enum Sheet1 {
 
     /// Keys of `Show`'s results besides `ResultKey.message`.
     public enum ShowResultKey {
-        public static let activityID = "activity_id"
+        public static let activityID = ResultKey.activityID
         /// s: lets the launched app take the focus (`XDG_ACTIVATION_TOKEN` / X11 startup id).
-        public static let activationToken = "activation_token"
+        public static let activationToken = OptionKey.activationToken
     }
 }

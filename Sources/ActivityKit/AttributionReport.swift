@@ -6,7 +6,8 @@
 ///
 /// `sendAfter` is an exact instant in memory (seconds since the epoch), drawn 24–48 h after
 /// the trigger; the store file keeps only days (see `AttributionStoreFormat`), and a report
-/// read back after a restart is due at `restartSendTime`.
+/// read back after a restart is due at `restartSendTime`. Made only by the domain
+/// (`AttributionStore`, its file format), so the compiler's memberwise initializer serves.
 public struct AttributionReport: Hashable, Sendable {
     public static let wellKnownPath = "/.well-known/private-click-measurement/report-attribution/"
     /// How many times a report is tried in all: once, then one retry.
@@ -29,24 +30,9 @@ public struct AttributionReport: Hashable, Sendable {
     public let triggerDay: AttributionDay
     public internal(set) var sendAfter: Int
     /// Failed sends so far.
-    public internal(set) var attempts: Int
+    public internal(set) var attempts = 0
     /// The endpoints that answered already (any HTTP status): never posted to again.
-    public internal(set) var answered: Set<Endpoint>
-
-    public init(
-        sourceSite: String, destinationSite: String, sourceID: UInt8, triggerData: UInt8, priority: UInt8,
-        triggerDay: AttributionDay, sendAfter: Int, attempts: Int = 0, answered: Set<Endpoint> = []
-    ) {
-        self.sourceSite = sourceSite
-        self.destinationSite = destinationSite
-        self.sourceID = sourceID
-        self.triggerData = triggerData
-        self.priority = priority
-        self.triggerDay = triggerDay
-        self.sendAfter = sendAfter
-        self.attempts = attempts
-        self.answered = answered
-    }
+    public internal(set) var answered: Set<Endpoint> = []
 
     public var pair: AttributionSitePair {
         AttributionSitePair(source: sourceSite, destination: destinationSite)

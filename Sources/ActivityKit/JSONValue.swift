@@ -210,55 +210,58 @@ private struct JSONParser {
     }
 
     private mutating func object(depth: Int) -> JSONValue? {
-        position += 1
         var members: [String: JSONValue] = [:]
-        skipSpace()
-        if current == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-        }
-        while true {
-            skipSpace()
-            guard current == UInt8(ascii: "\"") else {
-                return fail("expected a key in double quotes, found \(found)")
+        let closed: Void? = sequence(closedBy: UInt8(ascii: "}"), in: "an object") { parser in
+            parser.skipSpace()
+            guard parser.current == UInt8(ascii: "\"") else {
+                return parser.fail("expected a key in double quotes, found \(parser.found)")
             }
-            guard let key = string() else { return nil }
-            skipSpace()
-            guard current == UInt8(ascii: ":") else {
-                return fail("expected ':' after the key, found \(found)")
+            guard let key = parser.string() else { return nil }
+            parser.skipSpace()
+            guard parser.current == UInt8(ascii: ":") else {
+                return parser.fail("expected ':' after the key, found \(parser.found)")
             }
-            position += 1
-            guard let member = value(depth: depth + 1) else { return nil }
+            parser.position += 1
+            guard let member = parser.value(depth: depth + 1) else { return nil }
             members[key] = member
-            skipSpace()
-            switch current {
-            case UInt8(ascii: ",")?: position += 1
-            case UInt8(ascii: "}")?:
-                position += 1
-                return .object(members)
-            default: return fail("expected ',' or '}' in an object, found \(found)")
-            }
+            return ()
         }
+        return closed.map { .object(members) }
     }
 
     private mutating func array(depth: Int) -> JSONValue? {
-        position += 1
         var elements: [JSONValue] = []
+        let closed: Void? = sequence(closedBy: UInt8(ascii: "]"), in: "an array") { parser in
+            guard let element = parser.value(depth: depth + 1) else { return nil }
+            elements.append(element)
+            return ()
+        }
+        return closed.map { .array(elements) }
+    }
+
+    /// What objects and arrays share, from the opening bracket on: nothing when `close` comes
+    /// first, else `element` (which reads one member or element; nil on an error it reported),
+    /// then `,` and the next, or `close`. Nil on an error, already reported.
+    private mutating func sequence(
+        closedBy close: UInt8, in kind: String, _ element: (inout Self) -> Void?
+    ) -> Void? {
+        position += 1
         skipSpace()
-        if current == UInt8(ascii: "]") {
+        if current == close {
             position += 1
-            return .array(elements)
+            return ()
         }
         while true {
-            guard let element = value(depth: depth + 1) else { return nil }
-            elements.append(element)
+            guard element(&self) != nil else { return nil }
             skipSpace()
             switch current {
             case UInt8(ascii: ",")?: position += 1
-            case UInt8(ascii: "]")?:
+            case close?:
                 position += 1
-                return .array(elements)
-            default: return fail("expected ',' or ']' in an array, found \(found)")
+                return ()
+            default:
+                let bracket = Character(Unicode.Scalar(close))
+                return fail("expected ',' or '\(bracket)' in \(kind), found \(found)")
             }
         }
     }

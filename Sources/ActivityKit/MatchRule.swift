@@ -34,74 +34,66 @@ public struct MatchRule: Hashable, Sendable {
                     "\(key): \(list.count) entries; at most \(MatchRule.maxEntries) are allowed")
             }
         }
-        var seen = Set<String>()
-        var normalizedSchemes: [String] = []
-        if let schemes, schemes.isEmpty {
-            throw .invalidArgument("schemes: must not be empty (leave the key out for http and https)")
-        }
-        for (i, s) in (schemes ?? MatchRule.defaultSchemes).enumerated() {
+        self.schemes = try Self.normalized(
+            schemes ?? MatchRule.defaultSchemes, key: "schemes", leftOut: "http and https"
+        ) { s throws(ActivityError) in
             let b = Array(s.utf8)
             guard let first = b.first, SharedURL.isAlpha(first),
                 b.allSatisfy({ HostName.isAlnum($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
             else {
                 throw .invalidArgument(
-                    "schemes[\(i)]: '\(HostName.printable(String(s.prefix(64))))' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')"
-                )
+                    "'\(HostName.printable(String(s.prefix(64))))' is not a URL scheme"
+                        + " (a letter, then letters, digits, '+', '-' or '.')")
             }
-            let lower = s.lowercased()
-            if seen.insert(lower).inserted { normalizedSchemes.append(lower) }
+            return s.lowercased()
         }
-        self.schemes = normalizedSchemes
-
-        if let hosts {
-            if hosts.isEmpty {
-                throw .invalidArgument("hosts: must not be empty (leave the key out for any host)")
+        self.hosts = try hosts.map { hosts throws(ActivityError) in
+            try Self.normalized(hosts, key: "hosts", leftOut: "any host") { h throws(ActivityError) in
+                try HostPattern(h)
             }
-            var patterns: [HostPattern] = []
-            for (i, h) in hosts.enumerated() {
-                do {
-                    let p = try HostPattern(h)
-                    if !patterns.contains(p) { patterns.append(p) }
-                } catch {
-                    throw error.prefixed("hosts[\(i)]: ")
-                }
-            }
-            self.hosts = patterns
-        } else {
-            self.hosts = nil
         }
-
-        if let pathPrefixes {
-            if pathPrefixes.isEmpty {
-                throw .invalidArgument("path_prefixes: must not be empty (leave the key out for any path)")
-            }
-            var prefixes: [String] = []
-            for (i, p) in pathPrefixes.enumerated() {
+        self.pathPrefixes = try pathPrefixes.map { prefixes throws(ActivityError) in
+            try Self.normalized(prefixes, key: "path_prefixes", leftOut: "any path") {
+                p throws(ActivityError) in
                 guard p.hasPrefix("/") else {
                     throw .invalidArgument(
-                        "path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must start with '/'"
-                    )
+                        "'\(HostName.printable(String(p.prefix(64))))' must start with '/'")
                 }
                 if p.contains("?") || p.contains("#") {
                     throw .invalidArgument(
-                        "path_prefixes[\(i)]: '\(HostName.printable(String(p.prefix(64))))' must not contain '?' or '#'"
-                    )
+                        "'\(HostName.printable(String(p.prefix(64))))' must not contain '?' or '#'")
                 }
-                do {
+                do throws(ActivityError) {
                     try SharedURL.checkCharacters(p)
                     try SharedURL.checkEscapes(Array(p.utf8))
                 } catch {
                     throw .invalidArgument(
-                        "path_prefixes[\(i)]: "
-                            + error.message.replacing("URL", with: "path prefix"))
+                        error.message.replacing("URL", with: "path prefix"))
                 }
-                let n = SharedURL.normalizePath(p)
-                if !prefixes.contains(n) { prefixes.append(n) }
+                return SharedURL.normalizePath(p)
             }
-            self.pathPrefixes = prefixes
-        } else {
-            self.pathPrefixes = nil
         }
+    }
+
+    /// One list of the rule as given: not empty (`leftOut` says what leaving the key out
+    /// means), each entry normalized by `normalize`, whose errors get `key[index]: ` before
+    /// them, and duplicates dropped, keeping the first.
+    private static func normalized<Entry: Equatable>(
+        _ list: [String], key: String, leftOut: String, _ normalize: (String) throws(ActivityError) -> Entry
+    ) throws(ActivityError) -> [Entry] {
+        if list.isEmpty {
+            throw .invalidArgument("\(key): must not be empty (leave the key out for \(leftOut))")
+        }
+        var entries: [Entry] = []
+        for (i, text) in list.enumerated() {
+            do {
+                let entry = try normalize(text)
+                if !entries.contains(entry) { entries.append(entry) }
+            } catch {
+                throw error.prefixed("\(key)[\(i)]: ")
+            }
+        }
+        return entries
     }
 
     /// The rule that accepts every http and https URL.

@@ -2,7 +2,7 @@
 import UIServiceSupport
 
 /// `activity-browser [--bus session|ADDRESS] [--idle-exit SECONDS] [--opener PROGRAM]`.
-public struct BrowserArguments: Sendable, Equatable {
+public struct BrowserArguments: ServiceCommandArguments, Equatable {
     /// `session` (the default) or a D-Bus address (tests use a private bus).
     public var bus = "session"
     /// Exit after this long with no window open; nil never exits on its own.

@@ -95,19 +95,8 @@ enum Introspection {
         return text + "/>\n"
     }
 
-    /// Escapes text for an XML attribute value.
+    /// Escapes text for an XML attribute value (`'` too).
     static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
+        MarkupEscape.escape(text, apostrophe: true)
     }
 }

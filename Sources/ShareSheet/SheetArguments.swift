@@ -2,7 +2,7 @@
 import UIServiceSupport
 
 /// `activity-sheet [--bus session|ADDRESS] [--idle-exit SECONDS]`.
-public struct SheetArguments: Sendable, Equatable {
+public struct SheetArguments: ServiceCommandArguments, Equatable {
     /// `session` (the default) or a D-Bus address (tests use a private bus).
     public var bus = "session"
     /// Exit after this long with no sheet open; nil never exits on its own.

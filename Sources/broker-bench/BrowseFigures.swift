@@ -1,7 +1,7 @@
 // The browser window's figures of one bench run (issue 16): first-paint samples of a bare web view and of Browse.
 
 /// Samples in nanoseconds. Empty until `BrowseRun` ran.
-struct BrowseFigures: Codable {
+struct BrowseFigures: Codable, FloorFigures {
     /// The GSK renderer both WebKit programs used.
     var renderer = ""
     /// spawn → first paint of the page in a bare WebKitWebView (`webkit-first-paint`).
@@ -12,12 +12,6 @@ struct BrowseFigures: Codable {
     /// before the next opens).
     var warmNanoseconds: [UInt64] = []
 
-    var bareMilliseconds: Double { ShareFigures.median(bareNanoseconds) / 1e6 }
-    var coldMilliseconds: Double { ShareFigures.median(coldNanoseconds) / 1e6 }
-    var warmMilliseconds: Double { ShareFigures.median(warmNanoseconds) / 1e6 }
-    /// The issue's figure: cold Browse → first paint over the bare web view's first paint.
-    var coldRatio: Double { coldMilliseconds / max(bareMilliseconds, 1e-9) }
-    var warmRatio: Double { warmMilliseconds / max(bareMilliseconds, 1e-9) }
     /// The median of each cold sample over the bare sample taken just before it: the load of
     /// the machine moves less within a pair than over the run.
     var pairedRatio: Double {
@@ -30,11 +24,8 @@ struct BrowseFigures: Codable {
     /// The report's lines.
     func text() -> [String] {
         guard !bareNanoseconds.isEmpty else { return [] }
-        var lines = [
-            "browser window (GSK_RENDERER=\(renderer), medians):",
-            String(
-                format: "  bare WebKitWebView, spawn → first paint (floor, %d samples)   %.1f ms",
-                bareNanoseconds.count, bareMilliseconds),
+        var lines = floorRows("browser window", floor: "bare WebKitWebView, spawn → first paint")
+        lines += [
             String(
                 format: "  Browse → window's first paint, cold (activation, %d samples) %.1f ms (%.2f× floor)",
                 coldNanoseconds.count, coldMilliseconds, coldRatio),

@@ -59,12 +59,8 @@ struct Report: Codable {
     /// at most 1 MB).
     mutating func add(share figures: ShareFigures) {
         share = figures
-        guard !figures.bareNanoseconds.isEmpty else { return }
-        targets.append(
-            Target(
-                name: "Share → sheet's first frame (cold) / bare GTK 4 window's first frame",
-                measured: String(format: "%.2f× (%.0f / %.0f ms)", figures.coldRatio, figures.coldMilliseconds, figures.bareMilliseconds),
-                limit: "≤ 1.5×", met: figures.coldRatio <= 1.5))
+        guard addFloorTarget("Share → sheet's first frame (cold) / bare GTK 4 window's first frame", figures, limit: 1.5)
+        else { return }
         if figures.rss.count >= 3, let last = figures.rss.last {
             let quarter = figures.rss[1]
             let growth = (last.broker - quarter.broker) / 1024
@@ -80,14 +76,7 @@ struct Report: Codable {
     /// of the page (cold) within 1.3× a bare WebKitWebView's first paint of the same page.
     mutating func add(browse figures: BrowseFigures) {
         browse = figures
-        guard !figures.bareNanoseconds.isEmpty else { return }
-        targets.append(
-            Target(
-                name: "Browse → window's first paint (cold) / bare WebKitWebView's first paint",
-                measured: String(
-                    format: "%.2f× (%.0f / %.0f ms)", figures.coldRatio, figures.coldMilliseconds,
-                    figures.bareMilliseconds),
-                limit: "≤ 1.3×", met: figures.coldRatio <= 1.3))
+        addFloorTarget("Browse → window's first paint (cold) / bare WebKitWebView's first paint", figures, limit: 1.3)
     }
 
     private func figure(_ size: Int, _ name: String) -> Figure? { medians["\(size)"]?[name] }

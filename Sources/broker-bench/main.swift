@@ -90,25 +90,20 @@ do {
     if (shareCycles > 0 && !browseOnly) || shareOnly {
         say("share sheet: \(shareCycles) Share/cancel cycles")
         let shareRun = ShareRun(cycles: shareCycles, scratch: scratch + "/share")
-        // The registry figures stand without it (no Xvfb or GTK here): report, do not abort.
-        do {
+        let measured = measureUIFigures("share-sheet") {
             try shareRun.run()
             report.add(share: shareRun.figures)
-        } catch {
-            say("broker-bench: share-sheet figures not measured: \(error)")
-            if shareOnly { exit(1) }
         }
+        if !measured, shareOnly { exit(1) }
     }
     if (browseSamples > 0 && !shareOnly) || browseOnly {
         say("browser window: \(max(browseSamples, 1)) Browse → first paint samples")
         let browseRun = BrowseRun(samples: max(browseSamples, 1), scratch: scratch + "/browse")
-        do {
+        let measured = measureUIFigures("browser-window") {
             try browseRun.run()
             report.add(browse: browseRun.figures)
-        } catch {
-            say("broker-bench: browser-window figures not measured: \(error)")
-            if browseOnly { exit(1) }
         }
+        if !measured, browseOnly { exit(1) }
     }
     print(report.text())
     print(String(format: "total bench time %.0f s", Double(monotonicNanoseconds() - began) / 1e9))

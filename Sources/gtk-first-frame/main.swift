@@ -1,5 +1,6 @@
 // gtk-first-frame: a bare GTK 4 window that prints the monotonic time of its first painted frame and exits (broker-bench's floor).
 import CGtk
+import FloorSupport
 import Glibc
 
 // broker-bench compares "Share call → the sheet's first frame" with this: the cheapest a GTK 4
@@ -13,10 +14,7 @@ import Glibc
 typealias SignalThunk = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 
 let afterPaint: SignalThunk = { _, _ in
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    let nanoseconds = UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    writeLine("first-frame \(nanoseconds)\n", to: 1)
+    Floor.mark("first-frame")
     exit(0)
 }
 
@@ -24,29 +22,11 @@ let mapped: SignalThunk = { widget, _ in
     guard let widget, let surface = gtk_native_get_surface(OpaquePointer(widget)),
         let clock = gdk_surface_get_frame_clock(surface)
     else { return }
-    g_signal_connect_data(
-        UnsafeMutableRawPointer(clock), "after-paint", unsafeBitCast(afterPaint, to: GCallback.self), nil,
-        nil,
-        GConnectFlags(rawValue: 0))
+    Floor.connect(UnsafeMutableRawPointer(clock), "after-paint", afterPaint)
 }
 
-guard gtk_init_check() != 0 else {
-    writeLine("gtk-first-frame: cannot open the display\n", to: 2)
-    exit(1)
-}
-let window = gtk_window_new()!
-gtk_window_set_title(cgtk_window(window), "gtk-first-frame")
-gtk_window_set_default_size(cgtk_window(window), 420, 560)
+guard let window = Floor.window(program: "gtk-first-frame", width: 420, height: 560) else { exit(1) }
 gtk_window_set_child(cgtk_window(window), gtk_label_new("A bare GTK 4 window"))
-g_signal_connect_data(
-    UnsafeMutableRawPointer(window), "map", unsafeBitCast(mapped, to: GCallback.self), nil, nil,
-    GConnectFlags(rawValue: 0))
-gtk_window_present(cgtk_window(window))
-let loop = g_main_loop_new(nil, 0)
-g_main_loop_run(loop)
-
-/// One unbuffered `write(2)`: the line must be out before `exit`.
-func writeLine(_ text: String, to fd: Int32) {
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-}
+Floor.connect(UnsafeMutableRawPointer(window), "map", mapped)
+Floor.present(window)
+Floor.run()

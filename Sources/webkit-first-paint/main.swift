@@ -1,6 +1,7 @@
 // webkit-first-paint: a bare WebKitWebView that loads one URL, prints the monotonic time of its first paint and exits (broker-bench's floor).
 import CGtk
 import CWebKit
+import FloorSupport
 import Glibc
 
 // broker-bench compares "Browse call → the browser window's first paint of the page" with
@@ -27,13 +28,10 @@ let painted: GAsyncReadyCallback = { view, result, _ in
     let value = webkit_web_view_call_async_javascript_function_finish(
         UnsafeMutablePointer<WebKitWebView>(OpaquePointer(view)), result, &error)
     guard error == nil else {
-        writeLine("webkit-first-paint: the frame script failed\n", to: 2)
+        Floor.writeLine("webkit-first-paint: the frame script failed\n", to: 2)
         exit(2)
     }
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    let nanoseconds = UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
-    writeLine("first-paint \(nanoseconds)\n", to: 1)
+    Floor.mark("first-paint")
     if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
     exit(0)
 }
@@ -45,36 +43,19 @@ let loadChanged: LoadChangedThunk = { view, event, _ in
 }
 
 let loadFailed: LoadFailedThunk = { _, _, uri, _, _ in
-    writeLine("webkit-first-paint: the load of \(uri.map { String(cString: $0) } ?? "?") failed\n", to: 2)
+    Floor.writeLine("webkit-first-paint: the load of \(uri.map { String(cString: $0) } ?? "?") failed\n", to: 2)
     exit(2)
 }
 
 guard CommandLine.arguments.count == 2 else {
-    writeLine("usage: webkit-first-paint URL\n", to: 2)
+    Floor.writeLine("usage: webkit-first-paint URL\n", to: 2)
     exit(1)
 }
-guard gtk_init_check() != 0 else {
-    writeLine("webkit-first-paint: cannot open the display\n", to: 2)
-    exit(1)
-}
-let window = gtk_window_new()!
-gtk_window_set_title(cgtk_window(window), "webkit-first-paint")
-gtk_window_set_default_size(cgtk_window(window), 1000, 700)
+guard let window = Floor.window(program: "webkit-first-paint", width: 1000, height: 700) else { exit(1) }
 let webView = webkit_web_view_new()!
 gtk_window_set_child(cgtk_window(window), webView)
-g_signal_connect_data(
-    UnsafeMutableRawPointer(webView), "load-changed", unsafeBitCast(loadChanged, to: GCallback.self), nil, nil,
-    GConnectFlags(rawValue: 0))
-g_signal_connect_data(
-    UnsafeMutableRawPointer(webView), "load-failed", unsafeBitCast(loadFailed, to: GCallback.self), nil, nil,
-    GConnectFlags(rawValue: 0))
-gtk_window_present(cgtk_window(window))
+Floor.connect(UnsafeMutableRawPointer(webView), "load-changed", loadChanged)
+Floor.connect(UnsafeMutableRawPointer(webView), "load-failed", loadFailed)
+Floor.present(window)
 webkit_web_view_load_uri(cwebkit_web_view(webView), CommandLine.arguments[1])
-let loop = g_main_loop_new(nil, 0)
-g_main_loop_run(loop)
-
-/// One unbuffered `write(2)`: the line must be out before `exit`.
-func writeLine(_ text: String, to fd: Int32) {
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-}
+Floor.run()

@@ -1,7 +1,8 @@
 // AttributionStore's rules with a fake clock and a seeded random source (API.md §11).
-import ActivityKit
 import Foundation
 import Testing
+
+@testable import ActivityKit
 
 @Suite("Attribution store rules")
 struct AttributionStoreTests {

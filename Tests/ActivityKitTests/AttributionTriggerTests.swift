@@ -1,6 +1,7 @@
 // AttributionTrigger's exact URL format and AttributionReport's body and destinations (API.md §11).
-import ActivityKit
 import Testing
+
+@testable import ActivityKit
 
 @Suite("Attribution triggers and reports")
 struct AttributionTriggerTests {

@@ -1,4 +1,5 @@
 // The article view: what the page's readable text is, found by a small script, and its HTML.
+import DBus
 import Foundation
 
 /// The article of a page, as `extractionScript` finds it: a title and its paragraphs.
@@ -68,19 +69,9 @@ public struct ReaderArticle: Sendable, Equatable, Decodable {
     }
 
     /// Escapes text for HTML element content and double-quoted attributes: `& < > "`, leaving
-    /// `'` as it is. Not DBus's `Introspection.escape` (XML attribute values, `'` too), nor
-    /// GtkSupport's `Widgets.escape` (Pango markup): each keeps its own output.
+    /// `'` as it is (DBus's `MarkupEscape`, shared with introspection XML). Not GtkSupport's
+    /// `Widgets.escape` (Pango markup).
     static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
+        MarkupEscape.escape(text, apostrophe: false)
     }
 }

@@ -9,12 +9,11 @@ import UIServiceSupport
 /// When no window has been open for `idleExit`, `onIdle` runs (the executable exits: D-Bus
 /// activation starts it again for the next `Open`).
 @MainActor
-final class BrowserRegistry {
-    private var sessions: [ObjectPath: BrowserSession] = [:]
+final class BrowserRegistry: SessionRegistry {
+    private let sessions: OpenSessions<BrowserSession>
     private let engine: WebEngine?
     private let displayError: String?
     private let opener: any URLOpening
-    private let idle: IdleExit
 
     /// `engine` is nil when GTK could not open a display (`displayError` says why): every
     /// `Open` then fails with `Unavailable`.
@@ -25,8 +24,7 @@ final class BrowserRegistry {
         self.engine = engine
         self.displayError = displayError
         self.opener = opener
-        idle = IdleExit(after: idleExit, onIdle: onIdle)
-        scheduleIdleExit()
+        sessions = OpenSessions(idleExit: idleExit, onIdle: onIdle)
     }
 
     /// Opens a window for `request`; `send` carries its events to the broker that asked,
@@ -42,32 +40,23 @@ final class BrowserRegistry {
         guard sessions[request.handle] == nil else {
             throw .invalidArgs("handle \(request.handle) already has a window")
         }
-        idle.cancel()
         let handle = request.handle
-        sessions[handle] = BrowserSession(
-            request: request, engine: engine, opener: opener, send: { send(handle, $0) }, share: share
-        ) { [weak self] session in
-            self?.closed(session)
+        sessions.open(handle) { [opener] onClosed in
+            BrowserSession(
+                request: request, engine: engine, opener: opener, send: { send(handle, $0) }, share: share,
+                onClosed: onClosed)
         }
     }
 
     /// `Close` on a handle with no window is a no-op: the user may have closed it already.
     func close(_ handle: ObjectPath) {
-        sessions[handle]?.close()
+        sessions.close(handle)
     }
 
     /// Closes every window (the broker left the bus: nobody is left to tell).
     func closeAll() {
-        for session in Array(sessions.values) { session.close() }
-    }
-
-    private func closed(_ session: BrowserSession) {
-        guard sessions[session.handle] === session else { return }
-        sessions[session.handle] = nil
-        if sessions.isEmpty { scheduleIdleExit() }
-    }
-
-    private func scheduleIdleExit() {
-        idle.schedule { [weak self] in self?.sessions.isEmpty == true }
+        sessions.closeAll()
     }
 }
+
+extension BrowserSession: HandleSession {}

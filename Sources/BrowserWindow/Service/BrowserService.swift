@@ -30,38 +30,21 @@ struct BrowserService: Sendable {
             Browser1.interface,
             methods: [
                 Browser1.open.method(
-                    .deferred { call, responder in
-                        callers.authorize(call, responder) {
-                            let request: BrowserRequest
-                            do {
-                                request = try BrowserRequest(body: call.body)
-                            } catch {
-                                return responder.fail(error)
-                            }
-                            let broker = call.sender
-                            watchCaller(broker)
-                            let registry = registry
-                            let service = self
-                            DispatchQueue.main.async {
-                                MainActor.assumeIsolated {
-                                    do {
-                                        try registry.open(
-                                            request,
-                                            send: { handle, event in
-                                                service.send(event, for: handle, to: broker)
-                                            },
-                                            share: { parent, items, options in
-                                                service.share(parent: parent, items: items, options: options)
-                                            })
-                                        responder.reply()
-                                    } catch {
-                                        responder.fail(error)
-                                    }
-                                }
-                            }
+                    callers.openHandler(registry, decode: BrowserRequest.init(body:)) {
+                        [registry, self] request, broker, responder in
+                        do {
+                            try registry.open(
+                                request,
+                                send: { handle, event in self.send(event, for: handle, to: broker) },
+                                share: { parent, items, options in
+                                    self.share(parent: parent, items: items, options: options)
+                                })
+                            responder.reply()
+                        } catch {
+                            responder.fail(error)
                         }
                     }),
-                Browser1.close.method(callers.closeHandler { [registry] in registry.close($0) }),
+                Browser1.close.method(callers.closeHandler(registry)),
             ],
             signals: [Browser1.event])
     }
@@ -90,12 +73,5 @@ struct BrowserService: Sendable {
         connection.call(call) { result in
             if case .failure(let error) = result { BrowserLog.write("Share failed: \(error)") }
         }
-    }
-
-    /// Closes every window when a broker that opened one leaves the bus. One watch per broker
-    /// connection, however many windows it opened.
-    private func watchCaller(_ sender: String) {
-        let registry = registry
-        callers.watch(sender) { registry.closeAll() }
     }
 }

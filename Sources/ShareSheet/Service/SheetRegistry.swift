@@ -8,11 +8,10 @@ import UIServiceSupport
 /// When no sheet has been open for `idleExit`, `onIdle` runs (the executable exits: D-Bus
 /// activation starts it again for the next `Show`).
 @MainActor
-final class SheetRegistry {
-    private var sessions: [ObjectPath: SheetSession] = [:]
+final class SheetRegistry: SessionRegistry {
+    private let sessions: OpenSessions<SheetSession>
     private let environment: [String: String]
     private let displayError: String?
-    private let idle: IdleExit
 
     /// `displayError` is why GTK could not open a display (nil when it could): every `Show`
     /// then answers `failed` with it instead of a window.
@@ -22,8 +21,7 @@ final class SheetRegistry {
     ) {
         self.environment = environment
         self.displayError = displayError
-        idle = IdleExit(after: idleExit, onIdle: onIdle)
-        scheduleIdleExit()
+        sessions = OpenSessions(idleExit: idleExit, onIdle: onIdle)
     }
 
     var count: Int { sessions.count }
@@ -40,11 +38,9 @@ final class SheetRegistry {
             responder.fail(DBusError.invalidArgs("handle \(request.handle) already has a sheet"))
             return
         }
-        idle.cancel()
         let strings = SheetStrings.choose(option: request.locale, environment: environment)
-        sessions[request.handle] = SheetSession(request: request, strings: strings, responder: responder) {
-            [weak self] session in
-            self?.closed(session)
+        sessions.open(request.handle) { onClosed in
+            SheetSession(request: request, strings: strings, responder: responder, onClosed: onClosed)
         }
     }
 
@@ -55,21 +51,13 @@ final class SheetRegistry {
 
     /// `Close` on a handle with no sheet is a no-op, for the same reason.
     func close(_ handle: ObjectPath) {
-        sessions[handle]?.close()
+        sessions.close(handle)
     }
 
     /// Closes every sheet (the broker left the bus).
     func closeAll() {
-        for session in Array(sessions.values) { session.close() }
-    }
-
-    private func closed(_ session: SheetSession) {
-        guard sessions[session.handle] === session else { return }
-        sessions[session.handle] = nil
-        if sessions.isEmpty { scheduleIdleExit() }
-    }
-
-    private func scheduleIdleExit() {
-        idle.schedule { [weak self] in self?.sessions.isEmpty == true }
+        sessions.closeAll()
     }
 }
+
+extension SheetSession: HandleSession {}

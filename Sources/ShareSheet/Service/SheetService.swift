@@ -12,12 +12,11 @@ import UIServiceSupport
 /// to the main thread, where GTK and the `SheetRegistry` live. `Show` replies when the user has
 /// chosen or dismissed; `Update` and `Close` reply once applied.
 struct SheetService: Sendable {
-    let connection: Connection
     let registry: SheetRegistry
+    /// Checks every call on the loop; the connection is theirs to ask.
     let callers: BrokerCallers
 
     init(connection: Connection, registry: SheetRegistry) {
-        self.connection = connection
         self.registry = registry
         callers = BrokerCallers(connection: connection, interface: Sheet1.interface)
     }
@@ -27,20 +26,9 @@ struct SheetService: Sendable {
             Sheet1.interface,
             methods: [
                 Sheet1.show.method(
-                    .deferred { call, responder in
-                        callers.authorize(call, responder) {
-                            let request: SheetRequest
-                            do {
-                                request = try SheetRequest(body: call.body)
-                            } catch {
-                                return responder.fail(error)
-                            }
-                            watchCaller(call.sender)
-                            let registry = registry
-                            DispatchQueue.main.async {
-                                MainActor.assumeIsolated { registry.show(request, responder: responder) }
-                            }
-                        }
+                    callers.openHandler(registry, decode: SheetRequest.init(body:)) {
+                        [registry] request, _, responder in
+                        registry.show(request, responder: responder)
                     }),
                 Sheet1.update.method(
                     .deferred { call, responder in
@@ -63,14 +51,7 @@ struct SheetService: Sendable {
                             }
                         }
                     }),
-                Sheet1.close.method(callers.closeHandler { [registry] in registry.close($0) }),
+                Sheet1.close.method(callers.closeHandler(registry)),
             ])
-    }
-
-    /// Closes every sheet when a broker that asked for one leaves the bus: nobody is left to
-    /// perform the choice. One watch per broker connection, however many sheets it shows.
-    private func watchCaller(_ sender: String) {
-        let registry = registry
-        callers.watch(sender) { registry.closeAll() }
     }
 }

@@ -1,0 +1,32 @@
+// The UI services' opening call (Sheet1.Show, Browser1.Open): checked and decoded on the D-Bus loop, run on the main thread.
+import DBus
+import Dispatch
+
+extension BrokerCallers {
+    /// The handler of a call that opens something (`Show`, `Open`): the caller is checked
+    /// (`authorize`), the body decoded by `decode` (what it throws is the reply), the calling
+    /// broker watched so that `registry` closes everything when it leaves the bus, then `open`
+    /// runs on the main thread with the request, the caller's unique name and the responder,
+    /// whose to answer.
+    public func openHandler<Request: Sendable>(
+        _ registry: some SessionRegistry,
+        decode: @escaping @Sendable ([Value]) throws(DBusError) -> Request,
+        open: @escaping @MainActor @Sendable (Request, _ broker: String, Responder) -> Void
+    ) -> MethodHandler {
+        .deferred { call, responder in
+            self.authorize(call, responder) {
+                let request: Request
+                do {
+                    request = try decode(call.body)
+                } catch {
+                    return responder.fail(error)
+                }
+                let broker = call.sender
+                self.watch(broker) { registry.closeAll() }
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated { open(request, broker, responder) }
+                }
+            }
+        }
+    }
+}
