@@ -18,9 +18,9 @@ public final class Awaited<Value: Sendable>: @unchecked Sendable {
         semaphore.signal()
     }
 
-    /// Waits for the first value; nil after `timeout` seconds.
+    /// Waits for the first value; nil after `timeout` seconds (times `Deadline.timeScale`).
     public func wait(timeout: TimeInterval = 10) -> Value? {
-        guard semaphore.wait(timeout: .now() + timeout) == .success else { return nil }
+        guard semaphore.wait(timeout: .now() + timeout * Deadline.timeScale) == .success else { return nil }
         lock.lock()
         defer { lock.unlock() }
         return values.first

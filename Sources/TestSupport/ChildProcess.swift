@@ -39,7 +39,8 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Spawns `executable` (a path, or a name looked up in `PATH`) with `arguments`.
     ///
-    /// - `environment`: the whole environment (nil: this process's).
+    /// - `environment`: the whole environment (nil: this process's), plus this process's
+    ///   sanitizer settings (`SanitizerEnvironment`).
     /// - `fileDescriptors`: extra descriptors to pass, child fd → our fd (e.g. `[3: pipeEnd]`).
     public init(
         executable: String, arguments: [String] = [], environment: [String: String]? = nil,
@@ -54,7 +55,7 @@ public final class ChildProcess: @unchecked Sendable {
             close(errors.write)
             if let input { close(input.read) }
         }
-        let environment = environment ?? ProcessInfo.processInfo.environment
+        let environment = SanitizerEnvironment.adding(to: environment ?? ProcessInfo.processInfo.environment)
         // A bare name is looked up on our PATH, as execvp would.
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ExecutableLocator.defaultPath
         var request = SpawnRequest(

@@ -7,8 +7,23 @@ public struct Deadline: Sendable, Comparable {
 
     public init(_ instant: ContinuousClock.Instant) { self.instant = instant }
 
-    /// `duration` from now.
-    public static func after(_ duration: Duration) -> Deadline { Deadline(.now + duration) }
+    /// `duration` from now, stretched by `timeScale`.
+    public static func after(_ duration: Duration) -> Deadline { Deadline(.now + duration * timeScale) }
+
+    /// The factor every `after`/`seconds` deadline is multiplied by: the environment variable
+    /// `ACTIVITY_BROKER_TEST_TIME_SCALE` (a number ≥ 1; default 1), read once.
+    ///
+    /// Why: the suite's deadlines are sized for an ordinary debug build on a loaded machine.
+    /// Under a sanitizer every process of the test (the broker, `share`, the providers, the
+    /// test itself) runs several times slower, so `make sanitize` (scripts/sanitize.sh) sets
+    /// a scale instead of each test growing its own margins. A deadline only bounds a wait
+    /// for an event, so a longer one costs nothing when the event comes.
+    public static let timeScale: Double = {
+        guard let text = ProcessInfo.processInfo.environment["ACTIVITY_BROKER_TEST_TIME_SCALE"],
+            let scale = Double(text), scale.isFinite, scale >= 1
+        else { return 1 }
+        return scale
+    }()
 
     /// `seconds` from now.
     public static func seconds(_ seconds: Double) -> Deadline { after(.milliseconds(Int64(seconds * 1000))) }
