@@ -20,6 +20,11 @@ SANITIZERS=${SANITIZERS:-address thread}
 TIMEOUT=${SANITIZE_TIMEOUT:-3600}
 root=$(pwd)
 status=0
+# The toolchain's symbolizer: LSan matches suppressions against symbolized frames, and a
+# child's PATH (TestSupport.BrokerLayout) may find another or none.
+symbolizer=$(dirname "$(readlink -f "$(command -v "$SWIFT")")")/llvm-symbolizer
+[ -x "$symbolizer" ] || symbolizer=$(command -v llvm-symbolizer || true)
+common="log_exe_name=1:external_symbolizer_path=$symbolizer"
 
 # Swift Testing starts every test at once; under a sanitizer's slowdown on two cores that
 # left tests waiting minutes for a CPU, past their suites' .timeLimit (which no deadline
@@ -38,13 +43,13 @@ for sanitizer in $SANITIZERS; do
         # Leak checking covers every process built with ASan: the test process and the
         # broker, share, providers and sheet it starts. Their exit status after a leak report
         # (23) fails the tests that check it, as it should.
-        export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=${SANITIZE_LEAKS:-1}:detect_stack_use_after_return=1:strict_string_checks=1"
+        export ASAN_OPTIONS="$common:log_path=$reports/asan:detect_leaks=${SANITIZE_LEAKS:-1}:detect_stack_use_after_return=1:strict_string_checks=1"
         export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0"
         # Deadlines are sized for a plain debug build; ASan runs about 2-3x slower.
         export ACTIVITY_BROKER_TEST_TIME_SCALE=3
         ;;
     thread)
-        export TSAN_OPTIONS="log_path=$reports/tsan:suppressions=$root/scripts/tsan.supp:print_suppressions=0:second_deadlock_stack=1"
+        export TSAN_OPTIONS="$common:log_path=$reports/tsan:suppressions=$root/scripts/tsan.supp:print_suppressions=0:second_deadlock_stack=1"
         # TSan runs 5-15x slower.
         export ACTIVITY_BROKER_TEST_TIME_SCALE=6
         ;;
