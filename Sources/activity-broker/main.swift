@@ -4,6 +4,7 @@ import ActivityBrokerInterface
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Synchronization
 import SystemSupport
 
 if CommandLine.arguments.dropFirst().first == "--version" {
@@ -25,9 +26,11 @@ do {
 
 // Signals are blocked before any other thread starts, so every thread inherits the mask
 // and SIGTERM/SIGINT arrive only through the watcher.
-nonisolated(unsafe) var runningBroker: Broker?
+// The started broker, set once `start` returns and read by the signal handler on its own
+// queue: behind a lock (a plain global was a data race, ThreadSanitizer under `make sanitize`).
+let runningBroker = Mutex<Broker?>(nil)
 let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: DispatchQueue(label: "activity-broker.signals")) { _ in
-    runningBroker?.shutdown()
+    runningBroker.withLock { $0 }?.shutdown()
     exit(0)
 }
 
@@ -36,7 +39,7 @@ do {
     // The broker stopped serving on its own (its name taken over, the bus gone): nothing is
     // left to do, and it has ended its jobs and written its usage already.
     try await broker.start { _ in exit(0) }
-    runningBroker = broker
+    runningBroker.withLock { $0 = broker }
 } catch {
     BrokerLog.standardError("activity-broker: \(error)\n")
     exit(1)
