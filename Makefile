@@ -48,9 +48,11 @@ bench: deps
 fuzz: deps
 	scripts/fuzz.sh
 
-## make sanitize: the test suite built and run under AddressSanitizer, then ThreadSanitizer,
-## each in its own scratch path; fails on any sanitizer report (SANITIZERS="thread" for one).
+## make sanitize: the test suite built and run under AddressSanitizer (with LeakSanitizer),
+## then ThreadSanitizer, each in its own scratch path, for every process the tests start;
+## fails on any sanitizer report or failed test (SANITIZERS="thread" for one). docs/fuzzing.md.
 sanitize: deps
+	scripts/test-limits.sh
 	scripts/sanitize.sh
 
 ## make install: copies what `make release` built (it compiles nothing and installs no packages).
