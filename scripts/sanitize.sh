@@ -7,7 +7,7 @@
 # children, whose stderr a test reads or drops; TestSupport.ChildProcess hands them this
 # script's *SAN_OPTIONS (TestSupport.SanitizerEnvironment), so their reports land in the same
 # directory, and any report file fails the run. Suppressions, each explained:
-# scripts/tsan.supp, scripts/lsan.supp. (UBSan: Swift 6.3 on Linux refuses
+# scripts/tsan.supp, scripts/lsan.supp. No test is skipped. (UBSan: Swift 6.3 on Linux refuses
 # -sanitize=undefined; Swift's own overflow and bounds checks are on in the debug build.)
 #
 # Environment: SANITIZERS ("address thread"), SANITIZE_TIMEOUT (seconds per run, 3600),
@@ -43,7 +43,6 @@ for sanitizer in $SANITIZERS; do
     nice -n 10 "$SWIFT" build --build-tests -Xswiftc -sanitize="$sanitizer" --scratch-path "$scratch"
     reports="$root/$scratch/reports"
     rm -rf "$reports" && mkdir -p "$reports"
-    skip=()
     case $sanitizer in
     address)
         # Leak checking covers every process built with ASan: the test process and the
@@ -60,12 +59,10 @@ for sanitizer in $SANITIZERS; do
         export ACTIVITY_BROKER_TEST_TIME_SCALE=6
         ;;
     esac
-    skip_args=()
-    for pattern in "${skip[@]}"; do skip_args+=(--skip "$pattern"); done
     echo "sanitize: running the suite under the $sanitizer sanitizer"
     start=$(date +%s)
     if ! timeout --kill-after=30 "$TIMEOUT" nice -n 10 "$SWIFT" test --skip-build --scratch-path "$scratch" \
-        "${skip_args[@]}" "$@" >"$root/$scratch/test.log" 2>&1; then
+        "$@" >"$root/$scratch/test.log" 2>&1; then
         echo "sanitize: $sanitizer: the suite failed (see $scratch/test.log)" >&2
         grep -E '✘|error:' "$root/$scratch/test.log" | head -n 40 >&2 || true
         status=1
