@@ -7,7 +7,7 @@
 # children, whose stderr a test reads or drops; TestSupport.ChildProcess hands them this
 # script's *SAN_OPTIONS (TestSupport.SanitizerEnvironment), so their reports land in the same
 # directory, and any report file fails the run. Suppressions, each explained:
-# scripts/tsan.supp, scripts/lsan.supp. One test is skipped under TSan, its reason below.
+# scripts/tsan.supp, scripts/lsan.supp. One test is skipped under each, its reason below.
 # (UBSan: Swift 6.3 on Linux refuses -sanitize=undefined; Swift's own overflow and bounds
 # checks are on in the debug build.)
 #
@@ -54,6 +54,10 @@ for sanitizer in $SANITIZERS; do
         export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0"
         # Deadlines are sized for a plain debug build; ASan runs about 2-3x slower.
         export ACTIVITY_BROKER_TEST_TIME_SCALE=3
+        # Skipped under ASan only: it bounds the broker's peak RSS growth (24 MiB), and ASan's
+        # allocator keeps freed blocks in quarantine and adds redzones, so the growth measured
+        # is the sanitizer's (46 MiB seen). The TSan run runs it.
+        skip=(--skip "FairSchedulingTests/backlogBounded")
         ;;
     thread)
         export TSAN_OPTIONS="$common:log_path=$reports/tsan:suppressions=$root/scripts/tsan.supp:print_suppressions=0:second_deadlock_stack=1"
