@@ -89,16 +89,26 @@ struct ManifestLoader: Sendable {
     ///
     /// `@unchecked Sendable`: `concurrentPerform` gives every index to one worker only, so no
     /// slot is written twice or concurrently, and `take` runs after `concurrentPerform` has
-    /// returned (which orders every write before it).
+    /// returned (which orders every write before it). The slots are raw memory, not an array:
+    /// a write to one element of a Swift array is a modifying access to the whole array, a
+    /// race between workers (ThreadSanitizer reported it) even when the elements differ.
     private final class ChunkResults: @unchecked Sendable {
         typealias Chunk = (
             entries: [(String, StaticEntry)], problems: [(file: String, message: String)], readPaths: [String]
         )
-        private var slots: [Chunk?]
+        private let slots: UnsafeMutableBufferPointer<Chunk?>
 
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: nil)
+        }
 
-        func set(_ index: Int, _ chunk: Chunk) { slots[index] = chunk }
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+
+        func set(_ index: Int, _ chunk: Chunk) { (slots.baseAddress! + index).pointee = chunk }
 
         func take() -> [Chunk] { slots.map { $0! } }
     }
