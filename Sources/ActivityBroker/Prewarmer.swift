@@ -5,7 +5,7 @@ import Dispatch
 import FoundationEssentials
 
 import Glibc
-import Synchronization
+import SystemSupport
 
 /// `Prewarm(as urls)` (API.md §10): checks the URLs, returns at once, and resolves their hosts
 /// with `getaddrinfo` on a background queue, a few at a time, keeping no result.
@@ -17,7 +17,7 @@ import Synchronization
 /// service's own engine preconnects when it opens the page.
 ///
 /// Thread-safe: `prewarm` runs on the loop; at most `concurrency` workers on a global queue
-/// take hosts from `work.waiting`, which (with `work.workers`) is guarded by its mutex. No thread blocks
+/// take hosts from `work.waiting`, which (with `work.workers`) is guarded by its lock. No thread blocks
 /// waiting for a turn: a host waits in the list, not on a semaphore.
 final class Prewarmer: Sendable {
     /// Lookups running at once.
@@ -31,7 +31,7 @@ final class Prewarmer: Sendable {
         var waiting: [String] = []
         var workers = 0
     }
-    private let work = Mutex(Work())
+    private let work = Locked(Work())
 
     init(log: BrokerLog) {
         self.log = log

@@ -1,7 +1,6 @@
 // The SIGCHLD-driven fallback that reaps our children when pidfd_open is unavailable.
 import Dispatch
 import Glibc
-import Synchronization
 
 /// Reaps registered child pids (only those: never `waitpid(-1)`, which would steal other
 /// code's children) when SIGCHLD arrives.
@@ -20,7 +19,7 @@ final class ChildReaper: Sendable {
         var pollTimer: DispatchSourceTimer?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "SystemSupport.ChildReaper")
 
     private init() {}

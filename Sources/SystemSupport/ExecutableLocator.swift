@@ -1,7 +1,6 @@
 // Finds programs on a PATH string, with a cache the broker invalidates when PATH directories change.
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// Looks up executables the way `execvp` would, but only in absolute PATH directories.
 ///
@@ -9,7 +8,7 @@ import Synchronization
 /// launcher. Results are cached per PATH string; call `invalidate()` when a directory of
 /// `directories(in:)` changes (the broker watches them with `DirectoryWatcher`).
 public final class ExecutableLocator: Sendable {
-    private let cache = Mutex<[String: [String: String?]]>([:])
+    private let cache = Locked<[String: [String: String?]]>([:])
 
     /// The search path used when the environment has no PATH (as glibc's `execvp` minus ".").
     public static let defaultPath = "/usr/local/bin:/usr/bin:/bin"

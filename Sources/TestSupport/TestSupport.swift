@@ -42,3 +42,7 @@
 // tests; the blocking ones (`waitForExit`, `waitForLine`, `blockingWaitUntil`) block a thread.
 //
 // Shared mutable state for `@Sendable` handlers and property getters: `Locked<T>`.
+
+// `Locked` (a value behind a lock, for state that handlers on other threads update and tests
+// read) is SystemSupport's, the broker's own: re-exported so that tests need no second import.
+@_exported import class SystemSupport.Locked

@@ -4,7 +4,6 @@ import ActivityBrokerInterface
 import Dispatch
 import FoundationEssentials
 import Glibc
-import Synchronization
 import SystemSupport
 
 if CommandLine.arguments.dropFirst().first == "--version" {
@@ -32,7 +31,7 @@ do {
 // usage (seen under AddressSanitizer). `shutdown` is safe at any point of `start`: nothing is
 // written that `start` has not loaded. The handler takes the broker, so that a `start`
 // failing because of that shutdown leaves the exit (0) to the handler.
-let runningBroker = Mutex<Broker?>(nil)
+let runningBroker = Locked<Broker?>(nil)
 let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: DispatchQueue(label: "activity-broker.signals")) { _ in
     runningBroker.withLock { $0.take() }?.shutdown()
     exit(0)
