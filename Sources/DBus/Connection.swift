@@ -33,6 +33,8 @@ public final class Connection: @unchecked Sendable {
     var closing = false
     var dispatching = false
     var dispatchScheduled = false
+    /// The loop's once-a-second check for work no wake-up announced (ConnectionLoop.swift).
+    var stallGuard: DispatchSourceTimer?
     var watches: [OpaquePointer: WatchEntry] = [:]
     /// Messages read and not yet handled, per sender (see `ConnectionLoop+Turn.swift`).
     var incoming = SenderQueues<Message>(
