@@ -24,15 +24,19 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        .target(name: "DBus", dependencies: ["CDBus"]),
+        // The one mutex (`Lock`) and a value behind it (`Locked`), below DBus and SystemSupport.
+        .target(name: "Locking"),
+        .target(name: "DBus", dependencies: ["CDBus", "Locking"]),
         .target(name: "ActivityKit"),
         .target(name: "ActivityBrokerInterface", dependencies: ["DBus", "ActivityKit"]),
-        .target(name: "SystemSupport"),
+        .target(name: "SystemSupport", dependencies: ["Locking"]),
         .target(
             name: "ActivityBroker",
-            dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport", "ReportTransport"]),
+            dependencies: [
+                "DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport", "ReportTransport", "Locking",
+            ]),
         .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface"]),
-        .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker"]),
+        .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker", "Locking"]),
         .systemLibrary(
             name: "CGtk",
             pkgConfig: "gtk4",
@@ -79,7 +83,7 @@ let package = Package(
         .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerInterface", "DBus"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .executableTarget(name: "activity-qr", dependencies: ["SystemSupport", "ActivityBrokerInterface"]),
-        .target(name: "TestSupport", dependencies: ["DBus", "ActivityBrokerInterface", "SystemSupport"]),
+        .target(name: "TestSupport", dependencies: ["DBus", "ActivityBrokerInterface", "SystemSupport", "Locking"]),
         .executableTarget(name: "broker-bench", dependencies: ["DBus", "ActivityBrokerInterface", "TestSupport"]),
         // The fuzz targets of the parsers and their runner (`make fuzz`, docs/fuzzing.md).
         .target(name: "ActivityFuzzing", dependencies: ["ActivityKit"]),

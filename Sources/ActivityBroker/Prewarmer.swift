@@ -5,6 +5,7 @@ import Dispatch
 import FoundationEssentials
 
 import Glibc
+import Locking
 import SystemSupport
 
 /// `Prewarm(as urls)` (API.md §10): checks the URLs, returns at once, and resolves their hosts

@@ -2,6 +2,7 @@
 import CDBus
 import Dispatch
 import FoundationEssentials
+import Locking
 
 /// Which bus to connect to.
 public enum BusAddress: Sendable, Hashable {

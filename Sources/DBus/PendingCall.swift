@@ -3,6 +3,7 @@ import CDBus
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Locking
 
 /// An outgoing call awaiting its reply. `cancel()` may be called from any thread; once it
 /// returns, the completion does not run (unless it was already running on the loop).

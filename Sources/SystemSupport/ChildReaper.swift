@@ -1,6 +1,7 @@
 // The SIGCHLD-driven fallback that reaps our children when pidfd_open is unavailable.
 import Dispatch
 import Glibc
+import Locking
 
 /// Reaps registered child pids (only those: never `waitpid(-1)`, which would steal other
 /// code's children) when SIGCHLD arrives.

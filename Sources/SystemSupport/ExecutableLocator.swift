@@ -1,6 +1,7 @@
 // Finds programs on a PATH string, with a cache the broker invalidates when PATH directories change.
 import FoundationEssentials
 import Glibc
+import Locking
 
 /// Looks up executables the way `execvp` would, but only in absolute PATH directories.
 ///

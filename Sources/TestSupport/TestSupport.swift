@@ -44,5 +44,5 @@
 // Shared mutable state for `@Sendable` handlers and property getters: `Locked<T>`.
 
 // `Locked` (a value behind a lock, for state that handlers on other threads update and tests
-// read) is SystemSupport's, the broker's own: re-exported so that tests need no second import.
-@_exported import class SystemSupport.Locked
+// read) is Locking's, the one the broker uses: re-exported so that tests need no second import.
+@_exported import class Locking.Locked

@@ -4,6 +4,7 @@ import ActivityBrokerInterface
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Locking
 import SystemSupport
 
 if CommandLine.arguments.dropFirst().first == "--version" {
