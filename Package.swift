@@ -96,7 +96,9 @@ let package = Package(
             dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],
             exclude: ["Resources"]
         ),
-        .testTarget(name: "BrowserWindowTests", dependencies: ["BrowserWindow", "GtkSupport", "Navigation", "DBus"]),
+        .testTarget(
+            name: "BrowserWindowTests",
+            dependencies: ["BrowserWindow", "GtkSupport", "Navigation", "ActivityBrokerClient", "DBus"]),
         .testTarget(
             name: "ActivityBrowserUITests",
             dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],

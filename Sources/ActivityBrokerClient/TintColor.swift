@@ -40,14 +40,22 @@ public struct TintColor: Hashable, Sendable, CustomStringConvertible {
     public let green: UInt8
     /// Blue component.
     public let blue: UInt8
+    // Built only from a parsed string or a name: no public init from components, which no app
+    // needs (`Browse` sends `hex`); the memberwise one serves the table and the parser.
 
-    /// Creates a colour from its components.
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
-        self.red = red
-        self.green = green
-        self.blue = blue
+    /// `#rrggbb`, lowercase.
+    public var hex: String {
+        "#"
+            + [red, green, blue].map { byte in
+                let text = String(byte, radix: 16)
+                return text.count == 1 ? "0" + text : text
+            }.joined()
     }
 
+    public var description: String { hex }
+}
+
+extension TintColor {
     /// Parses `#rgb`, `#rrggbb` or a colour name; `nil` when it is none of these.
     public init?(_ string: String) {
         let text = string.trimmingCharacters(in: .whitespaces).lowercased()
@@ -68,15 +76,4 @@ public struct TintColor: Hashable, Sendable, CustomStringConvertible {
         default: return nil
         }
     }
-
-    /// `#rrggbb`, lowercase.
-    public var hex: String {
-        "#"
-            + [red, green, blue].map { byte in
-                let text = String(byte, radix: 16)
-                return text.count == 1 ? "0" + text : text
-            }.joined()
-    }
-
-    public var description: String { hex }
 }

@@ -97,8 +97,15 @@ private struct ExtractionState {
         var name: String
         var id: Int
     }
+    /// A block element still open: the block it becomes, its text not yet collapsed.
     struct OpenBlock {
         var elementID: Int
+        /// Inside `<nav>`, `<header>`, … or `<head>`: dropped when it closes.
+        var boilerplate: Bool
+        var block: Block
+    }
+    /// A block with text, kept for the reader.
+    struct Block {
         var name: String
         var text = ""
         var parentID: Int
@@ -107,17 +114,7 @@ private struct ExtractionState {
         var containerID: Int
         var articleID: Int?
         var inMain: Bool
-        var boilerplate: Bool
         /// "• " for an item of `<ul>`, "3. " for the third of an `<ol>`.
-        var listMarker: String?
-    }
-    struct Block {
-        var name: String
-        var text: String
-        var parentID: Int
-        var containerID: Int
-        var articleID: Int?
-        var inMain: Bool
         var listMarker: String?
     }
     struct OpenLink {
@@ -249,9 +246,10 @@ private struct ExtractionState {
             }
             openBlocks.append(
                 OpenBlock(
-                    elementID: id, name: name, parentID: parentID, containerID: containerID,
-                    articleID: innermostArticleID, inMain: openIndices["main"]?.isEmpty == false,
-                    boilerplate: boilerplateOpen > 0, listMarker: marker))
+                    elementID: id, boilerplate: boilerplateOpen > 0,
+                    block: Block(
+                        name: name, parentID: parentID, containerID: containerID, articleID: innermostArticleID,
+                        inMain: openIndices["main"]?.isEmpty == false, listMarker: marker)))
         }
     }
 
@@ -318,7 +316,7 @@ private struct ExtractionState {
         }
         if boilerplateOpen > 0 { return }
         if !openBlocks.isEmpty {
-            openBlocks[openBlocks.count - 1].text += text
+            openBlocks[openBlocks.count - 1].block.text += text
             work += size
         }
         if let article = innermostArticleID {
@@ -333,13 +331,11 @@ private struct ExtractionState {
 
     private mutating func finishBlock(_ open: OpenBlock) {
         guard !open.boilerplate else { return }
-        work += open.text.utf8.count
-        let text = PageExtractor.collapsingWhitespace(open.text)
-        guard !text.isEmpty else { return }
-        blocks.append(
-            Block(
-                name: open.name, text: text, parentID: open.parentID, containerID: open.containerID,
-                articleID: open.articleID, inMain: open.inMain, listMarker: open.listMarker))
+        var block = open.block
+        work += block.text.utf8.count
+        block.text = PageExtractor.collapsingWhitespace(block.text)
+        guard !block.text.isEmpty else { return }
+        blocks.append(block)
     }
 
     private mutating func finishLink() {

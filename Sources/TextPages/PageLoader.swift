@@ -13,31 +13,22 @@ import Navigation
 /// converted from their charset (`PageCharset`) and read with `PageExtractor`; others
 /// yield empty metadata.
 public struct PageLoader: PageLoading {
-    /// Limits of a load.
+    /// Limits of a load: each starts at its default and may be changed alone
+    /// (`var options = Options(); options.timeout = 5`).
     public struct Options: Sendable {
         /// Longest a whole load may take, redirects included, in seconds.
-        public var timeout: TimeInterval
+        public var timeout: TimeInterval = 20
         /// Largest body read, in bytes after decompression; past it the load stops with `tooLarge`.
-        public var maximumBytes: Int
+        public var maximumBytes = 5 * 1024 * 1024
         /// Most redirects followed.
-        public var maximumRedirects: Int
+        public var maximumRedirects = 20
         /// The `User-Agent` header.
-        public var userAgent: String
+        public var userAgent = "ActivityBroker-NavigationSession/1.0"
         /// The budget for reading the HTML.
-        public var reading: ExtractionBudget
+        public var reading = ExtractionBudget()
 
-        /// Creates options; the defaults are 20 s, 5 MiB, 20 redirects, `ExtractionBudget()`.
-        public init(
-            timeout: TimeInterval = 20, maximumBytes: Int = 5 * 1024 * 1024, maximumRedirects: Int = 20,
-            userAgent: String = "ActivityBroker-NavigationSession/1.0",
-            reading: ExtractionBudget = ExtractionBudget()
-        ) {
-            self.timeout = timeout
-            self.maximumBytes = maximumBytes
-            self.maximumRedirects = maximumRedirects
-            self.userAgent = userAgent
-            self.reading = reading
-        }
+        /// The default limits (tests inside the package use the memberwise init).
+        public init() {}
     }
 
     /// The limits used.

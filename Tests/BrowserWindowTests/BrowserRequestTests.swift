@@ -1,4 +1,5 @@
 // Open's arguments and options: the allow-list, the types, the URL and parent window checks.
+@testable import ActivityBrokerClient
 import ActivityBrokerInterface
 import BrowserWindow
 import DBus

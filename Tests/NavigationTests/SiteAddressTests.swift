@@ -1,5 +1,6 @@
 // SiteAddressTests: the displayed host, its registrable domain, and the security indicator rules.
 
+@testable import ActivityBrokerClient
 import Foundation
 import Navigation
 import Testing

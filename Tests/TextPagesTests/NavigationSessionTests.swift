@@ -5,7 +5,7 @@ import Foundation
 import Navigation
 import TestSupport
 import Testing
-import TextPages
+@testable import TextPages
 
 @Suite("Navigation session")
 struct NavigationSessionTests {

@@ -5,7 +5,7 @@ import Glibc
 import Navigation
 import TestSupport
 import Testing
-import TextPages
+@testable import TextPages
 
 @Suite("Page loader")
 struct PageLoaderTests {
