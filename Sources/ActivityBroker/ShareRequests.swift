@@ -98,8 +98,7 @@ final class ShareRequests: @unchecked Sendable {
             showOptions[OptionKey.activationToken] = .string(token)
         }
         let request = Request(
-            job: job, onBehalfOf: onBehalfOf, handle: SheetClient.newHandle(), parentWindow: parentWindow, items: items,
-            offered: offered.map(\.id), records: offered.map(\.record), showOptions: showOptions)
+            job: job, onBehalfOf: onBehalfOf, handle: SheetClient.newHandle(), items: items, offered: offered.map(\.id))
         // The caller leaving while the sheet is open closes it; once running, the job runs on
         // like a `Perform` whose caller left.
         job.subscriptions.append(
@@ -110,31 +109,36 @@ final class ShareRequests: @unchecked Sendable {
             })
         // Who is asking (the app, also for its browser window), for the sheet's header (display only), then the sheet; after the reply.
         CallerApplication.lookUp(onBehalfOf, on: connection) { [unowned self] appID in
-            show(request, appID: appID, timeout: timeout)
+            show(
+                request, appID: appID, parentWindow: parentWindow, activities: offered.map(\.record),
+                options: showOptions, timeout: timeout)
         }
         return job.path
     }
 
-    /// What one `Share` asked for, kept until the sheet answers.
+    /// What the sheet's answer needs of one `Share`, kept until it comes (what only `Show`
+    /// needs, the records among it, is not kept).
     private struct Request {
         let job: Job
         /// Whose activities are offered and performed (the caller, or a browsing session's owner).
         let onBehalfOf: String
         let handle: ObjectPath
-        let parentWindow: String
         let items: Items
+        /// The ids the sheet may choose from.
         let offered: [ActivityID]
-        let records: [Value]
-        let showOptions: [String: Value]
     }
 
-    private func show(_ request: Request, appID: String, timeout: UInt32) {
+    /// `Show` on the sheet service, once the calling app is known.
+    private func show(
+        _ request: Request, appID: String, parentWindow: String, activities: [Value], options: [String: Value],
+        timeout: UInt32
+    ) {
         let job = request.job
         guard job.state == .choosing else { return }
         let pending = sheet.show(
-            handle: request.handle, appID: appID, parentWindow: request.parentWindow,
+            handle: request.handle, appID: appID, parentWindow: parentWindow,
             items: ItemKey.record(url: request.items.url.string, title: request.items.title, text: request.items.text),
-            activities: request.records, options: request.showOptions,
+            activities: activities, options: options,
             // The job's timer ends a sheet that never answers; this is only a backstop.
             timeout: .seconds(Int(timeout) + 5)
         ) { [unowned self] result in
