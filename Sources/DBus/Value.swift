@@ -1,13 +1,10 @@
 // The D-Bus type system as a Swift value: basic types, arrays, dictionaries, structs, variants.
 
-/// One entry of a D-Bus dictionary (`{kv}`).
+/// One entry of a D-Bus dictionary (`{kv}`), as decoded. Other modules build dictionaries with
+/// `vardict` and `stringDict`; the memberwise init is this module's (and its tests').
 public struct DictEntry: Hashable, Sendable {
     public var key: Value
     public var value: Value
-    public init(key: Value, value: Value) {
-        self.key = key
-        self.value = value
-    }
 }
 
 /// Any D-Bus value.

@@ -1,5 +1,5 @@
 // Replies encoded once (EncodedReply): exact round trips to many callers, typed errors for bad values.
-import DBus
+@testable import DBus
 import Foundation
 import Testing
 import TestSupport

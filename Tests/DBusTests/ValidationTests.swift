@@ -1,5 +1,5 @@
 // Invalid names, strings and values are rejected with typed errors before libdbus sees them.
-import DBus
+@testable import DBus
 import Testing
 import TestSupport
 

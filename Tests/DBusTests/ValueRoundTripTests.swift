@@ -1,5 +1,5 @@
 // Round trips of every D-Bus type and nesting between two connections over a real bus.
-import DBus
+@testable import DBus
 import Foundation
 import Testing
 import TestSupport
