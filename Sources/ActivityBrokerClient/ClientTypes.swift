@@ -39,8 +39,13 @@ public struct OfferedActivity: Hashable, Sendable, Codable {
         id: String, name: String, icon: String = "", category: String, origin: String = "dbus",
         available: Bool? = nil, reason: String? = nil
     ) {
-        (self.id, self.name, self.icon, self.category) = (id, name, icon, category)
-        (self.origin, self.available, self.reason) = (origin, available, reason)
+        self.id = id
+        self.name = name
+        self.icon = icon
+        self.category = category
+        self.origin = origin
+        self.available = available
+        self.reason = reason
     }
 
     init(record: [String: Value]) {

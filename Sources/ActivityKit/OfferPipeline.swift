@@ -30,7 +30,8 @@ public struct OfferFilter: Sendable {
     /// `invalidArgument` for an `exclude` entry that names no category (see `Exclusions`).
     public init(exclude: [String], caller: String, includeOwn: Bool) throws(ActivityError) {
         exclusions = try Exclusions(exclude)
-        (self.caller, self.includeOwn) = (caller, includeOwn)
+        self.caller = caller
+        self.includeOwn = includeOwn
     }
 
     /// Whether an offered activity with this id, owner, category and visibility stays in the
