@@ -116,8 +116,8 @@ final class ShareRequests: @unchecked Sendable {
         return job.path
     }
 
-    /// What the sheet's answer needs of one `Share`, kept until it comes (what only `Show`
-    /// needs, the records among it, is not kept).
+    /// What the sheet's answer needs of one `Share`, kept until it comes; what only `Show`
+    /// needs (the records, its options) goes with that call and is not kept.
     private struct Request {
         let job: Job
         /// Whose activities are offered and performed (the caller, or a browsing session's owner).

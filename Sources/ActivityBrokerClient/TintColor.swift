@@ -40,8 +40,8 @@ public struct TintColor: Hashable, Sendable, CustomStringConvertible {
     public let green: UInt8
     /// Blue component.
     public let blue: UInt8
-    // Built only from a parsed string or a name: no public init from components, which no app
-    // needs (`Browse` sends `hex`); the memberwise one serves the table and the parser.
+    // No public init from components: apps give a string (`Browse` sends `hex`). The parser is
+    // in an extension so that Swift's memberwise init serves it and the name table.
 
     /// `#rrggbb`, lowercase.
     public var hex: String {
