@@ -13,8 +13,9 @@ import Navigation
 /// converted from their charset (`PageCharset`) and read with `PageExtractor`; others
 /// yield empty metadata.
 public struct PageLoader: PageLoading {
-    /// Limits of a load: each starts at its default and may be changed alone
-    /// (`var options = Options(); options.timeout = 5`).
+    /// Limits of a load: each has its default here and may be changed alone
+    /// (`var options = PageLoader.Options.defaults; options.timeout = 5`; inside the package,
+    /// Swift's memberwise init takes any of them).
     public struct Options: Sendable {
         /// Longest a whole load may take, redirects included, in seconds.
         public var timeout: TimeInterval = 20
@@ -27,8 +28,8 @@ public struct PageLoader: PageLoading {
         /// The budget for reading the HTML.
         public var reading = ExtractionBudget()
 
-        /// The default limits (tests inside the package use the memberwise init).
-        public init() {}
+        /// Every limit at its default.
+        public static let defaults = Options()
     }
 
     /// The limits used.
@@ -40,7 +41,7 @@ public struct PageLoader: PageLoading {
 
     /// Creates a loader with `options`.
     public init(
-        options: Options = Options(), onRedirect: (@Sendable (_ redirect: Redirect, _ page: URL) async -> Void)? = nil
+        options: Options = .defaults, onRedirect: (@Sendable (_ redirect: Redirect, _ page: URL) async -> Void)? = nil
     ) {
         self.options = options
         self.onRedirect = onRedirect
