@@ -85,9 +85,9 @@ public enum Broker1: ServiceInterface {
     // MARK: Properties and signals
 
     /// `Version` (s), constant.
-    public static let version = PropertySignature("Version", "s", emitsChanged: false)
+    public static let version = PropertySpec("Version", "s", emitsChanged: false)
     /// `ActivityCount` (u): every registered activity, available or not.
-    public static let activityCount = PropertySignature("ActivityCount", "u")
+    public static let activityCount = PropertySpec("ActivityCount", "u")
     /// `ActivitiesChanged()`: broadcast, carries nothing.
     public static let activitiesChanged = signal("ActivitiesChanged")
 }

@@ -11,9 +11,9 @@ public enum Job1: TokenObjectInterface {
     public static let cancel = method("Cancel")
     /// `ActivityId` (s): constant for `Perform` jobs; for a `Share` job "" until the user
     /// chose, then set once (announced with `State`).
-    public static let activityID = PropertySignature("ActivityId", "s")
+    public static let activityID = PropertySpec("ActivityId", "s")
     /// `State` (s): a `JobState`.
-    public static let state = PropertySignature("State", "s")
+    public static let state = PropertySpec("State", "s")
     /// `Finished(s state, a{sv} results)`: unicast to the job's caller; results are `ResultKey`s
     /// and whatever the provider returned.
     public static let finished = signal("Finished", "s state, a{sv} results")

@@ -1,4 +1,4 @@
-// The signature of one method of the wire contract: its name and named in/out arguments.
+// The signature of one method of the wire contract (name, named in/out arguments), and how a declared property is exported.
 import DBus
 
 /// A method as API.md documents it, without behaviour: the service turns it into an exported
@@ -35,20 +35,11 @@ public struct MethodSignature: Sendable {
     }
 }
 
-/// A property as API.md documents it: name, type and whether changes are announced.
-public struct PropertySignature: Sendable {
-    public let name: MemberName
-    public let signature: Signature
-    public let emitsChanged: Bool
-
-    public init(_ name: MemberName, _ signature: Signature, emitsChanged: Bool = true) {
-        self.name = name
-        self.signature = signature
-        self.emitsChanged = emitsChanged
-    }
-
+/// A property as API.md documents it is a `PropertySpec` (name, type, whether changes are
+/// announced; every property of the contract is read-only).
+extension PropertySpec {
     /// The exported, read-only property answered by `get` (on the loop).
     public func property(get: @escaping @Sendable () -> Value) -> Property {
-        Property(name, signature: signature, emitsChanged: emitsChanged, get: get)
+        Property(self, get: get)
     }
 }

@@ -57,8 +57,10 @@ public struct Method: Sendable {
     }
 }
 
-/// One property of an interface table, answered through `org.freedesktop.DBus.Properties`.
-public struct Property: Sendable {
+/// What a property is, without behaviour: its name, type, access and whether changes are
+/// announced. A wire contract declares it once; `Property` pairs it with the handlers, and
+/// introspection reads it.
+public struct PropertySpec: Sendable {
     public enum Access: Sendable { case read, readWrite }
 
     public let name: MemberName
@@ -66,24 +68,49 @@ public struct Property: Sendable {
     public let access: Access
     /// Whether changes are announced with PropertiesChanged (also after a successful Set).
     public let emitsChanged: Bool
+
+    public init(_ name: MemberName, _ signature: Signature, access: Access = .read, emitsChanged: Bool = true) {
+        self.name = name
+        self.signature = signature
+        self.access = access
+        self.emitsChanged = emitsChanged
+    }
+}
+
+/// One property of an interface table, answered through `org.freedesktop.DBus.Properties`:
+/// its declaration and the handlers that read and write it.
+public struct Property: Sendable {
+    public typealias Access = PropertySpec.Access
+
+    public let spec: PropertySpec
     let get: @Sendable () -> Value
     let set: (@Sendable (Value, _ sender: String) throws -> Void)?
 
     /// `get` and `set` run on the loop. `set` receives a value already checked against
-    /// `signature`; what it throws becomes the error reply. A `.readWrite` property needs `set`.
+    /// `spec.signature`; what it throws becomes the error reply. A `.readWrite` property needs `set`.
+    public init(
+        _ spec: PropertySpec, get: @escaping @Sendable () -> Value,
+        set: (@Sendable (Value, _ sender: String) throws -> Void)? = nil
+    ) {
+        precondition(spec.access == .read || set != nil, "read-write property \(spec.name) needs a setter")
+        self.spec = spec
+        self.get = get
+        self.set = set
+    }
+
+    /// A property declared in place: `PropertySpec(name, signature, access:, emitsChanged:)` with its handlers.
     public init(
         _ name: MemberName, signature: Signature, access: Access = .read, emitsChanged: Bool = true,
         get: @escaping @Sendable () -> Value,
         set: (@Sendable (Value, _ sender: String) throws -> Void)? = nil
     ) {
-        precondition(access == .read || set != nil, "read-write property \(name) needs a setter")
-        self.name = name
-        self.signature = signature
-        self.access = access
-        self.emitsChanged = emitsChanged
-        self.get = get
-        self.set = set
+        self.init(PropertySpec(name, signature, access: access, emitsChanged: emitsChanged), get: get, set: set)
     }
+
+    public var name: MemberName { spec.name }
+    public var signature: Signature { spec.signature }
+    public var access: Access { spec.access }
+    public var emitsChanged: Bool { spec.emitsChanged }
 }
 
 /// One signal of an interface table (for introspection; emit with `Connection.emit`).

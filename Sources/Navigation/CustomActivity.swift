@@ -6,18 +6,16 @@ import ActivityBrokerClient
 /// activities: it appears in the Action sheet next to the broker's and runs its handler
 /// without going through the broker.
 public struct CustomActivity: Sendable {
-    /// The id, reverse-DNS style; an id equal to a broker activity's hides the broker's.
-    public var id: String
-    /// The display title.
-    public var title: String
-    /// A freedesktop icon name or an absolute path.
-    public var icon: String
-    /// `share` or `action` (the row it goes in); anything but `share` goes in the action row.
-    public var category: String
+    /// What the Action sheet shows for it: id, title (`name`), icon and category, with origin
+    /// `app`. The same record type as the broker's offers, so the sheet merges the two lists
+    /// without translating either.
+    public var offered: OfferedActivity
     /// Runs the activity on the items; called on the caller's task, not on a loop of ours.
     public var handler: @Sendable (SharedItems) async -> ActivityOutcome
 
-    /// Creates a custom activity, in the action row unless `category` is `share`.
+    /// Creates a custom activity, in the action row unless `category` is `share` (anything
+    /// else goes in the action row). `id` is reverse-DNS style; an id equal to a broker
+    /// activity's hides the broker's. `icon` is a freedesktop icon name or an absolute path.
     public init(
         id: String,
         title: String,
@@ -25,18 +23,12 @@ public struct CustomActivity: Sendable {
         category: String = "action",
         handler: @escaping @Sendable (SharedItems) async -> ActivityOutcome
     ) {
-        self.id = id
-        self.title = title
-        self.icon = icon
-        self.category = category
+        offered = OfferedActivity(id: id, name: title, icon: icon, category: category, origin: OfferedActivity.appOrigin)
         self.handler = handler
     }
 
-    /// The record the Action sheet shows for it (origin `app`).
-    public var offered: OfferedActivity {
-        OfferedActivity(
-            id: id, name: title, icon: icon, category: category, origin: OfferedActivity.appOrigin)
-    }
+    /// The id, which the sheet answers with when the user picks it.
+    public var id: String { offered.id }
 }
 
 extension OfferedActivity {

@@ -309,7 +309,7 @@ public actor NavigationSession {
         let items = try activityItems()
         let excluded = exclusions()
         if let custom = configuration.customActivities.first(where: { $0.id == id }) {
-            guard !isExcluded(id: id, category: custom.category, by: excluded) else {
+            guard !isExcluded(id: id, category: custom.offered.category, by: excluded) else {
                 throw .notOffered(id: id)
             }
             return await custom.handler(items)
