@@ -1,4 +1,4 @@
-// The signature of one method of the wire contract (name, named in/out arguments), and how a declared property is exported.
+// One method of the wire contract (name, named in/out arguments); how a declared property is exported.
 import DBus
 
 /// A method as API.md documents it, without behaviour: the service turns it into an exported

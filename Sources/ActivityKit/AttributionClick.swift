@@ -6,15 +6,15 @@ public struct AttributionClick: Hashable, Sendable {
     /// How long a click can be attributed.
     public static let lifetimeDays = 7
 
-    public let sourceSite: String
-    public let destinationSite: String
+    /// The source and destination sites: the click's key, at most one click per pair.
+    public let pair: AttributionSitePair
     public let sourceID: UInt8
     /// The first day on which the click no longer counts.
     public let expires: AttributionDay
 
-    public init(sourceSite: String, destinationSite: String, sourceID: UInt8, expires: AttributionDay) {
-        self.sourceSite = sourceSite
-        self.destinationSite = destinationSite
+    /// A click as the store file holds it; public clicks come from `init(_:at:)`.
+    init(pair: AttributionSitePair, sourceID: UInt8, expires: AttributionDay) {
+        self.pair = pair
         self.sourceID = sourceID
         self.expires = expires
     }
@@ -23,7 +23,8 @@ public struct AttributionClick: Hashable, Sendable {
     /// for the rest of that day and the next six, i.e. until day + 7.
     public init(_ attribution: EventAttribution, at now: Int) {
         self.init(
-            sourceSite: attribution.sourceSite, destinationSite: attribution.destinationSite,
+            pair: AttributionSitePair(
+                source: attribution.sourceSite, destination: attribution.destinationSite),
             sourceID: attribution.sourceIdentifier,
             expires: AttributionDay(containing: now).adding(days: Self.lifetimeDays))
     }
@@ -31,8 +32,6 @@ public struct AttributionClick: Hashable, Sendable {
     /// Whether the click still counts at `now`.
     public func isLive(at now: Int) -> Bool { AttributionDay(containing: now) < expires }
 
-    /// The (source, destination) pair; at most one click per pair is kept.
-    public var pair: AttributionSitePair {
-        AttributionSitePair(source: sourceSite, destination: destinationSite)
-    }
+    public var sourceSite: String { pair.source }
+    public var destinationSite: String { pair.destination }
 }

@@ -46,8 +46,8 @@ public enum AttributionStoreFormat {
                 guard let expires = day(fields["expires"]) else { return nil }
                 clicks.append(
                     AttributionClick(
-                        sourceSite: source, destinationSite: destination, sourceID: UInt8(sourceID),
-                        expires: expires))
+                        pair: AttributionSitePair(source: source, destination: destination),
+                        sourceID: UInt8(sourceID), expires: expires))
             case .string("report"):
                 guard
                     let data = integer(

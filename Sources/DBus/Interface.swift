@@ -69,7 +69,9 @@ public struct PropertySpec: Sendable {
     /// Whether changes are announced with PropertiesChanged (also after a successful Set).
     public let emitsChanged: Bool
 
-    public init(_ name: MemberName, _ signature: Signature, access: Access = .read, emitsChanged: Bool = true) {
+    public init(
+        _ name: MemberName, _ signature: Signature, access: Access = .read, emitsChanged: Bool = true
+    ) {
         self.name = name
         self.signature = signature
         self.access = access
@@ -92,19 +94,22 @@ public struct Property: Sendable {
         _ spec: PropertySpec, get: @escaping @Sendable () -> Value,
         set: (@Sendable (Value, _ sender: String) throws -> Void)? = nil
     ) {
-        precondition(spec.access == .read || set != nil, "read-write property \(spec.name) needs a setter")
+        precondition(
+            spec.access == .read || set != nil, "read-write property \(spec.name) needs a setter")
         self.spec = spec
         self.get = get
         self.set = set
     }
 
-    /// A property declared in place: `PropertySpec(name, signature, access:, emitsChanged:)` with its handlers.
+    /// A property declared in place: `PropertySpec(name, signature, access:, emitsChanged:)`
+    /// with its handlers.
     public init(
         _ name: MemberName, signature: Signature, access: Access = .read, emitsChanged: Bool = true,
         get: @escaping @Sendable () -> Value,
         set: (@Sendable (Value, _ sender: String) throws -> Void)? = nil
     ) {
-        self.init(PropertySpec(name, signature, access: access, emitsChanged: emitsChanged), get: get, set: set)
+        self.init(
+            PropertySpec(name, signature, access: access, emitsChanged: emitsChanged), get: get, set: set)
     }
 
     public var name: MemberName { spec.name }

@@ -23,7 +23,8 @@ public struct CustomActivity: Sendable {
         category: String = "action",
         handler: @escaping @Sendable (SharedItems) async -> ActivityOutcome
     ) {
-        offered = OfferedActivity(id: id, name: title, icon: icon, category: category, origin: OfferedActivity.appOrigin)
+        offered = OfferedActivity(
+            id: id, name: title, icon: icon, category: category, origin: OfferedActivity.appOrigin)
         self.handler = handler
     }
 

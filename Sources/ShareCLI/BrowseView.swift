@@ -82,13 +82,13 @@ struct BrowseView {
         }
         func styled(_ text: String, _ style: TextStyle) -> String { style.apply(text, colors: colors) }
 
-        var bar = styled("[\(dismissTitle)]", TextStyle(bold: true, foreground: tint)) + "  "
+        var bar = styled("[\(dismissTitle)]", TextStyle([.bold], foreground: tint)) + "  "
         bar +=
             styled("‹", state.canGoBack ? .bold : .dim) + " " + styled("›", state.canGoForward ? .bold : .dim)
             + "  "
         let indicator = Self.indicator(state.security)
         if !indicator.isEmpty {
-            bar += styled(indicator, state.security == .notSecure ? TextStyle(bold: true) : .plain) + " "
+            bar += styled(indicator, state.security == .notSecure ? TextStyle([.bold]) : .plain) + " "
         }
         if let address = state.address {
             bar +=

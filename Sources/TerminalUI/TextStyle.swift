@@ -2,37 +2,31 @@
 
 /// A text style for one run of text; `apply` wraps text in its SGR sequence and a reset.
 public struct TextStyle: Equatable, Sendable {
-    public var bold = false
-    public var dim = false
-    public var underline = false
-    public var reverse = false
+    /// A text attribute, by its SGR code.
+    public enum Attribute: Int, CaseIterable, Sendable {
+        case bold = 1, dim = 2, underline = 4, reverse = 7
+    }
+
+    public var attributes: Set<Attribute>
     public var foreground: TerminalColor?
     public var background: TerminalColor?
 
     public init(
-        bold: Bool = false, dim: Bool = false, underline: Bool = false, reverse: Bool = false,
-        foreground: TerminalColor? = nil, background: TerminalColor? = nil
+        _ attributes: Set<Attribute> = [], foreground: TerminalColor? = nil, background: TerminalColor? = nil
     ) {
-        self.bold = bold
-        self.dim = dim
-        self.underline = underline
-        self.reverse = reverse
+        self.attributes = attributes
         self.foreground = foreground
         self.background = background
     }
 
     public static let plain = TextStyle()
-    public static let bold = TextStyle(bold: true)
-    public static let dim = TextStyle(dim: true)
-    public static let reverse = TextStyle(reverse: true)
+    public static let bold = TextStyle([.bold])
+    public static let dim = TextStyle([.dim])
+    public static let reverse = TextStyle([.reverse])
 
     /// The SGR sequence for this style ("" for plain); colors only as `colors` allows.
     public func sequence(colors: ColorSupport) -> String {
-        var codes: [String] = []
-        if bold { codes.append("1") }
-        if dim { codes.append("2") }
-        if underline { codes.append("4") }
-        if reverse { codes.append("7") }
+        let codes = Attribute.allCases.filter(attributes.contains).map { String($0.rawValue) }
         var result = codes.isEmpty ? "" : "\u{1B}[" + codes.joined(separator: ";") + "m"
         if let foreground { result += foreground.foreground(colors) }
         if let background { result += background.background(colors) }

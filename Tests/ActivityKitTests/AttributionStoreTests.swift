@@ -18,7 +18,7 @@ struct AttributionStoreTests {
         -> AttributionClick
     {
         AttributionClick(
-            sourceSite: source, destinationSite: destination, sourceID: id,
+            pair: AttributionSitePair(source: source, destination: destination), sourceID: id,
             expires: AttributionDay(containing: now).adding(days: AttributionClick.lifetimeDays))
     }
 

@@ -16,7 +16,7 @@ import Testing
         #expect(orange.foreground(.truecolor) == "\u{1B}[38;2;255;128;0m")
         #expect(orange.foreground(.ansi256) == "\u{1B}[38;5;208m")
         #expect(orange.background(.none) == "")
-        let style = TextStyle(bold: true, foreground: orange)
+        let style = TextStyle([.bold], foreground: orange)
         #expect(style.apply("hi", colors: .none) == "\u{1B}[1mhi\u{1B}[0m")
         #expect(style.apply("hi", colors: .truecolor) == "\u{1B}[1m\u{1B}[38;2;255;128;0mhi\u{1B}[0m")
         #expect(TextStyle.plain.apply("hi", colors: .truecolor) == "hi")
