@@ -96,6 +96,6 @@ enum BrokerInterface {
                 Broker1.version.property { .string(Broker.version) },
                 Broker1.activityCount.property { .uint32(UInt32(activities.registry.count)) },
             ],
-            signals: [Broker1.activitiesChanged])
+            signals: [Broker1.activitiesChanged.spec])
     }
 }

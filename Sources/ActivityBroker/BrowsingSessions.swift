@@ -148,10 +148,7 @@ final class BrowsingSessions: @unchecked Sendable {
         events = nil
         if let owner {
             events = connection.addMatch(
-                MatchRule(
-                    sender: owner, interface: Browser1.interface.rawValue,
-                    member: Browser1.event.name.rawValue,
-                    path: Browser1.objectPath)
+                Browser1.event.rule(sender: owner, path: Browser1.objectPath)
             ) { [unowned self] signal in
                 received(signal)
             }
@@ -240,12 +237,9 @@ final class BrowsingSessions: @unchecked Sendable {
     }
 
     /// A `Session1` signal to the session's owner alone.
-    private func tell(_ session: BrowsingSession, _ signal: SignalSpec, _ body: [Value]) {
+    private func tell(_ session: BrowsingSession, _ signal: SignalSignature, _ body: [Value]) {
         do {
-            try connection.emit(
-                Signal(
-                    path: session.path, interface: Session1.interface, member: signal.name, body: body,
-                    destination: try BusName(session.owner)))
+            try connection.emit(signal.signal(at: session.path, body, to: try BusName(session.owner)))
         } catch {
             log.event("session \(session.number): could not send \(signal.name): \(error)")
         }
@@ -297,7 +291,7 @@ final class BrowsingSessions: @unchecked Sendable {
                         return []
                     })
             ],
-            signals: Session1.signals,
+            signals: Session1.signals.map(\.spec),
             propertyAccess: { sender in
                 guard sender == session.owner else {
                     throw ActivityError.accessDenied(

@@ -50,10 +50,7 @@ final class ChangeAnnouncer: @unchecked Sendable {
     private func send() {
         scheduled = false
         lastSent = .now()
-        try? connection.emit(
-            Signal(
-                path: Broker1.objectPath, interface: Broker1.interface, member: Broker1.activitiesChanged.name,
-                body: [], destination: nil))
+        try? connection.emit(Broker1.activitiesChanged.signal(at: Broker1.objectPath))
         connection.emitPropertiesChanged(
             path: Broker1.objectPath, interface: Broker1.interface, names: [Broker1.activityCount.name.rawValue])
     }

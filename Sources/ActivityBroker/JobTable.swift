@@ -200,9 +200,8 @@ final class JobTable: @unchecked Sendable {
             if job.reportsActivityID, let id = job.activityID { results[ResultKey.activityID] = .string(id.rawValue) }
             do {
                 try connection.emit(
-                    Signal(
-                        path: job.path, interface: Job1.interface, member: Job1.finished.name,
-                        body: [.string(outcome.state.rawValue), .vardict(results)], destination: caller))
+                    Job1.finished.signal(
+                        at: job.path, [.string(outcome.state.rawValue), .vardict(results)], to: caller))
             } catch {
                 log.event("job \(job.number): could not send Finished: \(error)")
             }
@@ -273,7 +272,7 @@ final class JobTable: @unchecked Sendable {
                 Job1.activityID.property { .string(activityID?.rawValue ?? "") },
                 Job1.state.property { .string(state.rawValue) },
             ],
-            signals: [Job1.finished],
+            signals: [Job1.finished.spec],
             propertyAccess: { sender in
                 guard sender == caller else {
                     throw ActivityError.accessDenied("only the connection that started this job may read its properties")

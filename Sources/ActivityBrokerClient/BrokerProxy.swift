@@ -229,9 +229,7 @@ public final class BrokerProxy: Sendable {
         let connection = self.connection
         return AsyncStream { continuation in
             let subscription = connection.addMatch(
-                MatchRule(
-                    interface: Broker1.interface.rawValue, member: Broker1.activitiesChanged.name.rawValue,
-                    path: Broker1.objectPath)
+                Broker1.activitiesChanged.rule(path: Broker1.objectPath)
             ) { _ in continuation.yield() }
             continuation.onTermination = { _ in connection.cancel(subscription) }
         }

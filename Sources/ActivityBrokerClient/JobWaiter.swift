@@ -29,7 +29,7 @@ final class JobWaiter: @unchecked Sendable {
             subscribers += 1
             if subscription == nil {
                 subscription = connection.addMatch(
-                    MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue)
+                    Job1.finished.rule()
                 ) { [unowned self] signal in received(signal) }
                 ownerWatch = connection.watchNameOwner(Broker1.busName) { [unowned self] owner in
                     let previous = brokerOwner

@@ -19,8 +19,8 @@ extension WireInterface {
     }
 
     /// A signal of this interface: `signal("Event", "o handle, s name, a{sv} details")`.
-    static func signal(_ name: MemberName, _ arguments: ArgumentList = []) -> SignalSpec {
-        SignalSpec(name, arguments: arguments.arguments)
+    static func signal(_ name: MemberName, _ arguments: ArgumentList = []) -> SignalSignature {
+        SignalSignature(interface: interface, name: name, arguments: arguments.arguments)
     }
 }
 

@@ -68,7 +68,7 @@ public final class RecordingBrowser: Sendable {
                                 return []
                             }),
                     ],
-                    signals: [Browser1.event])
+                    signals: [Browser1.event.spec])
             ])
         _ = try await connection.requestName(Browser1.busName, flags: [.doNotQueue])
     }
@@ -94,9 +94,8 @@ public final class RecordingBrowser: Sendable {
         details: [String: Value]
     ) throws {
         try connection.emit(
-            Signal(
-                path: Browser1.objectPath, interface: Browser1.interface, member: Browser1.event.name,
-                body: [.objectPath(handle), .string(name), .vardict(details)],
-                destination: try BusName(broker)))
+            Browser1.event.signal(
+                at: Browser1.objectPath, [.objectPath(handle), .string(name), .vardict(details)],
+                to: try BusName(broker)))
     }
 }

@@ -27,7 +27,7 @@ struct PerformMemoryRun {
         let provider = try ProviderService(address: address)
         try provider.register()
         let client = try BlockingConnection(address: address)
-        try client.addMatch(MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue))
+        try client.addMatch(Job1.finished.rule())
         for url in [Workload.urlA, Workload.urlB, Workload.providerURL] {
             try client.callDiscardingReply(
                 try EncodedCall(

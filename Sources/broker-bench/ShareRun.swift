@@ -74,8 +74,7 @@ final class ShareRun {
         }
 
         let client = try BlockingConnection(address: bus.address)
-        try client.addMatch(
-            MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue))
+        try client.addMatch(Job1.finished.rule())
         try client.addMatch(
             MatchRule(
                 sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",

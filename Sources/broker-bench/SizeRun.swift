@@ -77,7 +77,7 @@ final class SizeRun {
         try provider.register()
 
         let client = try BlockingConnection(address: address)
-        try client.addMatch(MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue))
+        try client.addMatch(Job1.finished.rule())
         try checkCounts(client)
         // The registry loaded and its answers cached, before any job exists.
         for url in [Workload.urlA, Workload.urlB, Workload.providerURL] {
@@ -203,8 +203,7 @@ final class SizeRun {
         let perConnection = counts.storm / counts.stormConnections
         let connections = try (0..<counts.stormConnections).map { _ in try BlockingConnection(address: address) }
         let listener = try BlockingConnection(address: address)
-        try listener.addMatch(
-            MatchRule(interface: Broker1.interface.rawValue, member: Broker1.activitiesChanged.name.rawValue))
+        try listener.addMatch(Broker1.activitiesChanged.rule())
         let messages = try (0..<connections.count).map { c in
             try (0..<perConnection).map { i in
                 try Self.brokerCall(

@@ -46,7 +46,7 @@ struct BrowserService: Sendable {
                     }),
                 Browser1.close.method(callers.closeHandler(registry)),
             ],
-            signals: [Browser1.event])
+            signals: [Browser1.event.spec])
     }
 
     /// Sends `event` for `handle` to `broker` alone.
@@ -54,10 +54,9 @@ struct BrowserService: Sendable {
         guard let destination = try? BusName(broker) else { return }
         do {
             try connection.emit(
-                Signal(
-                    path: Browser1.objectPath, interface: Browser1.interface, member: Browser1.event.name,
-                    body: [.objectPath(handle), .string(event.name), .vardict(event.details)],
-                    destination: destination))
+                Browser1.event.signal(
+                    at: Browser1.objectPath,
+                    [.objectPath(handle), .string(event.name), .vardict(event.details)], to: destination))
             BrowserLog.write("\(handle): \(event.name)")
         } catch {
             BrowserLog.write("cannot send \(event.name) for \(handle): \(error)")

@@ -107,7 +107,7 @@ final class InstalledSession: @unchecked Sendable {
     /// Performs `id` on `url` and returns the `Finished` state and results.
     func perform(_ id: String, url: String) async throws -> (state: String, results: [String: Value]) {
         let finished = Inbox<IncomingSignal>()
-        let subscription = client.addMatch(DBus.MatchRule(interface: Job1.interface.rawValue, member: "Finished")) {
+        let subscription = client.addMatch(Job1.finished.rule()) {
             finished.put($0)
         }
         defer { client.cancel(subscription) }

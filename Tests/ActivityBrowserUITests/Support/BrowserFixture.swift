@@ -108,9 +108,7 @@ final class BrowserFixture: @unchecked Sendable {
         let reply = try await broker.requestName(Broker1.busName, flags: .doNotQueue)
         #expect(reply == .primaryOwner)
         let events = events
-        _ = broker.addMatch(
-            MatchRule(interface: Browser1.interface.rawValue, member: Browser1.event.name.rawValue)
-        ) {
+        _ = broker.addMatch(Browser1.event.rule()) {
             events.put($0)
         }
         let shares = shares
