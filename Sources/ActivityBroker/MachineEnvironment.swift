@@ -53,13 +53,12 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
                 subscriptions.append(
                     connection.addMatch(
                         DBus.MatchRule(
-                            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged")
+                            sender: BusName.bus.rawValue, interface: .bus, member: "NameOwnerChanged")
                     ) { [unowned self] signal in nameOwnerChanged(signal.body) })
                 subscriptions.append(
                     connection.addMatch(
                         DBus.MatchRule(
-                            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
-                            member: "ActivatableServicesChanged")
+                            sender: BusName.bus.rawValue, interface: .bus, member: "ActivatableServicesChanged")
                     ) { [unowned self] _ in refreshActivatableNames() })
                 pathWatcher = try? DirectoryWatcher(
                     directories: ExecutableLocator.directories(in: path), queue: connection.queue

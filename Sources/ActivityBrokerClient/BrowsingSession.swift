@@ -28,7 +28,7 @@ public final class BrowsingSession: @unchecked Sendable {
         self.connection = connection
         self.delegate = delegate
         connection.queue.sync {
-            signals = connection.addMatch(MatchRule(interface: Session1.interface.rawValue)) {
+            signals = connection.addMatch(MatchRule(interface: Session1.interface)) {
                 [self] signal in
                 early.append(signal)
                 deliver()

@@ -21,6 +21,6 @@ public struct SignalSignature: Sendable {
 
     /// A subscription to this signal, from `sender` and at `path` when given.
     public func rule(sender: String? = nil, path: ObjectPath? = nil) -> MatchRule {
-        MatchRule(sender: sender, interface: interface.rawValue, member: name.rawValue, path: path)
+        MatchRule(sender: sender, interface: interface, member: name, path: path)
     }
 }

@@ -6,15 +6,16 @@
 /// and also checked locally, because the bus delivers unicast signals whether or not they match.
 public struct MatchRule: Sendable, Hashable {
     /// A unique or well-known name; a well-known name is compared with its current owner.
+    /// A string like the `sender` of `IncomingSignal` and a connection's `uniqueName`.
     public var sender: String?
-    public var interface: String?
-    public var member: String?
+    public var interface: InterfaceName?
+    public var member: MemberName?
     public var path: ObjectPath?
     /// The first body argument, which must be a string (or object path) equal to this.
     public var arg0: String?
 
     public init(
-        sender: String? = nil, interface: String? = nil, member: String? = nil, path: ObjectPath? = nil,
+        sender: String? = nil, interface: InterfaceName? = nil, member: MemberName? = nil, path: ObjectPath? = nil,
         arg0: String? = nil
     ) {
         self.sender = sender
@@ -32,8 +33,8 @@ public struct MatchRule: Sendable, Hashable {
             parts.append("\(key)='\(value.replacingNULs().replacingOccurrences("'", with: "'\\''"))'")
         }
         add("sender", sender)
-        add("interface", interface)
-        add("member", member)
+        add("interface", interface?.rawValue)
+        add("member", member?.rawValue)
         add("path", path?.rawValue)
         add("arg0", arg0)
         return parts.joined(separator: ",")

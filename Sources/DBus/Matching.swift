@@ -82,7 +82,7 @@ extension Connection {
     private func startOwnerWatch(id: Int, name: String, handler: @escaping (String?) -> Void) {
         guard isOpen else { return }
         let rule = MatchRule(
-            sender: Self.busName, interface: Self.busName, member: "NameOwnerChanged", path: "/org/freedesktop/DBus",
+            sender: Self.busName, interface: .bus, member: "NameOwnerChanged", path: "/org/freedesktop/DBus",
             arg0: name)
         let entry = SubscriptionEntry(kind: .owner(name: name, handler: handler), ruleText: rule.text)
         subscriptions[id] = entry
@@ -198,8 +198,8 @@ extension Connection {
     }
 
     private func matches(_ rule: MatchRule, _ signal: IncomingSignal) -> Bool {
-        if let interface = rule.interface, interface != signal.interface { return false }
-        if let member = rule.member, member != signal.member { return false }
+        if let interface = rule.interface, interface.rawValue != signal.interface { return false }
+        if let member = rule.member, member.rawValue != signal.member { return false }
         if let path = rule.path, path != signal.path { return false }
         if let arg0 = rule.arg0 {
             let first: String?

@@ -58,7 +58,7 @@ public enum ColorSchemePreference: UInt32, Sendable {
     public static func follow(on connection: Connection, _ handler: @escaping @Sendable (Self) -> Void)
         -> Subscription
     {
-        let rule = MatchRule(interface: settings.rawValue, member: "SettingChanged", path: path, arg0: namespace)
+        let rule = MatchRule(interface: settings, member: "SettingChanged", path: path, arg0: namespace)
         return connection.addMatch(rule) { signal in
             guard signal.body.count == 3, signal.body[1].string == key, let scheme = Self(signal.body[2]) else {
                 return

@@ -67,7 +67,7 @@ import Testing
         let observer = try fixture.bus.connect()
         defer { observer.close() }
         let overheard = Inbox<IncomingSignal>()
-        _ = observer.addMatch(MatchRule(interface: Browser1.interface.rawValue)) { overheard.put($0) }
+        _ = observer.addMatch(MatchRule(interface: Browser1.interface)) { overheard.put($0) }
         // The rule is in place once a call that follows it has come back.
         _ = try await observer.call(
             MethodCall(destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId"))

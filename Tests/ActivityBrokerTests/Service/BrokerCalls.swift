@@ -92,11 +92,11 @@ extension BrokerFixture {
     }
 
     /// Subscribes `connection` to signals of the broker or its jobs; subscribe before acting.
-    func signals(_ member: String, interface: InterfaceName, on connection: Connection? = nil)
+    func signals(_ member: MemberName, interface: InterfaceName, on connection: Connection? = nil)
         -> Inbox<IncomingSignal>
     {
         let inbox = Inbox<IncomingSignal>()
-        _ = (connection ?? client).addMatch(MatchRule(interface: interface.rawValue, member: member)) {
+        _ = (connection ?? client).addMatch(MatchRule(interface: interface, member: member)) {
             inbox.put($0)
         }
         return inbox

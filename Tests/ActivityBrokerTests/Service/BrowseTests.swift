@@ -52,7 +52,7 @@ struct BrowseTests {
     static func sessionSignals(_ f: BrokerFixture, on connection: Connection? = nil) -> Inbox<IncomingSignal>
     {
         let inbox = Inbox<IncomingSignal>()
-        _ = (connection ?? f.client).addMatch(MatchRule(interface: Session1.interface.rawValue)) {
+        _ = (connection ?? f.client).addMatch(MatchRule(interface: Session1.interface)) {
             inbox.put($0)
         }
         return inbox

@@ -99,7 +99,7 @@ struct JobAfterlifeTests {
         _ = f.client.addMatch(MatchRule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")) {
             both.put($0)
         }
-        _ = f.client.addMatch(MatchRule(interface: Self.job.rawValue, member: "Finished")) { both.put($0) }
+        _ = f.client.addMatch(MatchRule(interface: Self.job, member: "Finished")) { both.put($0) }
         try await f.settle()
         for id in ["org.test.quick", "org.test.broken"] {
             let job = try await f.perform(id, Self.items)
