@@ -7,15 +7,15 @@ import ActivityBrokerClient
 /// without going through the broker.
 public struct CustomActivity: Sendable {
     /// What the Action sheet shows for it: id, title (`name`), icon and category, with origin
-    /// `app`. The same record type as the broker's offers, so the sheet merges the two lists
-    /// without translating either.
-    public var offered: OfferedActivity
+    /// `app` (constant, so that `isCustom` holds). The same record type as the broker's offers,
+    /// so the sheet merges the two lists without translating either.
+    public let offered: OfferedActivity
     /// Runs the activity on the items; called on the caller's task, not on a loop of ours.
     public var handler: @Sendable (SharedItems) async -> ActivityOutcome
 
-    /// Creates a custom activity, in the action row unless `category` is `share` (anything
-    /// else goes in the action row). `id` is reverse-DNS style; an id equal to a broker
-    /// activity's hides the broker's. `icon` is a freedesktop icon name or an absolute path.
+    /// Creates a custom activity, in the action row unless `category` is `share`. `id` is
+    /// reverse-DNS style; an id equal to a broker activity's hides the broker's. `icon` is a
+    /// freedesktop icon name or an absolute path.
     public init(
         id: String,
         title: String,
