@@ -141,7 +141,7 @@ final class SizeRun {
     }
 
     /// Registers the `dynamic` activities from several connections (pipelined); returns the connections.
-    private func registerDynamic() throws -> [BlockingConnection] {
+    func registerDynamic() throws -> [BlockingConnection] {
         let connections = try (0..<workload.dynamicConnections).map { _ in try BlockingConnection(address: address) }
         var expected = [Int](repeating: 0, count: connections.count)
         for index in 0..<workload.dynamic {

@@ -23,6 +23,8 @@ let usage = """
                      WebKitWebView (default 20; 0 skips them; they need Xvfb, python3,
                      activity-browser and webkit-first-paint next to this binary)
       --browse-only  only the browser-window figures
+      --hot-paths    only ListActivities (distinct URLs) and Perform → Finished, interleaved
+                     with Ping, from the bench and from a C client (HotPathRun.swift)
     """
 
 var counts = CallCounts.full
@@ -33,6 +35,7 @@ var shareCycles = 1000
 var shareOnly = false
 var browseSamples = 20
 var browseOnly = false
+var hotPaths = false
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func value(_ flag: String) -> String {
     guard let value = arguments.popFirst() else {
@@ -56,6 +59,7 @@ while let argument = arguments.popFirst() {
     case "--share-only": shareOnly = true
     case "--browse-samples": browseSamples = max(0, Int(value(argument)) ?? 20)
     case "--browse-only": browseOnly = true
+    case "--hot-paths": hotPaths = true
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -75,6 +79,15 @@ do {
     say("broker-bench: bus \(bus.address), broker \(launcher.executable), \(runs) run(s), sizes \(sizes)")
     var results: [[Int: [String: Figure]]] = []
     let began = monotonicNanoseconds()
+    if hotPaths {
+        for size in sizes {
+            let lines = try HotPathRun(
+                total: size, calls: counts.latency, address: bus.address, scratch: scratch + "/hot", launcher: launcher
+            ).run()
+            print(lines.joined(separator: "\n"))
+        }
+        exit(0)
+    }
     if shareOnly || browseOnly { sizes = [] }
     for run in 1...runs where !sizes.isEmpty {
         say("run \(run) of \(runs)")

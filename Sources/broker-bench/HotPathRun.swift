@@ -1,0 +1,146 @@
+// `--hot-paths`: issue 14's two hot paths only, taken interleaved with Ping, from the Swift bench client and from a C client.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+
+/// Ping, `ListActivities` with a distinct URL (15 and 60 records), the bench's echo of the same
+/// answers and Perform → Finished through the bench's provider, one of each per round, so that
+/// every ratio compares figures taken under the same load (the machine is shared). Then the
+/// same from `scripts/hotpath-client.c` (plain libdbus: a C echo and a C provider), which
+/// shows what the broker alone costs. Fast enough to run under `BROKER_BENCH_WRAP` (callgrind).
+struct HotPathRun {
+    let total: Int
+    let calls: Int
+    let address: String
+    let scratch: String
+    let launcher: BrokerLauncher
+
+    /// The figures in the order of a round.
+    static let names = ["ping", "list15Distinct", "list60Distinct", "echo15", "echo60", "performProvider"]
+
+    func run() throws -> [String] {
+        let sizeRun = SizeRun(
+            total: total, counts: CallCounts(latency: calls, perform: calls, storm: 0, stormConnections: 1, starts: 0),
+            address: address, scratch: scratch, launcher: launcher)
+        let manifestDirectory = scratch + "/hot-\(total)/manifests"
+        try Workload.writeManifests(into: manifestDirectory, range: 0..<sizeRun.workload.manifests)
+        let (broker, _) = try launcher.start(extensionDirectories: [manifestDirectory], wrapped: true)
+        defer { try? launcher.stop(broker) }
+        let registrants = try sizeRun.registerDynamic()
+        let provider = try ProviderService(address: address)
+        try provider.register()
+        let client = try BlockingConnection(address: address)
+        try client.addMatch(MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue))
+
+        var round: [() throws -> Void] = []
+        let ping = try EncodedCall(
+            MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+        round.append { try client.callDiscardingReply(ping) }
+        let rounds = calls / 10 + 20 + calls
+        var index = 0
+        for (url, expected) in [(Workload.urlA, Workload.expectedA), (Workload.urlB, Workload.expectedB)] {
+            let listed = try client.call(try SizeRun.listCall(url)).body.first?.array?.count ?? -1
+            guard listed == expected else { throw BenchFailure("\(url) lists \(listed), designed for \(expected)") }
+            // Encoded before the clock starts, as `DistinctURLs` does.
+            let lists = try (0..<rounds).map { try SizeRun.listCall(DistinctURLs.url(url, 5_000_000 + $0)) }
+            round.append { try client.callDiscardingReply(lists[index]) }
+        }
+        for url in [Workload.urlA, Workload.urlB] {
+            let count = try provider.captureEcho(url: url)
+            let echo = try EncodedCall(
+                ProviderService.records.call(
+                    try BusName(provider.connection.uniqueName), path: ProviderService.path, body: [.uint32(UInt32(count))]))
+            round.append { try client.callDiscardingReply(echo) }
+        }
+        let perform = try EncodedCall(
+            Broker1.call(
+                Broker1.perform,
+                [.string(Workload.providerActivity), .vardict([ItemKey.url: .string(Workload.providerURL)]), .vardict([:])]))
+        round.append { try SizeRun.performAndWait(client, perform) }
+
+        // Untimed warm-up rounds, then the timed ones.
+        var samples = [[UInt64]](repeating: [], count: round.count)
+        for number in (calls - rounds)..<calls {
+            for (figure, body) in round.enumerated() {
+                let start = monotonicNanoseconds()
+                try body()
+                if number >= 0 { samples[figure].append(monotonicNanoseconds() - start) }
+            }
+            index += 1
+        }
+        // The broker's own CPU time per call of each figure (all its threads, scheduler
+        // nanoseconds): its work, whatever the load on the machine does to the latencies.
+        var cpu: [Double] = []
+        for body in round {
+            index = 0
+            let before = Self.cpuNanoseconds(of: broker.pid)
+            for _ in 0..<calls {
+                try body()
+                index += 1
+            }
+            cpu.append(Double(Self.cpuNanoseconds(of: broker.pid) - before) / Double(calls) / 1000)
+        }
+        let figures = samples.map { Figure(samples: $0, wallNanoseconds: 0) }
+        var lines = ["[\(total)] Swift client, \(calls) interleaved rounds; then the broker's CPU per call, \(calls) calls each:"]
+        for (number, (name, figure)) in zip(Self.names, figures).enumerated() {
+            lines.append(
+                "  " + name.padding(toLength: 16, withPad: " ", startingAt: 0)
+                    + String(
+                        format: " p50 %7.1f µs  p99 %7.1f µs  %.2f× Ping   broker CPU %6.1f µs/call", figure.p50Microseconds,
+                        figure.p99Microseconds, figure.p50Microseconds / figures[0].p50Microseconds, cpu[number]))
+        }
+        lines += try cClient(offset: 6_000_000)
+        withExtendedLifetime((registrants, provider)) {}
+        return lines
+    }
+
+    /// Builds and runs the C client (`cc` and `pkg-config dbus-1` needed); its figures as lines,
+    /// or a line saying why there are none.
+    private func cClient(offset: Int) throws -> [String] {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/hotpath-client.c").path
+        let binary = scratch + "/hotpath-client"
+        let build = try shell("cc -O2 -o '\(binary)' '\(source)' $(pkg-config --cflags --libs dbus-1) -lpthread")
+        guard build.status == 0 else { return ["[\(total)] C client not built: \(build.output)"] }
+        let run = try shell(
+            "'\(binary)' '\(address)' \(calls) '\(Workload.urlA)' \(Workload.expectedA) '\(Workload.urlB)' \(Workload.expectedB) \(offset)"
+        )
+        guard run.status == 0 else { return ["[\(total)] C client failed: \(run.output)"] }
+        var lines = ["[\(total)] C client (C echo, C provider), \(calls) interleaved rounds:"]
+        for line in run.output.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count == 4 else { continue }
+            lines.append("  \(words[0].padding(toLength: 16, withPad: " ", startingAt: 0)) p50 \(words[1]) µs  p99 \(words[2]) µs  \(words[3])× Ping")
+        }
+        return lines
+    }
+
+    /// CPU time of every thread of `pid` and of its children (a `BROKER_BENCH_WRAP` wrapper's
+    /// broker), from `/proc/…/task/*/schedstat` (nanoseconds).
+    static func cpuNanoseconds(of pid: pid_t) -> UInt64 {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var total: UInt64 = 0
+        for task in tasks {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
+            total += UInt64(stat.split(separator: " ").first ?? "") ?? 0
+            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            for child in children.split(separator: " ") { total += cpuNanoseconds(of: pid_t(child) ?? 0) }
+        }
+        return total
+    }
+
+    /// Runs `command` with /bin/sh; its exit status and its output (stdout and stderr).
+    private func shell(_ command: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command + " 2>&1"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
