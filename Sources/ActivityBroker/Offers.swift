@@ -8,10 +8,11 @@ import Glibc
 
 /// Answers the read-only `Broker1` methods from `ActivityState`, usage scores and a clock.
 ///
-/// Loop-confined (`queue`). The ranked, encoded list for a URL's scheme, host and path and a
-/// locale is kept (`OfferedList`) until the registry, the machine or the usage scores change
-/// (`invalidate`); the per-call steps of the pipeline run on every call. No disk or process
-/// work on this path.
+/// Loop-confined (`queue`). The ranked offers for a site (a URL's scheme and host) and a
+/// locale are kept (`OffersForSite`), with the marshalled answers given from them, until the
+/// registry, the machine or the usage of one of them changes (`invalidate`); the per-call
+/// steps of the pipeline (path, filter, refusal, aliasing) run on every call. No disk or
+/// process work on this path.
 final class Offers: @unchecked Sendable {
     private let activities: ActivityState
     private let scores: () -> UsageScores
@@ -20,9 +21,11 @@ final class Offers: @unchecked Sendable {
     private let queue: DispatchQueue
     /// `ListActivities` records by locale ("" for none), valid until the registry changes.
     private var offeredRecords: [String: [ActivityID: Value]] = [:]
-    /// Ranked `ListActivities` answers by URL scheme, host, path and locale, valid until the
-    /// registry or the machine changes (and checked against the usage scores on use).
-    private var offeredLists: [OfferedList.Key: OfferedList] = [:]
+    /// Ranked offers by URL scheme, host and locale, valid until the registry or the machine
+    /// changes (and checked against the usage scores on use).
+    private var sites: [OffersForSite.Key: OffersForSite] = [:]
+    /// Sites kept: keys come from callers' URLs.
+    static let maximumSites = 512
 
     init(
         activities: ActivityState, scores: @escaping () -> UsageScores, clock: @escaping @Sendable () -> Date,
@@ -35,16 +38,16 @@ final class Offers: @unchecked Sendable {
         self.queue = queue
     }
 
-    /// Drops the cached lists; `records` too when the activities themselves changed.
+    /// Drops the cached offers; `records` too when the activities themselves changed.
     func invalidate(records: Bool) {
         if records { offeredRecords.removeAll() }
-        offeredLists.removeAll()
+        sites.removeAll()
     }
 
     /// `ListActivities`: matching, available, not excluded, not the caller's own unless asked,
-    /// in presentation order, as the `aa{sv}` reply. The cached list is kept already marshalled
-    /// (`EncodedReply`): an unfiltered answer is sent without encoding; a filtered one is
-    /// encoded per call. Throws `ActivityError`, or `Failed` when a record cannot be encoded.
+    /// in presentation order, as the `aa{sv}` reply, marshalled once for each set of entries a
+    /// site's calls keep (`OffersForSite.reply`). Throws `ActivityError`, or `Failed` when a
+    /// record cannot be encoded.
     func listActivities(items: [String: Value], options: [String: Value], caller: String) throws -> EncodedReply {
         dispatchPrecondition(condition: .onQueue(queue))
         let items = try ItemsDecoder.decode(items)
@@ -53,10 +56,9 @@ final class Offers: @unchecked Sendable {
         let filter = try OfferFilter(
             exclude: options[OptionKey.exclude]?.stringArray ?? [], caller: caller,
             includeOwn: options[OptionKey.includeOwn]?.bool ?? false)
-        let list = offeredList(for: items.url, locale: locale)
-        let entries = filtered(list, by: filter, items: items)
-        if entries.count == list.entries.count, let encoded = list.encoded { return encoded }
-        return try Self.encodedList(entries.map(\.record))
+        let site = offers(for: items.url, locale: locale)
+        return try site.reply(
+            for: site.offered(for: items, filter: filter, schemeDefault: activities.schemeDefaults[items.url.scheme]))
     }
 
     /// What a `Share` sheet offers `caller`: what `ListActivities` would answer it without
@@ -68,22 +70,10 @@ final class Offers: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         let filter = try OfferFilter(exclude: exclude, caller: caller, includeOwn: false)
         if let locale, !locale.isEmpty { try LocaleName.validate(locale, what: "Share: option '\(OptionKey.locale)'") }
-        let list = offeredList(for: items.url, locale: locale.flatMap { $0.isEmpty ? nil : $0 } ?? defaultLocale)
-        return filtered(list, by: filter, items: items).map {
-            ($0.id, $0.record)
+        let site = offers(for: items.url, locale: locale.flatMap { $0.isEmpty ? nil : $0 } ?? defaultLocale)
+        return site.offered(for: items, filter: filter, schemeDefault: activities.schemeDefaults[items.url.scheme]).map {
+            (site.entries[$0].id, site.entries[$0].record)
         }
-    }
-
-    /// The per-call steps on a cached list: the caller's filter, what Perform would refuse for
-    /// these items (the same check, `Activity.refusal`, so an activity is offered exactly when
-    /// performing it would be accepted), then the default-handler aliasing for the URL's scheme.
-    private func filtered(_ list: OfferedList, by filter: OfferFilter, items: Items) -> [OfferedList.Entry] {
-        let kept = list.entries.filter {
-            filter.keeps(id: $0.id, owner: $0.owner, category: $0.category, visibility: $0.visibility)
-                && Activity.refusal(of: $0.resolved, for: items) == nil
-        }
-        return DefaultHandlerAliasing.fold(
-            kept, id: { $0.id }, aliases: list.aliases, schemeDefault: activities.schemeDefaults[items.url.scheme])
     }
 
     /// `ListRegistered`: every activity `caller` can see (not another connection's `owner`
@@ -116,40 +106,29 @@ final class Offers: @unchecked Sendable {
         return locale
     }
 
-    /// The `aa{sv}` reply of `records`, marshalled; `Failed` (as for any reply that cannot be
-    /// encoded) if a record holds something D-Bus cannot carry.
-    private static func encodedList(_ records: [Value]) throws(DBusError) -> EncodedReply {
-        do {
-            return try EncodedReply([.array(element: "a{sv}", records)])
-        } catch {
-            throw .failed("ListActivities reply could not be encoded: \(error.message)")
-        }
-    }
-
-    /// The available activities for `url`, ranked and encoded for `locale`, from the cache.
+    /// The available activities for `url`'s site, ranked with their records for `locale`,
+    /// from the cache.
     ///
     /// Usage scores all decay with the same half-life, so their order does not change with
-    /// time alone: a cached ranking stays right until a use is recorded (the scores differ).
-    private func offeredList(for url: SharedURL, locale: String?) -> OfferedList {
-        let key = OfferedList.Key(scheme: url.scheme, host: url.host, path: url.path, locale: locale)
+    /// time alone: a cached ranking stays right until a use of one of its activities is recorded.
+    private func offers(for url: SharedURL, locale: String?) -> OffersForSite {
+        let key = OffersForSite.Key(scheme: url.scheme, host: url.host, locale: locale)
         let scores = scores()
-        if let cached = offeredLists[key], cached.scores == scores { return cached }
-        let ranked = OfferPipeline.ranked(
-            in: activities.registry, for: url, isAvailable: { activities.availability(of: $0).isAvailable },
+        if let cached = sites[key], cached.isCurrent(with: scores) { return cached }
+        let ranked = OfferPipeline.rankedForSite(
+            in: activities.registry, scheme: url.scheme, host: url.host,
+            isAvailable: { activities.availability(of: $0).isAvailable },
             schemeDefault: activities.schemeDefaults[url.scheme], usage: scores, now: clock(), locale: locale)
-        let entries = ranked.map { activity in
-            OfferedList.Entry(
-                id: activity.id, owner: activity.owner, category: activity.category,
-                visibility: activity.visibility, resolved: resolvedPerform(activity),
-                record: offeredRecord(activity, locale: locale))
+        let site = OffersForSite(ranked: ranked, scores: scores) { activity in
+            let target: TargetURLCheck? =
+                if case .open(let spec) = resolvedPerform(activity) { TargetURLCheck(spec) } else { nil }
+            return OffersForSite.Entry(
+                id: activity.id, owner: activity.owner, category: activity.category, visibility: activity.visibility,
+                match: activity.match, target: target, record: offeredRecord(activity, locale: locale))
         }
-        let list = OfferedList(
-            scores: scores, entries: entries, aliases: Set(ranked.filter(\.defaultHandlerAlias).map(\.id)),
-            encoded: try? Self.encodedList(entries.map(\.record)))
-        // Keys come from callers' URLs: keep a bounded number.
-        if offeredLists.count >= 512 { offeredLists.removeAll(keepingCapacity: true) }
-        offeredLists[key] = list
-        return list
+        if sites.count >= Self.maximumSites { sites.removeAll(keepingCapacity: true) }
+        sites[key] = site
+        return site
     }
 
     /// What performing an available activity does, as availability resolved it.
@@ -171,34 +150,4 @@ final class Offers: @unchecked Sendable {
         offeredRecords[key, default: [:]][activity.id] = record
         return record
     }
-}
-
-/// One cached `ListActivities` answer before the per-call steps: the available matches for
-/// a URL's scheme, host and path, ranked, with their records for one locale.
-struct OfferedList {
-    struct Key: Hashable {
-        let scheme: String
-        let host: String?
-        let path: String
-        let locale: String?
-    }
-
-    struct Entry {
-        let id: ActivityID
-        let owner: String?
-        let category: ActivityCategory
-        let visibility: ActivityVisibility
-        /// What Perform would do; the items are checked against it per call (`Activity.refusal`).
-        let resolved: PerformSpec
-        let record: Value
-    }
-
-    /// The usage scores the ranking was computed with.
-    let scores: UsageScores
-    let entries: [Entry]
-    /// The entries that stand for the scheme's default application (`default_handler_alias`).
-    let aliases: Set<ActivityID>
-    /// Every entry's record, marshalled: the reply when no filter removes anything (nil if it
-    /// cannot be encoded; each call then fails with `Failed`, as it did when encoded per call).
-    let encoded: EncodedReply?
 }

@@ -12,6 +12,7 @@ public enum HostName {
     /// Normalizes a registered name (already percent-decoded).
     /// - Throws: `.invalidArgument` describing the bad label or character.
     public static func normalizeRegName(_ input: String) throws(ActivityError) -> String {
+        if isNormalASCIIName(input) { return input }
         var s = input
         // UTS 46 maps the ideographic and full-width full stops to '.'.
         if s.unicodeScalars.contains(where: { $0 == "\u{3002}" || $0 == "\u{FF0E}" || $0 == "\u{FF61}" }) {
@@ -76,6 +77,26 @@ public enum HostName {
             throw .invalidArgument("host is longer than \(maxLength) characters")
         }
         return result
+    }
+
+    /// Whether `name` is already what `normalizeRegName` makes of it, the usual case: lower-case
+    /// ASCII letters, digits and `-` in non-empty labels of at most 63 bytes, no trailing dot,
+    /// at most 253 bytes. One pass over the bytes, no label strings: every URL's host goes here.
+    private static func isNormalASCIIName(_ name: String) -> Bool {
+        var total = 0, label = 0
+        for b in name.utf8 {
+            total += 1
+            if b == UInt8(ascii: ".") {
+                if label == 0 { return false }
+                label = 0
+            } else if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "-") {
+                label += 1
+                if label > maxLabelLength { return false }
+            } else {
+                return false
+            }
+        }
+        return label > 0 && total <= maxLength
     }
 
     /// `s` with control characters shown as U+XXXX, so a message never carries them raw.

@@ -57,9 +57,14 @@ struct MatchIndex: Sendable {
 
     /// The ids whose scheme and host globs may accept `url` (a superset for path prefixes).
     func candidates(for url: SharedURL) -> Set<ActivityID> {
-        guard let bucket = buckets[url.scheme] else { return [] }
+        candidates(scheme: url.scheme, host: url.host)
+    }
+
+    /// The ids whose scheme and host globs may accept a URL with `scheme` and `host`.
+    func candidates(scheme: String, host: String?) -> Set<ActivityID> {
+        guard let bucket = buckets[scheme] else { return [] }
         var result = bucket.anyHost
-        guard let host = url.host, !host.isEmpty else { return result }
+        guard let host, !host.isEmpty else { return result }
         if let ids = bucket.exact[host] { result.formUnion(ids) }
         if host.contains(":") { return result }  // IPv6 literals have no parent domains
         // Walk the parent domains: for a.b.example.org look up b.example.org, example.org, org.

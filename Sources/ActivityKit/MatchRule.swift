@@ -112,12 +112,19 @@ public struct MatchRule: Hashable, Sendable {
         schemes.contains(url.scheme) && hostMatches(url.host) && pathMatches(url.path)
     }
 
+    /// Whether the rule's schemes and host globs accept a URL with `scheme` and `host` (its
+    /// path prefixes aside: `pathMatches`).
+    public func matches(scheme: String, host: String?) -> Bool {
+        schemes.contains(scheme) && hostMatches(host)
+    }
+
     func hostMatches(_ host: String?) -> Bool {
         guard let hosts else { return true }
         return hosts.contains { $0.matches(host) }
     }
 
-    func pathMatches(_ path: String) -> Bool {
+    /// Whether the rule's path prefixes (if any) accept the normalized `path`.
+    public func pathMatches(_ path: String) -> Bool {
         guard let pathPrefixes else { return true }
         return pathPrefixes.contains { MatchRule.path(path, hasSegmentPrefix: $0) }
     }

@@ -16,6 +16,19 @@ public enum OfferPipeline {
         let available = DefaultHandlerAliasing.prepare(registry.matching(url).filter(isAvailable), schemeDefault: schemeDefault)
         return Ranking.order(available, usage: usage, now: now, locale: locale)
     }
+
+    /// `ranked` for every page of a site (a URL's scheme and host) at once: the activities whose
+    /// scheme and host rules accept it, whatever their path prefixes. Ranking orders any two
+    /// activities the same whichever others are present, so `ranked(for: url)` is this list
+    /// with the entries whose `match.pathMatches(url.path)` fails left out, in the same order.
+    public static func rankedForSite(
+        in registry: Registry, scheme: String, host: String?, isAvailable: (Activity) -> Bool,
+        schemeDefault: SchemeDefault? = nil, usage: UsageScores, now: Date, locale: String?
+    ) -> [Activity] {
+        let available = DefaultHandlerAliasing.prepare(
+            registry.matching(scheme: scheme, host: host).filter(isAvailable), schemeDefault: schemeDefault)
+        return Ranking.order(available, usage: usage, now: now, locale: locale)
+    }
 }
 
 /// The per-call step: what the caller excluded, its own `others` activities unless it asked

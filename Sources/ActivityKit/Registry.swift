@@ -160,6 +160,18 @@ public struct Registry: Sendable {
         return ids.map { dynamicByID[$0] ?? staticByID[$0]! }
     }
 
+    /// Activities whose schemes and host globs accept a URL with `scheme` and `host`, whatever
+    /// its path (`MatchRule.pathMatches` decides that per URL), sorted by id: what every page
+    /// of one site may be offered, so that the broker ranks a site once, not each page.
+    public func matching(scheme: String, host: String?) -> [Activity] {
+        var ids: [ActivityID] = []
+        for id in index.candidates(scheme: scheme, host: host) {
+            if let a = dynamicByID[id] ?? staticByID[id], a.match.matches(scheme: scheme, host: host) { ids.append(id) }
+        }
+        ids.sort()
+        return ids.map { dynamicByID[$0] ?? staticByID[$0]! }
+    }
+
     /// How many activities the index offers for `url` before path prefixes are checked (for tests).
     func candidateCount(for url: SharedURL) -> Int {
         index.candidates(for: url).count

@@ -245,6 +245,8 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
 
     /// Decodes every %XX escape; `nil` when the result is not UTF-8.
     static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> String? {
+        // Without escapes the bytes are a slice of a Swift string cut at ASCII bytes: valid UTF-8.
+        if !bytes.contains(UInt8(ascii: "%")) { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
         var i = bytes.startIndex
         while i < bytes.endIndex {
@@ -264,6 +266,8 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
     /// RFC 3986 §6.2.2: escapes of unreserved characters decoded, other escapes upper-cased, dot
     /// segments removed (for paths starting with "/").
     public static func normalizePath(_ path: String) -> String {
+        // The usual path has neither escapes nor dot segments: it is its own normal form.
+        if !path.utf8.contains(UInt8(ascii: "%")) && !hasDotSegment(path) { return path }
         var out: [UInt8] = []
         let b = Array(path.utf8)
         var i = 0
@@ -285,6 +289,24 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
         }
         let decoded = String(decoding: out, as: UTF8.self)
         return decoded.hasPrefix("/") ? removeDotSegments(decoded) : decoded
+    }
+
+    /// Whether a segment of `path` (after a `/`, or at its start) is `.` or `..`.
+    static func hasDotSegment(_ path: String) -> Bool {
+        var segmentStart = true
+        var dots = 0
+        for b in path.utf8 {
+            if b == UInt8(ascii: "/") {
+                if dots > 0 { return true }
+                segmentStart = true
+            } else if segmentStart && b == UInt8(ascii: ".") && dots < 2 {
+                dots += 1
+            } else {
+                segmentStart = false
+                dots = 0
+            }
+        }
+        return dots > 0
     }
 
     /// RFC 3986 §5.2.4 for an absolute path.

@@ -101,10 +101,7 @@ public struct Template: Hashable, Sendable, CustomStringConvertible {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         for b in s.utf8 {
-            if HostName.isAlnum(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
-                || b == UInt8(ascii: "_")
-                || b == UInt8(ascii: "~")
-            {
+            if isUnreserved(b) {
                 out.append(b)
             } else {
                 out.append(UInt8(ascii: "%"))
@@ -112,6 +109,12 @@ public struct Template: Hashable, Sendable, CustomStringConvertible {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `b` is RFC 3986 unreserved (`A-Z a-z 0-9 - . _ ~`): kept as it is by `percentEncode`.
+    static func isUnreserved(_ b: UInt8) -> Bool {
+        HostName.isAlnum(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_")
+            || b == UInt8(ascii: "~")
     }
 
     public var description: String { source }

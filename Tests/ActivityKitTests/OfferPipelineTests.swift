@@ -50,6 +50,32 @@ import Testing
         #expect(ranked.map(\.id.rawValue) == ["b.two", "a.one"])
     }
 
+    @Test func aSiteRankedOnceAndFilteredByPathIsWhatEachOfItsURLsRanks() {
+        let registry = registry([
+            activity("a.any", priority: 1),
+            activity("b.news", hosts: ["*.example.org"], paths: ["/news/"]),
+            activity("c.watch", category: .action, hosts: ["www.example.org"], paths: ["/watch", "/v/"]),
+            activity("d.org", name: "Zed", hosts: ["example.org", "www.example.org"]),
+            activity("e.other", hosts: ["other.example"]),
+            activity("f.mail", schemes: ["mailto"]),
+        ])
+        var usage = UsageScores()
+        usage.recordUse(of: id("d.org"), at: now)
+        let urls = [
+            "https://www.example.org/news/2026/a.html", "https://www.example.org/watch", "https://www.example.org/watchlist",
+            "https://www.example.org/v/1", "http://example.org/", "https://other.example/news/", "mailto:x@example.org",
+        ]
+        for text in urls {
+            let url = url(text)
+            let site = OfferPipeline.rankedForSite(
+                in: registry, scheme: url.scheme, host: url.host, isAvailable: { _ in true }, usage: usage, now: now,
+                locale: nil)
+            let page = OfferPipeline.ranked(
+                in: registry, for: url, isAvailable: { _ in true }, usage: usage, now: now, locale: nil)
+            #expect(site.filter { $0.match.pathMatches(url.path) }.map(\.id) == page.map(\.id), "\(text)")
+        }
+    }
+
     @Test func exclusionsTakeIdsAndCategories() throws {
         let exclusions = try Exclusions(["x.one", "category:action"])
         #expect(exclusions.excludes(id: id("x.one"), category: .share))
