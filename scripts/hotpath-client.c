@@ -15,6 +15,8 @@
  *   echo60   the same for URL60
  *   perform  Perform → Finished through a provider served by the C thread (an immediate
  *            ("completed", {}) reply): the broker's part of the four-hop chain
+ *   cping    Peer.Ping answered by the C thread (blocked in poll, no dispatch queue): ping
+ *            minus cping is what the broker's event loop adds to one pass
  * The figures are taken interleaved (one of each per round), so they share the load.
  * Output: one line per figure, "name p50_us p99_us ratio_to_ping_p50".
  */
@@ -113,6 +115,12 @@ static DBusConnection *service;
 
 static DBusHandlerResult serve(DBusConnection *c, DBusMessage *m, void *data) {
     (void)data;
+    if (dbus_message_is_method_call(m, "org.freedesktop.DBus.Peer", "Ping")) {
+        DBusMessage *reply = dbus_message_new_method_return(m);
+        dbus_connection_send(c, reply, NULL);
+        dbus_message_unref(reply);
+        return DBUS_HANDLER_RESULT_HANDLED;
+    }
     if (dbus_message_is_method_call(m, ECHO_IFACE, "Records")) {
         uint32_t which = 0;
         dbus_message_get_args(m, NULL, DBUS_TYPE_UINT32, &which, DBUS_TYPE_INVALID);
@@ -157,8 +165,8 @@ static double percentile(uint64_t *samples, long n, double p) {
     return (double)samples[rank] / 1000.0;
 }
 
-enum { PING, LIST15, LIST60, ECHO15, ECHO60, PERFORM, FIGURES };
-static const char *names[FIGURES] = {"ping", "list15", "list60", "echo15", "echo60", "perform"};
+enum { PING, LIST15, LIST60, ECHO15, ECHO60, PERFORM, CPING, FIGURES };
+static const char *names[FIGURES] = {"ping", "list15", "list60", "echo15", "echo60", "perform", "cping"};
 
 int main(int argc, char **argv) {
     if (argc != 8) {
@@ -241,6 +249,7 @@ int main(int argc, char **argv) {
         dbus_message_append_args(echo[i], DBUS_TYPE_UINT32, &i, DBUS_TYPE_INVALID);
     }
     DBusMessage *perform = broker_call("Perform", PROVIDER_ACTIVITY, PROVIDER_URL);
+    DBusMessage *cping = dbus_message_new_method_call(echo_destination, "/org/bench/CEcho", "org.freedesktop.DBus.Peer", "Ping");
 
     long warm = calls / 10 + 20;
     uint64_t *samples[FIGURES];
@@ -260,6 +269,7 @@ int main(int argc, char **argv) {
                 break;
             case ECHO15: case ECHO60: m = echo[f - ECHO15]; break;
             case PERFORM: m = perform; break;
+            case CPING: m = cping; break;
             }
             DBusMessage *copy = dbus_message_copy(m);
             if (owned) dbus_message_unref(m);

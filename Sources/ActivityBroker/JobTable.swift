@@ -102,7 +102,8 @@ final class JobTable: @unchecked Sendable {
     /// and the expansion of its perform spec. Throws `notApplicable`, `unavailable` or
     /// `invalidArgument`. `Share` runs them again on the chosen activity.
     func prepare(_ activity: Activity, items: Items, activationToken: String?) throws(ActivityError) -> DispatchPlan {
-        if case .rejects(let reason) = activity.match.evaluate(items.url) {
+        // `evaluate` words its verdict: only asked when there is a refusal to explain.
+        if !activity.match.matches(items.url), case .rejects(let reason) = activity.match.evaluate(items.url) {
             throw .notApplicable("\(activity.id) does not apply: \(reason)")
         }
         switch activities.availability(of: activity) {

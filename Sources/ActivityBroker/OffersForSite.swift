@@ -20,7 +20,8 @@ final class OffersForSite {
         let locale: String?
     }
 
-    struct Entry {
+    /// A class: the per-call walk reads each entry without copying its fields.
+    final class Entry {
         let id: ActivityID
         let owner: String?
         let category: ActivityCategory
@@ -31,6 +32,19 @@ final class OffersForSite {
         /// nil for the other kinds, which never refuse on the items.
         let target: TargetURLCheck?
         let record: Value
+
+        init(
+            id: ActivityID, owner: String?, category: ActivityCategory, visibility: ActivityVisibility,
+            match: ActivityKit.MatchRule, target: TargetURLCheck?, record: Value
+        ) {
+            self.id = id
+            self.owner = owner
+            self.category = category
+            self.visibility = visibility
+            self.match = match
+            self.target = target
+            self.record = record
+        }
     }
 
     /// The usage scores the ranking was computed with, and each entry's usage then: a use of an
@@ -58,7 +72,7 @@ final class OffersForSite {
     /// `current` as its own so that the next call compares storage identity only.
     func isCurrent(with current: UsageScores) -> Bool {
         if current == scores { return true }
-        for (entry, used) in zip(entries, usage) where current.entries[entry.id.rawValue] != used { return false }
+        for index in entries.indices where current.entries[entries[index].id.rawValue] != usage[index] { return false }
         scores = current
         return true
     }

@@ -15,6 +15,8 @@ struct HotPathRun {
     let address: String
     let scratch: String
     let launcher: BrokerLauncher
+    /// The bus daemon, whose CPU per call is reported next to the broker's.
+    let daemonPID: pid_t
 
     /// The figures in the order of a round.
     static let names = ["ping", "list15Distinct", "list60Distinct", "echo15", "echo60", "performProvider"]
@@ -71,24 +73,29 @@ struct HotPathRun {
         }
         // The broker's own CPU time per call of each figure (all its threads, scheduler
         // nanoseconds): its work, whatever the load on the machine does to the latencies.
-        var cpu: [Double] = []
+        var cpu: [(broker: Double, daemon: Double, bench: Double)] = []
         for body in round {
             index = 0
-            let before = Self.cpuNanoseconds(of: broker.pid)
+            let pids = [broker.pid, daemonPID, getpid()]
+            let before = pids.map(Self.cpuNanoseconds)
             for _ in 0..<calls {
                 try body()
                 index += 1
             }
-            cpu.append(Double(Self.cpuNanoseconds(of: broker.pid) - before) / Double(calls) / 1000)
+            let used = zip(pids.map(Self.cpuNanoseconds), before).map { Double($0 - $1) / Double(calls) / 1000 }
+            cpu.append((used[0], used[1], used[2]))
         }
         let figures = samples.map { Figure(samples: $0, wallNanoseconds: 0) }
-        var lines = ["[\(total)] Swift client, \(calls) interleaved rounds; then the broker's CPU per call, \(calls) calls each:"]
+        var lines = [
+            "[\(total)] Swift client, \(calls) interleaved rounds; then CPU per call of the broker, the daemon and the bench (client and provider), \(calls) calls each:"
+        ]
         for (number, (name, figure)) in zip(Self.names, figures).enumerated() {
             lines.append(
                 "  " + name.padding(toLength: 16, withPad: " ", startingAt: 0)
                     + String(
-                        format: " p50 %7.1f µs  p99 %7.1f µs  %.2f× Ping   broker CPU %6.1f µs/call", figure.p50Microseconds,
-                        figure.p99Microseconds, figure.p50Microseconds / figures[0].p50Microseconds, cpu[number]))
+                        format: " p50 %7.1f µs  p99 %7.1f µs  %.2f× Ping   CPU µs/call: broker %6.1f daemon %6.1f bench %6.1f",
+                        figure.p50Microseconds, figure.p99Microseconds, figure.p50Microseconds / figures[0].p50Microseconds,
+                        cpu[number].broker, cpu[number].daemon, cpu[number].bench))
         }
         lines += try cClient(offset: 6_000_000)
         withExtendedLifetime((registrants, provider)) {}

@@ -82,7 +82,8 @@ do {
     if hotPaths {
         for size in sizes {
             let lines = try HotPathRun(
-                total: size, calls: counts.latency, address: bus.address, scratch: scratch + "/hot", launcher: launcher
+                total: size, calls: counts.latency, address: bus.address, scratch: scratch + "/hot", launcher: launcher,
+                daemonPID: bus.daemonPID
             ).run()
             print(lines.joined(separator: "\n"))
         }
