@@ -108,18 +108,9 @@ public struct TargetURLCheck: Sendable {
         }
     }
 
-    /// Whether every `%` of `literal` is followed by two hex digits within it.
+    /// Whether every `%` of `literal` is followed by two hex digits within it (the URL's own
+    /// escape rule, applied to the literal alone).
     private static func escapesAreWhole(_ literal: String) -> Bool {
-        let bytes = Array(literal.utf8)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%") {
-                guard i + 2 < bytes.count, HostName.isHex(bytes[i + 1]), HostName.isHex(bytes[i + 2]) else { return false }
-                i += 3
-            } else {
-                i += 1
-            }
-        }
-        return true
+        (try? SharedURL.checkEscapes(Array(literal.utf8))) != nil
     }
 }

@@ -23,11 +23,17 @@ import Testing
         let activities: ActivityState
         let offers: Offers
         var changes: [ActivityState.Change] = []
+        /// The usage scores `offers` sees (written on the loop).
+        let usage = Usage()
+
+        final class Usage: @unchecked Sendable {
+            var scores = UsageScores()
+        }
 
         init() {
             activities = ActivityState(machine: Machine(), queue: queue, log: BrokerLog(verbose: false) { _ in })
             offers = Offers(
-                activities: activities, scores: { UsageScores() }, clock: { Date(timeIntervalSince1970: 0) },
+                activities: activities, scores: { [usage] in usage.scores }, clock: { Date(timeIntervalSince1970: 0) },
                 defaultLocale: nil, queue: queue)
             activities.onChange = { [unowned self] change in
                 changes.append(change)
@@ -80,6 +86,52 @@ import Testing
             try parts.offered("https://example.org/", options: [OptionKey.includeOwn: .boolean(true)], caller: ":1.9")
                 == ["b.share", "d.dynamic", "a.action"])
         #expect(parts.onLoop { parts.changes } == [.activities, .activities])
+    }
+
+    /// An activity for `hosts` and `paths` (any when nil), opening `https://share.example/?u={url}`.
+    static func site(_ ident: String, hosts: [String]? = nil, paths: [String]? = nil) -> Activity {
+        var activity = activity(ident)
+        activity.match = try! MatchRule(hosts: hosts, pathPrefixes: paths)
+        return activity
+    }
+
+    @Test("Pages of one site, ranked once for the site: each page gets what its own path matches")
+    func pagesOfOneSiteGetWhatTheirPathMatches() throws {
+        let parts = Parts()
+        parts.onLoop {
+            parts.activities.setStatic(
+                Self.layer([
+                    Self.site("a.any"), Self.site("b.news", hosts: ["*.example.org"], paths: ["/news/"]),
+                    Self.site("c.watch", hosts: ["www.example.org"], paths: ["/watch"]),
+                ]),
+                schemeDefaults: [:])
+        }
+        #expect(try parts.offered("https://www.example.org/news/1") == ["a.any", "b.news"])
+        #expect(try parts.offered("https://www.example.org/watch") == ["a.any", "c.watch"])
+        #expect(try parts.offered("https://www.example.org/watchlist") == ["a.any"])
+        #expect(try parts.offered("https://www.example.org/news/2") == ["a.any", "b.news"])
+        #expect(try parts.offered("https://example.org/watch") == ["a.any"])
+        // The same kept entries for a page whose URL is too long for the share URL: refused per call.
+        let long = "https://www.example.org/news/" + String(repeating: "x", count: SharedURL.maxLength - 40)
+        #expect(try parts.offered(long) == [])
+        #expect(try parts.offered("https://www.example.org/news/3") == ["a.any", "b.news"])
+    }
+
+    @Test("A use of an activity of the site re-ranks it; a use of another one leaves the ranking as it was")
+    func usageReRanksOnlyTheSitesItTouches() throws {
+        let parts = Parts()
+        let now = Date(timeIntervalSince1970: 0)
+        parts.onLoop {
+            parts.activities.setStatic(
+                Self.layer([Self.site("a.one"), Self.site("b.two"), Self.site("c.elsewhere", hosts: ["other.example"])]),
+                schemeDefaults: [:])
+        }
+        #expect(try parts.offered("https://example.org/") == ["a.one", "b.two"])
+        parts.onLoop { parts.usage.scores.recordUse(of: try! ActivityID("c.elsewhere"), at: now) }
+        #expect(try parts.offered("https://example.org/x") == ["a.one", "b.two"])
+        parts.onLoop { parts.usage.scores.recordUse(of: try! ActivityID("b.two"), at: now) }
+        #expect(try parts.offered("https://example.org/y") == ["b.two", "a.one"])
+        #expect(try parts.offered("https://other.example/") == ["b.two", "c.elsewhere", "a.one"])
     }
 
     @Test func excludedAndAliasedActivitiesAreLeftOut() throws {
