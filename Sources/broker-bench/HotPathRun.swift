@@ -8,12 +8,13 @@ import TestSupport
 /// answers and Perform → Finished through the bench's provider, one of each per round, so that
 /// every ratio compares figures taken under the same load (the machine is shared). Then the
 /// same from `scripts/hotpath-client.c` (plain libdbus: a C echo and a C provider), which
-/// shows what the broker alone costs. Fast enough to run under `BROKER_BENCH_WRAP` (callgrind).
+/// shows what the broker alone costs. Fast enough to profile the broker under
+/// `BROKER_BENCH_WRAP=scripts/perf-wrap.sh` (valgrind's callgrind aborts on this broker).
 struct HotPathRun {
-    let total: Int
-    let calls: Int
-    let address: String
-    let scratch: String
+    /// The registry size and the rounds to time.
+    let total, calls: Int
+    /// The bus, and where the manifests and the C client go.
+    let address, scratch: String
     let launcher: BrokerLauncher
     /// The bus daemon, whose CPU per call is reported next to the broker's.
     let daemonPID: pid_t
