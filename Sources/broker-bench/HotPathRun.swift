@@ -34,7 +34,7 @@ struct HotPathRun {
         let provider = try ProviderService(address: address)
         try provider.register()
         let client = try BlockingConnection(address: address)
-        try client.addMatch(MatchRule(interface: Job1.interface.rawValue, member: Job1.finished.name.rawValue))
+        try client.addMatch(Job1.finished.rule())
 
         var round: [() throws -> Void] = []
         let ping = try EncodedCall(
