@@ -6,10 +6,12 @@
 /// of every rule; path prefixes are then checked on the few candidates by the registry. Updates are
 /// incremental, so registering one activity touches only its own keys.
 struct MatchIndex: Sendable {
+    /// The keys of one scheme. Host keys hold `MatchIndexIDs` (one id inline), not a `Set`
+    /// each: most hosts are one activity's. The any-host ids are one set per scheme.
     struct Bucket: Sendable {
         var anyHost: Set<ActivityID> = []
-        var exact: [String: Set<ActivityID>] = [:]
-        var suffix: [String: Set<ActivityID>] = [:]
+        var exact: [String: MatchIndexIDs] = [:]
+        var suffix: [String: MatchIndexIDs] = [:]
 
         var isEmpty: Bool { anyHost.isEmpty && exact.isEmpty && suffix.isEmpty }
     }
@@ -17,29 +19,27 @@ struct MatchIndex: Sendable {
     private(set) var buckets: [String: Bucket] = [:]
 
     mutating func insert(_ id: ActivityID, _ rule: MatchRule) {
-        update(id, rule) { set in set.insert(id) }
+        update(id, rule, inserting: true)
     }
 
     mutating func remove(_ id: ActivityID, _ rule: MatchRule) {
-        update(id, rule) { set in set.remove(id) }
+        update(id, rule, inserting: false)
     }
 
-    private mutating func update(
-        _ id: ActivityID, _ rule: MatchRule, _ change: (inout Set<ActivityID>) -> Void
-    ) {
+    private mutating func update(_ id: ActivityID, _ rule: MatchRule, inserting: Bool) {
         for scheme in rule.schemes {
             var bucket = buckets.removeValue(forKey: scheme) ?? Bucket()
             if rule.matchesAnyHost {
-                change(&bucket.anyHost)
+                if inserting { bucket.anyHost.insert(id) } else { bucket.anyHost.remove(id) }
             } else {
                 for pattern in rule.hosts ?? [] {
                     switch pattern.kind {
                     case .any:
                         break  // covered by matchesAnyHost
                     case .exact(let h):
-                        MatchIndex.change(&bucket.exact, h, change)
+                        MatchIndex.change(&bucket.exact, h, id, inserting: inserting)
                     case .suffix(let d):
-                        MatchIndex.change(&bucket.suffix, d, change)
+                        MatchIndex.change(&bucket.suffix, d, id, inserting: inserting)
                     }
                 }
             }
@@ -48,11 +48,13 @@ struct MatchIndex: Sendable {
     }
 
     private static func change(
-        _ dict: inout [String: Set<ActivityID>], _ key: String, _ change: (inout Set<ActivityID>) -> Void
+        _ dict: inout [String: MatchIndexIDs], _ key: String, _ id: ActivityID, inserting: Bool
     ) {
-        var set = dict.removeValue(forKey: key) ?? []
-        change(&set)
-        if !set.isEmpty { dict[key] = set }
+        // Out of the dictionary while it changes: the set of a `.many` is then not shared, and
+        // an insert does not copy it.
+        var ids = dict.removeValue(forKey: key)
+        if inserting { MatchIndexIDs.insert(id, into: &ids) } else { MatchIndexIDs.remove(id, from: &ids) }
+        dict[key] = ids
     }
 
     /// The ids whose scheme and host globs may accept `url` (a superset for path prefixes).
@@ -60,13 +62,13 @@ struct MatchIndex: Sendable {
         guard let bucket = buckets[url.scheme] else { return [] }
         var result = bucket.anyHost
         guard let host = url.host, !host.isEmpty else { return result }
-        if let ids = bucket.exact[host] { result.formUnion(ids) }
+        bucket.exact[host]?.add(to: &result)
         if host.contains(":") { return result }  // IPv6 literals have no parent domains
         // Walk the parent domains: for a.b.example.org look up b.example.org, example.org, org.
         var rest = Substring(host)
         while let dot = rest.firstIndex(of: ".") {
             rest = rest[rest.index(after: dot)...]
-            if let ids = bucket.suffix[String(rest)] { result.formUnion(ids) }
+            bucket.suffix[String(rest)]?.add(to: &result)
         }
         return result
     }
