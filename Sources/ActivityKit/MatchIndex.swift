@@ -1,22 +1,20 @@
 // MatchIndex: the registry's lookup structure from URL scheme and host to candidate activities.
 
-/// scheme → { any-host ids, exact host → ids, domain of a `*.domain` glob → ids }.
+/// scheme → any-host ids; exact host → ids; domain of a `*.domain` glob → ids.
 ///
-/// A lookup costs a few dictionary hits (the host, then each parent domain of the host), not a scan
-/// of every rule; path prefixes are then checked on the few candidates by the registry. Updates are
+/// A lookup costs a few dictionary hits (the scheme, the host, then each parent domain of the
+/// host), not a scan of every rule; the registry then checks each candidate's whole rule
+/// (scheme, host, path prefixes), so the index may offer more than matches. Updates are
 /// incremental, so registering one activity touches only its own keys.
+///
+/// Host keys do not depend on the scheme: a host glob is one key whatever the rule's schemes
+/// (usually `http` and `https`, which would make every host two keys). A host's candidates
+/// whose rules lack the URL's scheme are dropped by that check. They hold `MatchIndexIDs`
+/// (one id inline), not a `Set` each: most hosts are one activity's.
 struct MatchIndex: Sendable {
-    /// The keys of one scheme. Host keys hold `MatchIndexIDs` (one id inline), not a `Set`
-    /// each: most hosts are one activity's. The any-host ids are one set per scheme.
-    struct Bucket: Sendable {
-        var anyHost: Set<ActivityID> = []
-        var exact: [String: MatchIndexIDs] = [:]
-        var suffix: [String: MatchIndexIDs] = [:]
-
-        var isEmpty: Bool { anyHost.isEmpty && exact.isEmpty && suffix.isEmpty }
-    }
-
-    private(set) var buckets: [String: Bucket] = [:]
+    private(set) var anyHost: [String: Set<ActivityID>] = [:]
+    private(set) var exact: [String: MatchIndexIDs] = [:]
+    private(set) var suffix: [String: MatchIndexIDs] = [:]
 
     mutating func insert(_ id: ActivityID, _ rule: MatchRule) {
         update(id, rule, inserting: true)
@@ -27,23 +25,24 @@ struct MatchIndex: Sendable {
     }
 
     private mutating func update(_ id: ActivityID, _ rule: MatchRule, inserting: Bool) {
-        for scheme in rule.schemes {
-            var bucket = buckets.removeValue(forKey: scheme) ?? Bucket()
-            if rule.matchesAnyHost {
-                if inserting { bucket.anyHost.insert(id) } else { bucket.anyHost.remove(id) }
-            } else {
-                for pattern in rule.hosts ?? [] {
-                    switch pattern.kind {
-                    case .any:
-                        break  // covered by matchesAnyHost
-                    case .exact(let h):
-                        MatchIndex.change(&bucket.exact, h, id, inserting: inserting)
-                    case .suffix(let d):
-                        MatchIndex.change(&bucket.suffix, d, id, inserting: inserting)
-                    }
-                }
+        if rule.matchesAnyHost {
+            for scheme in rule.schemes {
+                // Out of the dictionary while it changes, so that the set is not copied.
+                var set = anyHost.removeValue(forKey: scheme) ?? []
+                if inserting { set.insert(id) } else { set.remove(id) }
+                if !set.isEmpty { anyHost[scheme] = set }
             }
-            if !bucket.isEmpty { buckets[scheme] = bucket }
+            return
+        }
+        for pattern in rule.hosts ?? [] {
+            switch pattern.kind {
+            case .any:
+                break  // covered by matchesAnyHost
+            case .exact(let h):
+                MatchIndex.change(&exact, h, id, inserting: inserting)
+            case .suffix(let d):
+                MatchIndex.change(&suffix, d, id, inserting: inserting)
+            }
         }
     }
 
@@ -57,18 +56,18 @@ struct MatchIndex: Sendable {
         dict[key] = ids
     }
 
-    /// The ids whose scheme and host globs may accept `url` (a superset for path prefixes).
+    /// The ids whose scheme or host globs may accept `url` (a superset: the registry checks each
+    /// candidate's rule).
     func candidates(for url: SharedURL) -> Set<ActivityID> {
-        guard let bucket = buckets[url.scheme] else { return [] }
-        var result = bucket.anyHost
+        var result = anyHost[url.scheme] ?? []
         guard let host = url.host, !host.isEmpty else { return result }
-        bucket.exact[host]?.add(to: &result)
+        exact[host]?.add(to: &result)
         if host.contains(":") { return result }  // IPv6 literals have no parent domains
         // Walk the parent domains: for a.b.example.org look up b.example.org, example.org, org.
         var rest = Substring(host)
         while let dot = rest.firstIndex(of: ".") {
             rest = rest[rest.index(after: dot)...]
-            bucket.suffix[String(rest)]?.add(to: &result)
+            suffix[String(rest)]?.add(to: &result)
         }
         return result
     }
