@@ -53,8 +53,8 @@ struct UsageFileFormatTests {
 
     @Test func civilDatesRoundTripAcrossCenturiesAndLeapDays() {
         for days in stride(from: -800_000, through: 800_000, by: 997) {
-            let (y, m, d) = UsageFileFormat.civil(fromDays: days)
-            #expect(UsageFileFormat.days(fromCivil: y, m, d) == days)
+            let (y, m, d) = CivilCalendar.civil(fromDays: days)
+            #expect(CivilCalendar.days(fromCivil: y, m, d) == days)
         }
         #expect(UsageFileFormat.iso8601(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
         #expect(UsageFileFormat.iso8601(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
