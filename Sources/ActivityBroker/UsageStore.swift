@@ -40,7 +40,7 @@ final class UsageStore: @unchecked Sendable {
     func load() {
         do {
             guard let data = try file.load() else { return }
-            scores = try JSONDecoder.usage.decode(UsageScores.self, from: data)
+            scores = try UsageFileFormat.decode(data)
             // A file from before the cap (or edited by hand) is brought under it, least used first.
             if scores.prune(keepingAtMost: UsageScores.maxEntries, at: Date()) > 0 { save() }
         } catch {
@@ -101,27 +101,9 @@ final class UsageStore: @unchecked Sendable {
         guard dirty else { return }
         dirty = false
         do {
-            file.schedule(try JSONEncoder.usage.encode(scores))
+            file.schedule(try UsageFileFormat.encode(scores))
         } catch {
             log.event("could not encode usage: \(error)")
         }
-    }
-}
-
-extension JSONEncoder {
-    /// Stable, human-readable usage files with ISO 8601 times.
-    static var usage: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }
-}
-
-extension JSONDecoder {
-    static var usage: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
     }
 }

@@ -20,9 +20,9 @@ public struct Activity: Hashable, Sendable {
     ) {
         record = Record(
             ActivityFields(
-                id: id, name: name, localizedNames: LocalizedNames(names), icon: icon, category: category,
-                origin: origin, match: match, requires: requires, perform: perform, priority: priority, owner: owner,
-                defaultHandlerAlias: defaultHandlerAlias, visibility: visibility))
+                id: id, name: name, localizedNames: LocalizedNames(names), icon: icon, match: match,
+                requires: requires, perform: perform, priority: priority, owner: owner, category: category,
+                origin: origin, defaultHandlerAlias: defaultHandlerAlias, visibility: visibility))
     }
 
     /// A field of the activity (see `ActivityFields`).

@@ -1,6 +1,9 @@
 // ActivityFields: what an activity is made of, read and written as `activity.<field>`.
 
 /// The fields of an `Activity`, which stores them in one shared record.
+///
+/// The one-byte fields come last: between the strings they padded the record to 138 bytes
+/// (a 176-byte malloc chunk with its header); together they make it 132 (a 160-byte chunk).
 public struct ActivityFields: Hashable, Sendable {
     /// The unique id.
     public var id: ActivityID
@@ -10,10 +13,6 @@ public struct ActivityFields: Hashable, Sendable {
     public var localizedNames: LocalizedNames
     /// A freedesktop icon name or an absolute path; empty when none was given (clients show a generic icon).
     public var icon: String
-    /// share or action.
-    public var category: ActivityCategory
-    /// Where it came from.
-    public var origin: ActivityOrigin
     /// Which URLs it applies to.
     public var match: MatchRule
     /// What must exist on the machine.
@@ -24,6 +23,10 @@ public struct ActivityFields: Hashable, Sendable {
     public var priority: Int
     /// The unique bus name of the registering connection, for `.dbus` activities; `nil` otherwise.
     public var owner: String?
+    /// share or action.
+    public var category: ActivityCategory
+    /// Where it came from.
+    public var origin: ActivityOrigin
     /// Manifest `default_handler_alias`: for a URL it takes the name of the default
     /// application of the URL's scheme and stands in for that application's own entry
     /// (`DefaultHandlerAliasing`).

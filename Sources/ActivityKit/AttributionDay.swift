@@ -26,17 +26,9 @@ public struct AttributionDay: Hashable, Comparable, Sendable, CustomStringConver
 
     public static func < (a: AttributionDay, b: AttributionDay) -> Bool { a.number < b.number }
 
-    /// `YYYY-MM-DD` (proleptic Gregorian, Howard Hinnant's civil-from-days).
+    /// `YYYY-MM-DD` (proleptic Gregorian, `CivilCalendar`).
     public var description: String {
-        let z = number + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilCalendar.civil(fromDays: number)
         return Self.pad(year, 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2)
     }
 
@@ -48,13 +40,7 @@ public struct AttributionDay: Hashable, Comparable, Sendable, CustomStringConver
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
             (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let candidate = AttributionDay(number: era * 146_097 + dayOfEra - 719_468)
+        let candidate = AttributionDay(number: CivilCalendar.days(fromCivil: year, month, day))
         // Rejects 2026-02-30 and the like: the round trip must give the same text.
         guard candidate.description == text else { return nil }
         self = candidate

@@ -1,11 +1,11 @@
 // LocalizedNames: an activity's names by locale packed into one byte buffer, not a dictionary.
 
-/// Locale → name, packed as `[length, locale UTF-8, length, name UTF-8]…` (lengths as 4 bytes,
-/// little-endian), sorted by locale.
+/// Locale → name, packed as `[length, locale UTF-8, length, name UTF-8]…` (lengths as LEB128:
+/// one byte below 128), sorted by locale.
 ///
 /// A registry holds one of these per activity: a dictionary of three names costs a hashed
-/// table plus a heap string per name (~500 bytes), this one buffer (~120 bytes), and nothing
-/// when empty. A lookup walks a handful of locales comparing bytes and makes the one `String`
+/// table plus a heap string per name (~500 bytes), this one buffer (~100 bytes, allocated at
+/// its exact size), and nothing when empty. A lookup walks a handful of locales comparing bytes and makes the one `String`
 /// it returns.
 public struct LocalizedNames: Hashable, Sendable {
     private var bytes: [UInt8]
@@ -13,6 +13,11 @@ public struct LocalizedNames: Hashable, Sendable {
     /// The names of `dictionary`.
     public init(_ dictionary: [String: String] = [:]) {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(
+            dictionary.reduce(0) { sum, pair in
+                sum + Self.lengthSize(pair.key.utf8.count) + pair.key.utf8.count
+                    + Self.lengthSize(pair.value.utf8.count) + pair.value.utf8.count
+            })
         for (locale, name) in dictionary.sorted(by: { $0.key < $1.key }) {
             Self.append(locale, to: &bytes)
             Self.append(name, to: &bytes)
@@ -21,9 +26,24 @@ public struct LocalizedNames: Hashable, Sendable {
     }
 
     private static func append(_ text: String, to bytes: inout [UInt8]) {
-        let count = UInt32(text.utf8.count)
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+        var count = text.utf8.count
+        while count >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: count) | 0x80)
+            count >>= 7
+        }
+        bytes.append(UInt8(count))
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// The bytes of `count` as LEB128.
+    private static func lengthSize(_ count: Int) -> Int {
+        var size = 1
+        var rest = count >> 7
+        while rest > 0 {
+            size += 1
+            rest >>= 7
+        }
+        return size
     }
 
     /// Whether there is no localized name.
@@ -63,8 +83,15 @@ public struct LocalizedNames: Hashable, Sendable {
         var position = 0
         func next() -> Range<Int> {
             var length = 0
-            for index in 0..<4 { length |= Int(bytes[position + index]) << (8 * index) }
-            position += 4 + length
+            var shift = 0
+            while true {
+                let byte = bytes[position]
+                position += 1
+                length |= Int(byte & 0x7F) << shift
+                shift += 7
+                if byte < 0x80 { break }
+            }
+            position += length
             return (position - length)..<position
         }
         while position < bytes.count {

@@ -1,77 +1,79 @@
 // MatchIndex: the registry's lookup structure from URL scheme and host to candidate activities.
 
-/// scheme → { any-host ids, exact host → ids, domain of a `*.domain` glob → ids }.
+/// scheme → any-host ids; exact host → ids; domain of a `*.domain` glob → ids.
 ///
-/// A lookup costs a few dictionary hits (the host, then each parent domain of the host), not a scan
-/// of every rule; path prefixes are then checked on the few candidates by the registry. Updates are
+/// A lookup costs a few dictionary hits (the scheme, the host, then each parent domain of the
+/// host), not a scan of every rule; the registry then checks each candidate's whole rule
+/// (scheme, host, path prefixes), so the index may offer more than matches. Updates are
 /// incremental, so registering one activity touches only its own keys.
+///
+/// Host keys do not depend on the scheme: a host glob is one key whatever the rule's schemes
+/// (usually `http` and `https`, which would make every host two keys). A host's candidates
+/// whose rules lack the URL's scheme are dropped by that check. They hold `MatchIndexIDs`
+/// (one id inline), not a `Set` each: most hosts are one activity's.
 struct MatchIndex: Sendable {
-    struct Bucket: Sendable {
-        var anyHost: Set<ActivityID> = []
-        var exact: [String: Set<ActivityID>] = [:]
-        var suffix: [String: Set<ActivityID>] = [:]
-
-        var isEmpty: Bool { anyHost.isEmpty && exact.isEmpty && suffix.isEmpty }
-    }
-
-    private(set) var buckets: [String: Bucket] = [:]
+    private(set) var anyHost: [String: Set<ActivityID>] = [:]
+    private(set) var exact: [String: MatchIndexIDs] = [:]
+    private(set) var suffix: [String: MatchIndexIDs] = [:]
 
     mutating func insert(_ id: ActivityID, _ rule: MatchRule) {
-        update(id, rule) { set in set.insert(id) }
+        update(id, rule, inserting: true)
     }
 
     mutating func remove(_ id: ActivityID, _ rule: MatchRule) {
-        update(id, rule) { set in set.remove(id) }
+        update(id, rule, inserting: false)
     }
 
-    private mutating func update(
-        _ id: ActivityID, _ rule: MatchRule, _ change: (inout Set<ActivityID>) -> Void
-    ) {
-        for scheme in rule.schemes {
-            var bucket = buckets.removeValue(forKey: scheme) ?? Bucket()
-            if rule.matchesAnyHost {
-                change(&bucket.anyHost)
-            } else {
-                for pattern in rule.hosts ?? [] {
-                    switch pattern.kind {
-                    case .any:
-                        break  // covered by matchesAnyHost
-                    case .exact(let h):
-                        MatchIndex.change(&bucket.exact, h, change)
-                    case .suffix(let d):
-                        MatchIndex.change(&bucket.suffix, d, change)
-                    }
-                }
+    private mutating func update(_ id: ActivityID, _ rule: MatchRule, inserting: Bool) {
+        if rule.matchesAnyHost {
+            for scheme in rule.schemes {
+                // Out of the dictionary while it changes, so that the set is not copied.
+                var set = anyHost.removeValue(forKey: scheme) ?? []
+                if inserting { set.insert(id) } else { set.remove(id) }
+                if !set.isEmpty { anyHost[scheme] = set }
             }
-            if !bucket.isEmpty { buckets[scheme] = bucket }
+            return
+        }
+        for pattern in rule.hosts ?? [] {
+            switch pattern.kind {
+            case .any:
+                break  // covered by matchesAnyHost
+            case .exact(let h):
+                MatchIndex.change(&exact, h, id, inserting: inserting)
+            case .suffix(let d):
+                MatchIndex.change(&suffix, d, id, inserting: inserting)
+            }
         }
     }
 
     private static func change(
-        _ dict: inout [String: Set<ActivityID>], _ key: String, _ change: (inout Set<ActivityID>) -> Void
+        _ dict: inout [String: MatchIndexIDs], _ key: String, _ id: ActivityID, inserting: Bool
     ) {
-        var set = dict.removeValue(forKey: key) ?? []
-        change(&set)
-        if !set.isEmpty { dict[key] = set }
+        // Out of the dictionary while it changes: the set of a `.many` is then not shared, and
+        // an insert does not copy it.
+        var ids = dict.removeValue(forKey: key)
+        if inserting { MatchIndexIDs.insert(id, into: &ids) } else { MatchIndexIDs.remove(id, from: &ids) }
+        dict[key] = ids
     }
 
-    /// The ids whose scheme and host globs may accept `url` (a superset for path prefixes).
+    /// The ids whose scheme or host globs may accept `url` (a superset: the registry checks each
+    /// candidate's rule).
     func candidates(for url: SharedURL) -> Set<ActivityID> {
         candidates(scheme: url.scheme, host: url.host)
     }
 
-    /// The ids whose scheme and host globs may accept a URL with `scheme` and `host`.
+    /// The ids whose scheme or host globs may accept a URL with `scheme` and `host` (a superset,
+    /// as above).
     func candidates(scheme: String, host: String?) -> Set<ActivityID> {
-        guard let bucket = buckets[scheme] else { return [] }
-        var result = bucket.anyHost
+        var result = anyHost[scheme] ?? []
         guard let host, !host.isEmpty else { return result }
-        if let ids = bucket.exact[host] { result.formUnion(ids) }
+        exact[host]?.add(to: &result)
         if host.contains(":") { return result }  // IPv6 literals have no parent domains
         // Walk the parent domains: for a.b.example.org look up b.example.org, example.org, org.
         var rest = Substring(host)
         while let dot = rest.firstIndex(of: ".") {
             rest = rest[rest.index(after: dot)...]
-            if let ids = bucket.suffix[String(rest)] { result.formUnion(ids) }
+            suffix[String(rest)]?.add(to: &result)
         }
         return result
     }

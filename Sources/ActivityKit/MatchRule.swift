@@ -34,7 +34,7 @@ public struct MatchRule: Hashable, Sendable {
                     "\(key): \(list.count) entries; at most \(MatchRule.maxEntries) are allowed")
             }
         }
-        self.schemes = try Self.normalized(
+        let schemes = try Self.normalized(
             schemes ?? MatchRule.defaultSchemes, key: "schemes", leftOut: "http and https"
         ) { s throws(ActivityError) in
             let b = Array(s.utf8)
@@ -47,6 +47,9 @@ public struct MatchRule: Hashable, Sendable {
             }
             return s.lowercased()
         }
+        // The default list itself rather than an equal copy: most rules with hosts have it, and
+        // each copy was an allocation of its own (80 bytes per activity with host globs).
+        self.schemes = schemes == MatchRule.defaultSchemes ? MatchRule.defaultSchemes : schemes
         self.hosts = try hosts.map { hosts throws(ActivityError) in
             try Self.normalized(hosts, key: "hosts", leftOut: "any host") { h throws(ActivityError) in
                 try HostPattern(h)

@@ -1,5 +1,5 @@
 // HTTPSPost: one cookie-less, credential-less, Referer-less HTTPS POST through libcurl — the broker's only network call.
-import CCurl
+import CCurlLoader
 
 /// Posts a small body to an https URL and reports whether the server answered.
 ///
@@ -8,7 +8,8 @@ import CCurl
 /// target knows nothing of the broker. Why libcurl rather than `URLSession`: on Linux
 /// `URLSession` cannot be given a CA file, so a test server with its own CA could only be
 /// reached by turning verification off; libcurl takes the CA file as an explicit option
-/// (`trustedCAFile`) and verification stays on in every case.
+/// (`trustedCAFile`) and verification stays on in every case. libcurl is loaded by the first
+/// send (`CCurlLoader`), not linked: a broker that sends no report never maps it.
 ///
 /// What the request carries: the body, `Content-Type: application/json`, libcurl's
 /// User-Agent replaced by a fixed one, nothing else. libcurl's cookie engine is never
@@ -34,32 +35,32 @@ public enum HTTPSPost {
         timeoutSeconds: Int = 30
     ) -> Outcome {
         guard url.hasPrefix("https://") else { return .failed("not an https URL") }
-        guard ab_curl_global_init_all() == CURLE_OK, let handle = curl_easy_init() else {
+        guard ab_curl_load() == 1, let handle = ab_curl_easy_init() else {
             return .failed("libcurl is unavailable")
         }
-        defer { curl_easy_cleanup(handle) }
+        defer { ab_curl_easy_cleanup(handle) }
         var headers: UnsafeMutablePointer<curl_slist>?
-        headers = curl_slist_append(headers, "Content-Type: application/json")
-        defer { curl_slist_free_all(headers) }
+        headers = ab_curl_slist_append(headers, "Content-Type: application/json")
+        defer { ab_curl_slist_free_all(headers) }
         var connect: UnsafeMutablePointer<curl_slist>?
-        for entry in connectTo { connect = curl_slist_append(connect, entry) }
-        defer { curl_slist_free_all(connect) }
+        for entry in connectTo { connect = ab_curl_slist_append(connect, entry) }
+        defer { ab_curl_slist_free_all(connect) }
 
         let bytes = Array(body.utf8)
         let code: CURLcode = bytes.withUnsafeBufferPointer { buffer in
-            func set(_ option: CURLoption, _ value: Int) { _ = ab_curl_setopt_long(handle, option, value) }
+            func set(_ option: CURLoption, _ value: Int) { _ = ab_curl_easy_setopt_long(handle, option, value) }
             func set(_ option: CURLoption, string: String) {
                 _ = string.withCString {
-                    ab_curl_setopt_pointer(handle, option, UnsafeMutableRawPointer(mutating: $0))
+                    ab_curl_easy_setopt_pointer(handle, option, UnsafeMutableRawPointer(mutating: $0))
                 }
             }
             set(CURLOPT_URL, string: url)
-            _ = ab_curl_restrict_to_http(handle)
+            _ = ab_curl_easy_restrict_to_http(handle)
             set(CURLOPT_POST, 1)
-            _ = ab_curl_setopt_pointer(
+            _ = ab_curl_easy_setopt_pointer(
                 handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
             set(CURLOPT_POSTFIELDSIZE, bytes.count)
-            _ = ab_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers))
+            _ = ab_curl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers))
             set(CURLOPT_USERAGENT, string: userAgent)
             set(CURLOPT_FOLLOWLOCATION, 0)
             set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue))
@@ -68,20 +69,20 @@ public enum HTTPSPost {
             set(CURLOPT_NOSIGNAL, 1)
             set(CURLOPT_TIMEOUT_MS, timeoutSeconds * 1000)
             // The answer's body is of no interest: swallowed.
-            _ = ab_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { _, size, count, _ in
+            _ = ab_curl_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION) { _, size, count, _ in
                 size * count
             }
             if let trustedCAFile { set(CURLOPT_CAINFO, string: trustedCAFile) }
             if connect != nil {
-                _ = ab_curl_setopt_pointer(handle, CURLOPT_CONNECT_TO, UnsafeMutableRawPointer(connect))
+                _ = ab_curl_easy_setopt_pointer(handle, CURLOPT_CONNECT_TO, UnsafeMutableRawPointer(connect))
             }
-            return curl_easy_perform(handle)
+            return ab_curl_easy_perform(handle)
         }
         guard code == CURLE_OK else {
-            return .failed(curl_easy_strerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)")
+            return .failed(ab_curl_easy_strerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)")
         }
         var status = 0
-        _ = ab_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        _ = ab_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         return .answered(status: status)
     }
 }

@@ -56,7 +56,9 @@ final class BrokerLauncher {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             let digits = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
-            return Double(digits ?? "") ?? 0
+            let kilobytes = Double(digits ?? "") ?? 0
+            SmapsDump.save(pid: pid, kilobytes: kilobytes)
+            return kilobytes
         }
         return 0
     }

@@ -37,6 +37,18 @@ struct CompactActivityTests {
         #expect(LocalizedNames(reordered).hashValue == flat.hashValue)
     }
 
+    @Test func localizedNamesKeepLongNamesWhoseLengthTakesSeveralBytes() {
+        // Lengths are LEB128: 127 is one byte, 128 and 20,000 two and three.
+        let names = [
+            "de": String(repeating: "ä", count: 64), "fr": String(repeating: "f", count: 127),
+            "ja": String(repeating: "日", count: 6_667), "pt": "", String(repeating: "l", count: 130): "long locale",
+        ]
+        let flat = LocalizedNames(names)
+        #expect(flat.count == names.count)
+        #expect(flat.dictionary == names)
+        for (locale, name) in names { #expect(flat[locale] == name) }
+    }
+
     @Test func activityKeepsEveryFieldAsGiven() throws {
         let a = Activity(
             id: id("org.example.fields"), name: "Fields", names: Self.names, icon: "icon", category: .action,
@@ -112,6 +124,35 @@ struct CompactActivityTests {
         let page = url("https://www.example.org/a")
         #expect(registryPlain.matching(page) == registryInterned.matching(page))
         #expect(registryInterned.matching(page).count == 20)
+    }
+
+    @Test func matchIndexKeepsOneOrManyActivitiesPerHostThroughRegistrationsAndRemovals() throws {
+        func hosted(_ name: String, _ hosts: [String]) throws -> Activity {
+            Activity(
+                id: id("org.example.\(name)"), name: name, category: .share, origin: .dbus,
+                match: try MatchRule(hosts: hosts), perform: .dbus(busName: "org.example.App", objectPath: "/org/example/App"))
+        }
+        var registry = Registry()
+        let page = url("https://news.site.example/a")
+        let ids = { Set(registry.matching(page).map(\.id.rawValue)) }
+        try registry.register(try hosted("one", ["news.site.example"]), owner: ":1.1")
+        #expect(ids() == ["org.example.one"])
+        // A second and a third id on the same host key, and one through a glob.
+        try registry.register(try hosted("two", ["news.site.example"]), owner: ":1.1")
+        try registry.register(try hosted("three", ["news.site.example", "*.site.example"]), owner: ":1.2")
+        #expect(ids() == ["org.example.one", "org.example.two", "org.example.three"])
+        try registry.unregister(id("org.example.one"), caller: ":1.1")
+        #expect(ids() == ["org.example.two", "org.example.three"])
+        try registry.unregister(id("org.example.two"), caller: ":1.1")
+        #expect(ids() == ["org.example.three"])
+        // Back to one, then added to again: still found, and gone once removed.
+        try registry.register(try hosted("four", ["news.site.example"]), owner: ":1.1")
+        #expect(ids() == ["org.example.three", "org.example.four"])
+        _ = registry.removeAll(ownedBy: ":1.2")
+        #expect(ids() == ["org.example.four"])
+        #expect(registry.matching(url("https://other.site.example/")).isEmpty)
+        try registry.unregister(id("org.example.four"), caller: ":1.1")
+        #expect(ids().isEmpty)
     }
 
     private static func sameStorage<T>(_ a: [T], _ b: [T]) -> Bool {

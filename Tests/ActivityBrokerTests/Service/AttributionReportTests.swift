@@ -25,6 +25,8 @@ struct AttributionReportTests {
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
         try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
 
+        // libcurl is loaded when a report is sent, not at start (CCurlLoader): ~5.5 MB of RSS.
+        #expect(!Self.mapsLibcurl(f.broker.pid), "libcurl mapped before any report")
         f.broker.kill()
         _ = try await f.broker.exit()
         #expect(server.requests.isEmpty, "nothing is sent before 24 h")
@@ -33,6 +35,7 @@ struct AttributionReportTests {
         try await waitUntil("both reports received and the report forgotten", deadline: .seconds(30)) {
             server.requests.count >= 2 && !AttributionTests.stored(f).contains(#""kind":"report""#)
         }
+        #expect(Self.mapsLibcurl(f.broker.pid), "libcurl loaded for the report")
         try await f.settle()
         let requests = server.requests
         #expect(requests.count == 2, "sent once: \(requests)")
@@ -85,5 +88,13 @@ struct AttributionReportTests {
         #expect(!f.log.contains("sending a click measurement report"))
         #expect(AttributionTests.stored(f).contains(#""kind":"report""#))
         #expect(server.requests.isEmpty)
+    }
+
+    /// Whether process `pid` has libcurl mapped (`/proc/PID/maps`, read to its end: a /proc
+    /// file's size is 0, so a read by size would see nothing).
+    static func mapsLibcurl(_ pid: pid_t) -> Bool {
+        let maps = FileHandle(forReadingAtPath: "/proc/\(pid)/maps").flatMap { try? $0.readToEnd() } ?? Data()
+        #expect(!maps.isEmpty, "/proc/\(pid)/maps read")
+        return String(decoding: maps, as: UTF8.self).contains("/libcurl.so")
     }
 }
