@@ -147,6 +147,10 @@ public final class Broker: @unchecked Sendable {
                 whenStopped(.nameLost)
             }
         }
+        connection.onBacklogChange { [log] paused, buffered in
+            let what = paused ? "reading paused" : "reading resumed"
+            log.debug("\(what): \(buffered) messages buffered (bound \(Connection.incomingMessageBound))")
+        }
         connection.onDisconnect { [self] in
             // Without its bus a session service has no one to serve: end the jobs (their
             // children must not outlive us) and keep the usage, instead of lingering.

@@ -35,6 +35,12 @@ public final class Connection: @unchecked Sendable {
     var dispatching = false
     var dispatchScheduled = false
     var watches: [OpaquePointer: WatchEntry] = [:]
+    /// Messages read and not yet handled, per sender (see `ConnectionLoop+Turn.swift`).
+    var incoming = SenderQueues<Message>(
+        budget: IncomingLimits.perPeerBudget, promptRun: IncomingLimits.promptRun)
+    /// Reading is paused because `incoming` reached its bound (back-pressure).
+    var readPaused = false
+    var backlogHandlers: [(_ paused: Bool, _ buffered: Int) -> Void] = []
     var timeouts: [OpaquePointer: TimeoutEntry] = [:]
     var pendingCalls: [UInt32: PendingCall] = [:]
     var objects: [ObjectPath: [Interface]] = [:]
@@ -198,6 +204,8 @@ public final class Connection: @unchecked Sendable {
         }
         dbus_connection_close(connection)
         removeLoop()
+        // Unanswerable now; released while libdbus can still account for them.
+        _ = incoming.removeAll()
         dbus_connection_unref(connection)
         raw = nil
         failPendingCalls()
@@ -207,6 +215,7 @@ public final class Connection: @unchecked Sendable {
         childResolvers.removeAll()
         disconnectHandlers.removeAll()
         nameLostHandlers.removeAll()
+        backlogHandlers.removeAll()
     }
 
     // MARK: Names

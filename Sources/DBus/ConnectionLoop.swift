@@ -2,6 +2,10 @@
 import CDBus
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The context libdbus hands back to our C callbacks. Weak, so that libdbus calling back while
 /// the connection is being deinitialised finds nothing instead of a dying object.
 final class LoopContext {
@@ -27,16 +31,28 @@ private let releaseContext: DBusFreeFunction = { pointer in
 /// handlers, which run on the loop, may capture it).
 final class WatchEntry: @unchecked Sendable {
     let watch: OpaquePointer
+    let fd: Int32
     var sources: [(source: any DispatchSourceProtocol, flag: UInt32, resumed: Bool)] = []
     var cancelled = false
 
-    init(watch: OpaquePointer) { self.watch = watch }
+    init(watch: OpaquePointer) {
+        self.watch = watch
+        fd = dbus_watch_get_unix_fd(watch)
+    }
 
-    /// Resumes or suspends every source (tracking state: libdispatch traps on unbalanced calls).
-    func setEnabled(_ enabled: Bool) {
-        for index in sources.indices where sources[index].resumed != enabled {
-            if enabled { sources[index].source.resume() } else { sources[index].source.suspend() }
-            sources[index].resumed = enabled
+    /// Whether libdbus wants this watch to report that the socket can be read.
+    var reads: Bool { dbus_watch_get_flags(watch) & DBUS_WATCH_READABLE.rawValue != 0 }
+
+    /// Resumes or suspends every source (tracking state: libdispatch traps on unbalanced calls):
+    /// as libdbus says (`dbus_watch_get_enabled`), except that reading stays off while
+    /// `readPaused` (the backlog is at its bound).
+    func update(readPaused: Bool) {
+        let enabled = dbus_watch_get_enabled(watch) != 0
+        for index in sources.indices {
+            let wanted = enabled && !(readPaused && sources[index].flag == DBUS_WATCH_READABLE.rawValue)
+            guard sources[index].resumed != wanted else { continue }
+            if wanted { sources[index].source.resume() } else { sources[index].source.suspend() }
+            sources[index].resumed = wanted
         }
     }
 
@@ -98,7 +114,7 @@ extension Connection {
         }
         let toggleWatch: DBusWatchToggledFunction = { watch, data in
             guard let watch, let connection = LoopContext.from(data) else { return }
-            connection.watches[watch]?.setEnabled(dbus_watch_get_enabled(watch) != 0)
+            connection.watchToggled(watch)
         }
         let addTimeout: DBusAddTimeoutFunction = { timeout, data in
             guard let timeout, let connection = LoopContext.from(data) else { return 1 }
@@ -118,9 +134,10 @@ extension Connection {
             guard status == DBUS_DISPATCH_DATA_REMAINS, let connection = LoopContext.from(data) else { return }
             connection.scheduleDispatch()
         }
+        // Queues the message per sender; the turn (ConnectionLoop+Turn.swift) handles it.
         let filter: DBusHandleMessageFunction = { _, message, data in
             guard let message, let connection = LoopContext.from(data) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-            return connection.handle(Message(retaining: message)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            return connection.receive(Message(retaining: message)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
         let ok =
             dbus_connection_add_filter(connection, filter, retainedContext(self), releaseContext) != 0
@@ -130,6 +147,12 @@ extension Connection {
                 connection, addTimeout, removeTimeout, toggleTimeout, retainedContext(self), releaseContext) != 0
         precondition(ok, "libdbus could not install the loop (out of memory)")
         dbus_connection_set_dispatch_status_function(connection, dispatchStatus, retainedContext(self), releaseContext)
+        dbus_connection_set_max_received_size(connection, IncomingLimits.bytes)
+        var fd: Int32 = -1
+        if dbus_connection_get_socket(connection, &fd) != 0 {
+            var size = IncomingLimits.socketSendBuffer
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         // Messages may have arrived during the handshake (NameAcquired).
         scheduleDispatch()
     }
@@ -165,7 +188,18 @@ extension Connection {
             entry.sources.append((source, writable, false))
         }
         watches[watch] = entry
-        entry.setEnabled(dbus_watch_get_enabled(watch) != 0)
+        entry.update(readPaused: readPaused)
+    }
+
+    /// libdbus turned a watch on or off; it may do so off the loop (a received message freed
+    /// on another thread re-enables reading), so hop onto the loop first.
+    private func watchToggled(_ watch: OpaquePointer) {
+        guard isOnLoop else {
+            let box = UncheckedBox(watch)
+            queue.async { [weak self] in self?.watchToggled(box.value) }
+            return
+        }
+        watches[watch]?.update(readPaused: readPaused)
     }
 
     private func handleWatch(_ entry: WatchEntry, flag: UInt32) {
@@ -198,21 +232,17 @@ extension Connection {
         queue.async { [weak self] in self?.dispatchNow() }
     }
 
-    /// Dispatches queued messages, a bounded number per turn so other loop work interleaves.
+    /// Runs one turn (reads, queues per sender, handles a bounded number fairly); schedules
+    /// the next while work remains, so timers and other loop work interleave.
     private func dispatchNow() {
         dispatchScheduled = false
         guard let connection = raw, !dispatching else { return }
         dispatching = true
-        var remaining = 64
-        var status = DBUS_DISPATCH_COMPLETE
-        repeat {
-            status = dbus_connection_dispatch(connection)
-            remaining -= 1
-        } while status == DBUS_DISPATCH_DATA_REMAINS && remaining > 0 && !closing
+        runTurn(connection)
         dispatching = false
         if closing {
             teardown()
-        } else if status != DBUS_DISPATCH_COMPLETE {
+        } else if hasWork(connection) {
             scheduleDispatch()
         }
     }

@@ -1,0 +1,170 @@
+// One loop turn: read what the bus has sent, queue it per sender, handle the queues fairly.
+import CDBus
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The bus delivers every peer's messages on one socket in arrival order. Handled in that order,
+/// one peer's burst of 10,000 calls would delay every other peer's call by the whole burst. So
+/// a turn reads ahead of handling — everything the socket holds, up to `IncomingLimits` — into
+/// per-sender queues, and before each message it handles, it reads again: a call sent behind a
+/// storm is seen within one message's time and `SenderQueues` serves it next if it only reads.
+extension Connection {
+    /// Takes one message from libdbus's dispatch (our filter); false for kinds we do not know.
+    func receive(_ message: Message) -> Bool {
+        switch message.type {
+        case DBUS_MESSAGE_TYPE_METHOD_CALL, DBUS_MESSAGE_TYPE_METHOD_RETURN, DBUS_MESSAGE_TYPE_ERROR,
+            DBUS_MESSAGE_TYPE_SIGNAL:
+            break
+        default:
+            return false
+        }
+        guard let sender = message.sender else {
+            // libdbus's own (Local.Disconnected) comes after everything read before it.
+            while let earlier = incoming.next() { _ = handle(earlier) }
+            return handle(message)
+        }
+        incoming.append(message, from: sender, prompt: isPrompt(message))
+        return true
+    }
+
+    /// Reads, queues and handles up to `IncomingLimits.perTurn` messages. On the loop, inside
+    /// `dispatching`.
+    func runTurn(_ connection: OpaquePointer) {
+        traceTurn(connection)
+        var handled = 0
+        while !closing {
+            readAvailable(connection)
+            drain(connection)
+            updateBackPressure()
+            guard handled < IncomingLimits.perTurn, let message = incoming.next(bulk: outputFlows(connection)) else {
+                break
+            }
+            handled += 1
+            if !incoming.isEmpty, let departed = departedOwner(message) {
+                // The bus reports a peer gone after routing all it sent: handle that first.
+                for earlier in incoming.removeAll(from: departed) { _ = handle(earlier) }
+            }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            _ = handle(message)
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            if t1 - t0 > 2_000_000, let traceFile { traceFile.write(Data("\(t1 / 1_000_000) slow \(message.member ?? "?") \((t1 - t0) / 1000) us\n".utf8)) }
+        }
+        updateBackPressure()
+    }
+
+    /// Whether the turn has work it can do now: prompt messages, bulk ones while the output
+    /// flows, or messages still in libdbus. Otherwise the watches wake the loop (new input, or
+    /// the socket taking our output).
+    func hasWork(_ connection: OpaquePointer) -> Bool {
+        if incoming.hasPrompt || (!incoming.isEmpty && outputFlows(connection)) { return true }
+        return incoming.count < IncomingLimits.messages
+            && dbus_connection_get_dispatch_status(connection) != DBUS_DISPATCH_COMPLETE
+    }
+
+    /// Whether libdbus's unsent output is under `IncomingLimits.outgoingBytes`.
+    private func outputFlows(_ connection: OpaquePointer) -> Bool {
+        dbus_connection_get_outgoing_size(connection) < IncomingLimits.outgoingBytes
+    }
+
+    /// Has libdbus read what the socket holds, while the backlog is under its bound. Reads
+    /// cost a few µs a message, handling tens: reading first is what lets fairness see a call.
+    private func readAvailable(_ connection: OpaquePointer) {
+        for entry in watches.values where entry.reads {
+            var reads = 0
+            // Each dbus_watch_handle reads about 4 KB; 64 of them keep one turn's reading short.
+            while !readPaused, !closing, !entry.cancelled, reads < 64, incoming.count < IncomingLimits.messages,
+                dbus_watch_get_enabled(entry.watch) != 0, Self.hasInput(entry.fd)
+            {
+                reads += 1
+                // dbus_watch_handle may free the watch: keep the entry and the connection alive.
+                dbus_connection_ref(connection)
+                withExtendedLifetime(entry) { _ = dbus_watch_handle(entry.watch, DBUS_WATCH_READABLE.rawValue) }
+                dbus_connection_unref(connection)
+                drain(connection)
+            }
+        }
+    }
+
+    /// Moves what libdbus has parsed into `incoming` (through the filter), up to the bound;
+    /// past it, messages wait in libdbus (bounded by `IncomingLimits.bytes`).
+    private func drain(_ connection: OpaquePointer) {
+        var status = dbus_connection_get_dispatch_status(connection)
+        while status == DBUS_DISPATCH_DATA_REMAINS, !closing, incoming.count < IncomingLimits.messages {
+            status = dbus_connection_dispatch(connection)
+        }
+    }
+
+    /// Pauses reading at the bound and resumes it once half the backlog is handled.
+    private func updateBackPressure() {
+        let pause =
+            readPaused ? incoming.count > IncomingLimits.resumeAt : incoming.count >= IncomingLimits.messages
+        guard pause != readPaused else { return }
+        readPaused = pause
+        for entry in watches.values { entry.update(readPaused: pause) }
+        for handler in backlogHandlers { handler(pause, incoming.count) }
+    }
+
+    /// Whether `fd` has input (or a hangup) now; poll(2) with no wait.
+    private static func hasInput(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents != 0
+    }
+
+    /// Whether `message` may be handled before other peers' queued calls: replies, signals and
+    /// calls of methods marked `readOnly` (and Peer, Introspectable, Properties.Get/GetAll).
+    private func isPrompt(_ message: Message) -> Bool {
+        guard message.type == DBUS_MESSAGE_TYPE_METHOD_CALL else { return true }
+        if dbus_message_has_interface(message.raw, InterfaceName.peer.rawValue) != 0
+            || dbus_message_has_interface(message.raw, InterfaceName.introspectable.rawValue) != 0
+        {
+            return true
+        }
+        if dbus_message_has_interface(message.raw, InterfaceName.properties.rawValue) != 0 {
+            return dbus_message_has_member(message.raw, "Set") == 0
+        }
+        guard let path = message.path, let table = objects[ObjectPath(unchecked: path)] else { return false }
+        let member = MemberName(unchecked: message.member ?? "")
+        let interface = message.interface
+        let method = table.lazy.filter { interface == nil || $0.name.rawValue == interface }
+            .compactMap { $0.methodsByName[member] }.first
+        return method?.readOnly ?? false
+    }
+
+    /// The unique name whose departure `message` announces (NameOwnerChanged from the bus with
+    /// an old owner), if that peer still has calls queued.
+    private func departedOwner(_ message: Message) -> String? {
+        guard message.type == DBUS_MESSAGE_TYPE_SIGNAL, message.sender == BusName.bus.rawValue,
+            dbus_message_has_member(message.raw, "NameOwnerChanged") != 0
+        else { return nil }
+        let body = message.body
+        guard body.count == 3, let old = body[1].string, !old.isEmpty else { return nil }
+        return old
+    }
+}
+
+import Foundation
+nonisolated(unsafe) var traceLast: UInt64 = 0
+nonisolated(unsafe) let traceFile: FileHandle? = ProcessInfo.processInfo.environment["FAIR_TRACE"].flatMap { FileManager.default.createFile(atPath: $0, contents: nil); return FileHandle(forWritingAtPath: $0) }
+extension Connection {
+    func traceTurn(_ connection: OpaquePointer) {
+        guard let traceFile else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - traceLast > 20_000_000 else { return }
+        traceLast = now
+        traceFile.write(Data("\(now / 1_000_000) incoming \(incoming.count) hw \(incoming.highWater) out \(dbus_connection_get_outgoing_size(connection)) kq \(kernelQueue()) paused \(readPaused)\n".utf8))
+    }
+}
+
+extension Connection {
+    func kernelQueue() -> Int32 {
+        var total: Int32 = 0
+        for entry in watches.values where entry.reads {
+            var n: Int32 = 0
+            _ = ioctl(entry.fd, 0x5411, &n)
+            total += n
+        }
+        return total
+    }
+}
