@@ -147,9 +147,10 @@ public final class Broker: @unchecked Sendable {
                 whenStopped(.nameLost)
             }
         }
-        connection.onBacklogChange { [log] paused, buffered in
-            let what = paused ? "reading paused" : "reading resumed"
-            log.debug("\(what): \(buffered) messages buffered (bound \(Connection.incomingMessageBound))")
+        connection.onBacklogChange { [log] backlog in
+            log.debug(
+                "\(backlog.paused ? "reading paused" : "reading resumed"): \(backlog.buffered) messages buffered, "
+                    + "at most \(backlog.highWater) (bound \(backlog.bound))")
         }
         connection.onDisconnect { [self] in
             // Without its bus a session service has no one to serve: end the jobs (their

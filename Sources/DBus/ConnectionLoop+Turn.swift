@@ -32,13 +32,17 @@ extension Connection {
     /// Reads, queues and handles up to `IncomingLimits.perTurn` messages. On the loop, inside
     /// `dispatching`.
     func runTurn(_ connection: OpaquePointer) {
-        traceTurn(connection)
         var handled = 0
         while !closing {
             readAvailable(connection)
             drain(connection)
             updateBackPressure()
-            guard handled < IncomingLimits.perTurn, let message = incoming.next(bulk: outputFlows(connection)) else {
+            releaseOutput(connection)
+            // Past `heldReplies` held replies, running further ahead of the bus only takes CPU
+            // from it: bulk calls wait unhandled (prompt ones do not).
+            guard !holdsIncoming, handled < IncomingLimits.perTurn,
+                let message = incoming.next(bulk: heldOutput.count < IncomingLimits.heldReplies)
+            else {
                 break
             }
             handled += 1
@@ -46,35 +50,33 @@ extension Connection {
                 // The bus reports a peer gone after routing all it sent: handle that first.
                 for earlier in incoming.removeAll(from: departed) { _ = handle(earlier) }
             }
-            let t0 = DispatchTime.now().uptimeNanoseconds
+            handlingBulk = !incoming.lastPrompt
             _ = handle(message)
-            let t1 = DispatchTime.now().uptimeNanoseconds
-            if t1 - t0 > 2_000_000, let traceFile { traceFile.write(Data("\(t1 / 1_000_000) slow \(message.member ?? "?") \((t1 - t0) / 1000) us\n".utf8)) }
+            handlingBulk = false
         }
+        releaseOutput(connection)
         updateBackPressure()
     }
 
-    /// Whether the turn has work it can do now: prompt messages, bulk ones while the output
-    /// flows, or messages still in libdbus. Otherwise the watches wake the loop (new input, or
-    /// the socket taking our output).
+    /// Whether the turn has work it can do now: messages to handle, held output the socket
+    /// can take, or messages still in libdbus. Otherwise the watches wake the loop (new input,
+    /// or the socket taking our output).
     func hasWork(_ connection: OpaquePointer) -> Bool {
-        if incoming.hasPrompt || (!incoming.isEmpty && outputFlows(connection)) { return true }
-        return incoming.count < IncomingLimits.messages
+        if !heldOutput.isEmpty && outputFlows(connection) { return true }
+        if !holdsIncoming, incoming.hasPrompt || (!incoming.isEmpty && heldOutput.count < IncomingLimits.heldReplies) {
+            return true
+        }
+        return incoming.count < incomingBound
             && dbus_connection_get_dispatch_status(connection) != DBUS_DISPATCH_COMPLETE
-    }
-
-    /// Whether libdbus's unsent output is under `IncomingLimits.outgoingBytes`.
-    private func outputFlows(_ connection: OpaquePointer) -> Bool {
-        dbus_connection_get_outgoing_size(connection) < IncomingLimits.outgoingBytes
     }
 
     /// Has libdbus read what the socket holds, while the backlog is under its bound. Reads
     /// cost a few µs a message, handling tens: reading first is what lets fairness see a call.
     private func readAvailable(_ connection: OpaquePointer) {
-        for entry in watches.values where entry.reads {
+        for entry in watches.values where entry.reads && !entry.cancelled {
             var reads = 0
             // Each dbus_watch_handle reads about 4 KB; 64 of them keep one turn's reading short.
-            while !readPaused, !closing, !entry.cancelled, reads < 64, incoming.count < IncomingLimits.messages,
+            while !readPaused, !closing, !entry.cancelled, reads < 64, incoming.count < incomingBound,
                 dbus_watch_get_enabled(entry.watch) != 0, Self.hasInput(entry.fd)
             {
                 reads += 1
@@ -91,19 +93,20 @@ extension Connection {
     /// past it, messages wait in libdbus (bounded by `IncomingLimits.bytes`).
     private func drain(_ connection: OpaquePointer) {
         var status = dbus_connection_get_dispatch_status(connection)
-        while status == DBUS_DISPATCH_DATA_REMAINS, !closing, incoming.count < IncomingLimits.messages {
+        while status == DBUS_DISPATCH_DATA_REMAINS, !closing, incoming.count < incomingBound {
             status = dbus_connection_dispatch(connection)
         }
     }
 
     /// Pauses reading at the bound and resumes it once half the backlog is handled.
     private func updateBackPressure() {
-        let pause =
-            readPaused ? incoming.count > IncomingLimits.resumeAt : incoming.count >= IncomingLimits.messages
+        let pause = readPaused ? incoming.count > incomingBound / 2 : incoming.count >= incomingBound
         guard pause != readPaused else { return }
         readPaused = pause
         for entry in watches.values { entry.update(readPaused: pause) }
-        for handler in backlogHandlers { handler(pause, incoming.count) }
+        let backlog = Backlog(
+            paused: pause, buffered: incoming.count, highWater: incoming.highWater, bound: incomingBound)
+        for handler in backlogHandlers { handler(backlog) }
     }
 
     /// Whether `fd` has input (or a hangup) now; poll(2) with no wait.
@@ -144,27 +147,3 @@ extension Connection {
     }
 }
 
-import Foundation
-nonisolated(unsafe) var traceLast: UInt64 = 0
-nonisolated(unsafe) let traceFile: FileHandle? = ProcessInfo.processInfo.environment["FAIR_TRACE"].flatMap { FileManager.default.createFile(atPath: $0, contents: nil); return FileHandle(forWritingAtPath: $0) }
-extension Connection {
-    func traceTurn(_ connection: OpaquePointer) {
-        guard let traceFile else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard now - traceLast > 20_000_000 else { return }
-        traceLast = now
-        traceFile.write(Data("\(now / 1_000_000) incoming \(incoming.count) hw \(incoming.highWater) out \(dbus_connection_get_outgoing_size(connection)) kq \(kernelQueue()) paused \(readPaused)\n".utf8))
-    }
-}
-
-extension Connection {
-    func kernelQueue() -> Int32 {
-        var total: Int32 = 0
-        for entry in watches.values where entry.reads {
-            var n: Int32 = 0
-            _ = ioctl(entry.fd, 0x5411, &n)
-            total += n
-        }
-        return total
-    }
-}

@@ -8,9 +8,8 @@
 enum IncomingLimits {
     /// Messages held unhandled before reading pauses (a storm of 10,000 calls fits). About
     /// 0.5–1 KB each for ordinary calls.
+    /// Reading resumes once the backlog is down to half of it.
     static let messages = 16_384
-    /// Reading resumes once the backlog is down to this.
-    static let resumeAt = messages / 2
     /// Bytes of received messages alive at once (queued, or held by a handler that has not
     /// replied yet) before libdbus stops reading (`dbus_connection_set_max_received_size`;
     /// libdbus's own default is 63 MB). Bounds memory when messages are large.
@@ -21,26 +20,25 @@ enum IncomingLimits {
     /// wait: read-only callers go first, but a flood of reads cannot starve writers.
     static let promptRun = 8
     /// Bytes of output libdbus may hold unsent (the bus reads a few KB from us per pass)
-    /// before the loop handles only prompt messages: a flood's replies must not queue up in
-    /// front of a quiet peer's answer, and while they cannot leave, the flood's calls wait
-    /// here, per sender, rather than as replies in one line.
+    /// before replies of bulk calls are held in our own line (`ConnectionLoop+Output.swift`),
+    /// so that a quiet peer's answer is not queued behind a flood's replies.
     static let outgoingBytes = 4 << 10
     /// The kernel's send buffer of our socket (SO_SNDBUF; Linux doubles it for its own
-    /// accounting): the kernel's default, about 200 KB, holds hundreds of a flood's replies in
-    /// one line ahead of anything sent after them, and the bus reads a few KB a pass.
+    /// accounting): the default, about 200 KB, would hold hundreds of a flood's replies in
+    /// one line ahead of anything sent after them.
     static let socketSendBuffer: Int32 = 16 << 10
+    /// Replies held (see `outgoingBytes`) before bulk calls wait unhandled: enough to keep the
+    /// bus reading from us at full rate, few enough not to run far ahead of it.
+    static let heldReplies = 64
     /// Messages handled per loop turn before timers and other work on the loop get their go.
     static let perTurn = 64
 }
 
 extension Connection {
-    /// Calls `handler` on the loop when reading from the bus pauses because `buffered`
-    /// messages wait unhandled (the bound), and when it resumes: for a debug log.
-    public func onBacklogChange(_ handler: @escaping (_ paused: Bool, _ buffered: Int) -> Void) {
+    /// Calls `handler` on the loop when reading from the bus pauses because the backlog of
+    /// unhandled messages reached its bound, and when it resumes: for a debug log.
+    public func onBacklogChange(_ handler: @escaping (Backlog) -> Void) {
         let box = UncheckedBox(handler)
         perform { self.backlogHandlers.append(box.value) }
     }
-
-    /// The bound on unhandled incoming messages at which reading pauses.
-    public static var incomingMessageBound: Int { IncomingLimits.messages }
 }

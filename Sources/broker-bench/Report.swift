@@ -115,6 +115,7 @@ struct Report: Codable {
         for size in sizes {
             add("10,000 RegisterActivity from 40 connections at \(size)", figure(size, "storm").map { $0.p50Microseconds / 1e6 }, 2, "s")
         }
+        targets += StormVictim.targets(self)
         for (name, value, limit, unit) in issue14Targets() { add(name, value, limit, unit) }
         if sizes.contains(1000) {
             add("start with 1,000 manifests to name owned", figure(1000, "start").map { $0.p50Microseconds / 1000 }, 100, "ms")

@@ -236,19 +236,12 @@ final class SizeRun {
         }
         start.withLock { $0 = monotonicNanoseconds() }
         for _ in connections { gate.signal() }
-        var during: [UInt64] = []
-        let listStart = monotonicNanoseconds()
-        while done.withLock({ $0 }) < connections.count {
-            let before = monotonicNanoseconds()
-            try client.callDiscardingReply(list)
-            during.append(monotonicNanoseconds() - before)
-        }
-        let listWall = monotonicNanoseconds() - listStart
+        let during = try StormVictim(connection: client, call: list).measure { done.withLock { $0 } >= connections.count }
         group.wait()
         if let failure = failures.withLock({ $0.first }) { throw BenchFailure(failure) }
         let wall = finish.withLock { $0 } - start.withLock { $0 }
         figures["storm"] = Figure(wallNanoseconds: wall, calls: perConnection * connections.count)
-        figures["listDuringStorm"] = Figure(samples: during, wallNanoseconds: listWall)
+        figures["listDuringStorm"] = during
 
         // How many ActivitiesChanged the storm produced (coalesced per loop turn).
         try client.callDiscardingReply(list)  // the broker has emitted everything before this reply
