@@ -34,8 +34,6 @@ public final class Connection: @unchecked Sendable {
     var closing = false
     var dispatching = false
     var dispatchScheduled = false
-    /// The loop's once-a-second check for work no wake-up announced (ConnectionLoop.swift).
-    var stallGuard: DispatchSourceTimer?
     var watches: [OpaquePointer: WatchEntry] = [:]
     /// Messages read and not yet handled, per sender (see `ConnectionLoop+Turn.swift`).
     var incoming = SenderQueues<Message>(
@@ -46,11 +44,6 @@ public final class Connection: @unchecked Sendable {
     var incomingBound = IncomingLimits.messages
     /// For tests of back-pressure: keep reading and queueing, but handle nothing.
     var holdsIncoming = false
-    /// Replies of bulk calls waiting for the socket, and how many per destination
-    /// (`ConnectionLoop+Output.swift`); `handlingBulk` while a bulk call is being handled.
-    var heldOutput = FIFO<Message>()
-    var heldDestinations: [String: Int] = [:]
-    var handlingBulk = false
     var backlogHandlers: [(Backlog) -> Void] = []
     var timeouts: [OpaquePointer: TimeoutEntry] = [:]
     var pendingCalls: [UInt32: PendingCall] = [:]
@@ -211,11 +204,8 @@ public final class Connection: @unchecked Sendable {
         closing = true
         markClosed()
         if dbus_connection_get_is_connected(connection) != 0 {
-            releaseOutput(connection, all: true)
             dbus_connection_flush(connection)
         }
-        heldOutput = FIFO()
-        heldDestinations.removeAll()
         dbus_connection_close(connection)
         removeLoop()
         // Unanswerable now; released while libdbus can still account for them.

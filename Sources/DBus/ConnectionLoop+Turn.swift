@@ -37,11 +37,9 @@ extension Connection {
             readAvailable(connection)
             drain(connection)
             updateBackPressure()
-            releaseOutput(connection)
-            // Past `heldReplies` held replies, running further ahead of the bus only takes CPU
-            // from it: bulk calls wait unhandled (prompt ones do not).
+            // While output waits unsent, bulk calls wait unhandled (ConnectionLoop+Output.swift).
             guard !holdsIncoming, handled < IncomingLimits.perTurn,
-                let message = incoming.next(bulk: heldOutput.count < IncomingLimits.heldReplies)
+                let message = incoming.next(bulk: outputFlows(connection))
             else {
                 break
             }
@@ -50,22 +48,15 @@ extension Connection {
                 // The bus reports a peer gone after routing all it sent: handle that first.
                 for earlier in incoming.removeAll(from: departed) { _ = handle(earlier) }
             }
-            handlingBulk = !incoming.lastPrompt
             _ = handle(message)
-            handlingBulk = false
         }
-        releaseOutput(connection)
         updateBackPressure()
     }
 
-    /// Whether the turn has work it can do now: messages to handle, held output the socket
-    /// can take, or messages still in libdbus. Otherwise the watches wake the loop (new input,
-    /// or the socket taking our output).
+    /// Whether the turn has work it can do now: messages it may handle, or messages still in
+    /// libdbus. Otherwise the watches wake the loop (new input, or the socket taking output).
     func hasWork(_ connection: OpaquePointer) -> Bool {
-        if !heldOutput.isEmpty && outputFlows(connection) { return true }
-        if !holdsIncoming, incoming.hasPrompt || (!incoming.isEmpty && heldOutput.count < IncomingLimits.heldReplies) {
-            return true
-        }
+        if !holdsIncoming, incoming.hasPrompt || (!incoming.isEmpty && outputFlows(connection)) { return true }
         return incoming.count < incomingBound
             && dbus_connection_get_dispatch_status(connection) != DBUS_DISPATCH_COMPLETE
     }

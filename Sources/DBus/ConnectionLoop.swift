@@ -29,11 +29,21 @@ private let releaseContext: DBusFreeFunction = { pointer in
 
 /// The sources of one libdbus watch. Loop-confined (`@unchecked Sendable` only so the source
 /// handlers, which run on the loop, may capture it).
+///
+/// Each source watches a duplicate of libdbus's socket, which its cancel handler closes.
+/// libdispatch on Linux keeps one epoll registration per descriptor *number* and drops a
+/// cancelled source's registration later, on its manager thread; libdbus closes its socket
+/// at once. A connection opened in between in the same process could get the same number, and
+/// its new source would join the stale registration of a socket the kernel has forgotten: it
+/// never fires, and that connection hears no reply or signal again (swift-corelibs-libdispatch
+/// issue 833; `ConnectionChurnTests`). The duplicate's number stays taken until libdispatch has
+/// let go of it, so no new socket can get it meanwhile.
 final class WatchEntry: @unchecked Sendable {
     let watch: OpaquePointer
+    /// libdbus's socket (polled directly by the turn; the sources watch duplicates of it).
     let fd: Int32
-    var sources: [(source: any DispatchSourceProtocol, flag: UInt32, resumed: Bool)] = []
-    var cancelled = false
+    private(set) var sources: [(source: any DispatchSourceProtocol, flag: UInt32, resumed: Bool)] = []
+    private(set) var cancelled = false
 
     /// Whether libdbus wants this watch to report that the socket can be read (read once: the
     /// watch may be freed while an entry is still referenced).
@@ -43,6 +53,20 @@ final class WatchEntry: @unchecked Sendable {
         self.watch = watch
         fd = dbus_watch_get_unix_fd(watch)
         reads = dbus_watch_get_flags(watch) & DBUS_WATCH_READABLE.rawValue != 0
+    }
+
+    /// Adds a source for `flag` (inactive until `update`) that calls `handler` on `queue`.
+    func addSource(_ flag: UInt32, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+        let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        if duplicate < 0 { log("cannot duplicate the bus socket (errno \(errno)); watching it directly") }
+        let watched = duplicate >= 0 ? duplicate : fd
+        let source: any DispatchSourceProtocol =
+            flag == DBUS_WATCH_READABLE.rawValue
+            ? DispatchSource.makeReadSource(fileDescriptor: watched, queue: queue)
+            : DispatchSource.makeWriteSource(fileDescriptor: watched, queue: queue)
+        source.setEventHandler(handler: handler)
+        if duplicate >= 0 { source.setCancelHandler { close(duplicate) } }
+        sources.append((source, flag, false))
     }
 
     /// Resumes or suspends every source (tracking state: libdispatch traps on unbalanced calls):
@@ -162,23 +186,6 @@ extension Connection {
         }
         // Messages may have arrived during the handshake (NameAcquired).
         scheduleDispatch()
-        startStallGuard()
-    }
-
-    /// Once a second, a turn if work is waiting that no watch or timer has woken the loop for.
-    /// A safety net, not the mechanism: a lost wake-up (seen twice in the test suite after the
-    /// fair-scheduling loop landed, never pinned down) then costs a second, not the connection.
-    private func startStallGuard() {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(250))
-        timer.setEventHandler { [weak self] in
-            guard let self, let connection = self.raw, !self.dispatching, !self.dispatchScheduled,
-                self.hasWork(connection)
-            else { return }
-            self.scheduleDispatch()
-        }
-        timer.resume()
-        stallGuard = timer
     }
 
     /// Unregisters our functions and cancels every source. On the loop or from deinit.
@@ -192,26 +199,14 @@ extension Connection {
         watches.removeAll()
         for entry in timeouts.values { entry.cancel() }
         timeouts.removeAll()
-        stallGuard?.cancel()
-        stallGuard = nil
     }
 
     private func addWatch(_ watch: OpaquePointer) {
         assertOnLoop()
         let entry = WatchEntry(watch: watch)
-        let fd = dbus_watch_get_unix_fd(watch)
         let flags = dbus_watch_get_flags(watch)
-        let readable = DBUS_WATCH_READABLE.rawValue
-        let writable = DBUS_WATCH_WRITABLE.rawValue
-        if flags & readable != 0 {
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [weak self] in self?.handleWatch(entry, flag: readable) }
-            entry.sources.append((source, readable, false))
-        }
-        if flags & writable != 0 {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [weak self] in self?.handleWatch(entry, flag: writable) }
-            entry.sources.append((source, writable, false))
+        for flag in [DBUS_WATCH_READABLE.rawValue, DBUS_WATCH_WRITABLE.rawValue] where flags & flag != 0 {
+            entry.addSource(flag, queue: queue) { [weak self] in self?.handleWatch(entry, flag: flag) }
         }
         watches[watch] = entry
         entry.update(readPaused: readPaused)
@@ -219,13 +214,19 @@ extension Connection {
 
     /// libdbus turned a watch on or off; it may do so off the loop (a received message freed
     /// on another thread re-enables reading), so hop onto the loop first.
+    ///
+    /// Reading turned back on also means libdbus may hold messages it parsed but would not queue
+    /// while its received messages were over `IncomingLimits.bytes`; it reports no change of
+    /// dispatch status for them, and with the socket drained no watch fires: run a turn.
     private func watchToggled(_ watch: OpaquePointer) {
         guard isOnLoop else {
             let box = UncheckedBox(watch)
             queue.async { [weak self] in self?.watchToggled(box.value) }
             return
         }
-        watches[watch]?.update(readPaused: readPaused)
+        guard let entry = watches[watch] else { return }
+        entry.update(readPaused: readPaused)
+        if entry.reads, dbus_watch_get_enabled(watch) != 0 { scheduleDispatch() }
     }
 
     private func handleWatch(_ entry: WatchEntry, flag: UInt32) {

@@ -20,16 +20,13 @@ enum IncomingLimits {
     /// wait: read-only callers go first, but a flood of reads cannot starve writers.
     static let promptRun = 8
     /// Bytes of output libdbus may hold unsent (the bus reads a few KB from us per pass)
-    /// before replies of bulk calls are held in our own line (`ConnectionLoop+Output.swift`),
-    /// so that a quiet peer's answer is not queued behind a flood's replies.
+    /// before bulk calls wait unhandled (`ConnectionLoop+Output.swift`), so that a quiet peer's
+    /// answer is not queued behind a flood's replies.
     static let outgoingBytes = 4 << 10
     /// The kernel's send buffer of our socket (SO_SNDBUF; Linux doubles it for its own
     /// accounting): the default, about 200 KB, would hold hundreds of a flood's replies in
     /// one line ahead of anything sent after them.
     static let socketSendBuffer: Int32 = 16 << 10
-    /// Replies held (see `outgoingBytes`) before bulk calls wait unhandled: enough to keep the
-    /// bus reading from us at full rate, few enough not to run far ahead of it.
-    static let heldReplies = 64
     /// Messages handled per loop turn before timers and other work on the loop get their go.
     static let perTurn = 64
 }

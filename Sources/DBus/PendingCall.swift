@@ -132,7 +132,6 @@ extension Connection {
     /// Sends a message that expects no reply (signals, replies). On the loop.
     func sendOneWay(_ message: Message) {
         guard isOpen, let connection = raw else { return }
-        if holdsBack(message) { return hold(message) }
         if dbus_connection_send(connection, message.raw, nil) == 0 {
             log("libdbus could not send a message")
         }

@@ -23,8 +23,6 @@ struct SenderQueues<Element> {
     private(set) var count = 0
     /// The largest `count` ever reached.
     private(set) var highWater = 0
-    /// Whether the message `next` returned last was prompt.
-    private(set) var lastPrompt = false
 
     private var queues: [String: FIFO<(element: Element, prompt: Bool)>] = [:]
     /// Senders whose head is prompt, and whose head is bulk; each queued sender is in exactly
@@ -62,17 +60,15 @@ struct SenderQueues<Element> {
     var hasPrompt: Bool { !promptRing.isEmpty }
 
     /// The next message to handle, or nil when nothing is queued. `bulk: false` takes only
-    /// prompt messages (the connection's held output is at its bound).
+    /// prompt messages (the connection's output is backed up).
     mutating func next(bulk: Bool = true) -> Element? {
         let bulkWaiting = bulk && (current != nil || !bulkRing.isEmpty)
         if !promptRing.isEmpty, !bulkWaiting || promptStreak < promptRun {
             let sender = promptRing.removeFirst()
             promptStreak += 1
-            lastPrompt = true
             return take(from: sender)
         }
         guard bulk else { return nil }
-        lastPrompt = false
         promptStreak = 0
         if current == nil {
             guard !bulkRing.isEmpty else { return nil }

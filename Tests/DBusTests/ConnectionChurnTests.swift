@@ -1,35 +1,29 @@
 // Connections opened while others close in the same process: every fresh connection hears its replies.
-@testable import DBus
-import CDBus
-import Glibc
+import DBus
 import Foundation
 import Testing
 import TestSupport
 
 @Suite struct ConnectionChurnTests {
-    @Test("Fresh connections opened while others close get every reply (no read source lost to a reused fd)")
+    /// A closed connection's socket number is free at once, while libdispatch drops the closed
+    /// connection's registration for that number later: a connection opened in between used to
+    /// join the stale registration and never hear its reply (see `WatchEntry`). Six workers
+    /// opening, calling and closing in a loop met that within a few hundred connections.
+    @Test("Fresh connections opened while others close get every reply (a reused socket number loses nothing)")
     func freshConnectionsHearReplies() async throws {
         let bus = try TestBus()
         defer { bus.stop() }
-        let getID = MethodCall(
-            destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId")
+        let getID = MethodCall(destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId")
         let lost = Locked<[String]>([])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<6 {
                 group.addTask {
-                    for round in 0..<150 {
+                    for round in 0..<200 {
                         let connection = try bus.connect()
                         do {
                             _ = try await connection.call(getID, timeout: .seconds(5))
                         } catch {
-                            let state = connection.queue.sync { () -> String in
-                                connection.watches.values.map { entry in
-                                    var p = pollfd(fd: entry.fd, events: Int16(POLLIN), revents: 0)
-                                    let ready = poll(&p, 1, 0)
-                                    return "fd \(entry.fd) reads \(entry.reads) enabled \(dbus_watch_get_enabled(entry.watch)) resumed \(entry.sources.map { $0.resumed }) poll \(ready)/\(p.revents)"
-                                }.joined(separator: "; ") + " paused \(connection.readPaused) incoming \(connection.incoming.count)"
-                            }
-                            lost.withLock { $0.append("worker \(worker) round \(round): \(error) [\(state)]") }
+                            lost.withLock { $0.append("worker \(worker) round \(round): \(error)") }
                         }
                         connection.close()
                     }
@@ -37,6 +31,6 @@ import TestSupport
             }
             try await group.waitForAll()
         }
-        #expect(lost.value.isEmpty, "\(lost.value.count) calls lost: \(lost.value.prefix(5))")
+        #expect(lost.value.isEmpty, "\(lost.value.count) calls lost: \(lost.value.prefix(3))")
     }
 }
