@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct ConnectionChurnTests {
     /// A closed connection's socket number is free at once, while libdispatch drops the closed
     /// connection's registration for that number later: a connection opened in between used to
-    /// join the stale registration and never hear its reply (see `WatchEntry`). Six workers
+    /// join the stale registration and never hear its reply (see `WatchEntry`). Twelve workers
     /// opening, calling and closing in a loop met that within a few hundred connections.
     @Test("Fresh connections opened while others close get every reply (a reused socket number loses nothing)")
     func freshConnectionsHearReplies() async throws {
@@ -16,7 +16,7 @@ import TestSupport
         let getID = MethodCall(destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId")
         let lost = Locked<[String]>([])
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for worker in 0..<6 {
+            for worker in 0..<12 {
                 group.addTask {
                     for round in 0..<200 {
                         let connection = try bus.connect()
