@@ -141,6 +141,8 @@ struct Report: Codable {
         ("performProvider", "Perform→Finished, dynamic provider", .latency),
         ("storm", "10,000 RegisterActivity, 40 conns", .wall),
         ("listDuringStorm", "ListActivities (60) during storm", .latency),
+        ("busDuringStorm", "bus GetId during storm (daemon)", .latency),
+        ("pingDuringStorm", "broker Peer.Ping during storm", .latency),
         ("listAfterStorm", "ListActivities (60) after storm", .latency),
         ("stormSignals", "ActivitiesChanged sent in storm", .count),
         ("start", "start to name owned (N+M manifests)", .start),

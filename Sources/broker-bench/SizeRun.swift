@@ -241,7 +241,9 @@ final class SizeRun {
         if let failure = failures.withLock({ $0.first }) { throw BenchFailure(failure) }
         let wall = finish.withLock { $0 } - start.withLock { $0 }
         figures["storm"] = Figure(wallNanoseconds: wall, calls: perConnection * connections.count)
-        figures["listDuringStorm"] = during
+        figures["listDuringStorm"] = during.victim
+        figures["busDuringStorm"] = during.bus
+        figures["pingDuringStorm"] = during.brokerPing
 
         // How many ActivitiesChanged the storm produced (coalesced per loop turn).
         try client.callDiscardingReply(list)  // the broker has emitted everything before this reply
