@@ -7,8 +7,11 @@ import DBus
 /// ones the service sends and no call site spells the interface and member pair again.
 /// Made by `WireInterface.signal`, so the compiler's memberwise initializer serves.
 public struct SignalSignature: Sendable {
+    /// The interface that declares the signal (API.md's section for it).
     public let interface: InterfaceName
+    /// The signal's member name.
     public let name: MemberName
+    /// The body's arguments, named as API.md names them (introspection shows the names).
     public let arguments: [Argument]
 
     /// The signal as an exported interface lists it (introspection).

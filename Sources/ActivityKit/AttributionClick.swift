@@ -32,6 +32,8 @@ public struct AttributionClick: Hashable, Sendable {
     /// Whether the click still counts at `now`.
     public func isLive(at now: Int) -> Bool { AttributionDay(containing: now) < expires }
 
+    /// The registrable domain of the page the click happened on (the pair's source).
     public var sourceSite: String { pair.source }
+    /// The registrable domain of the ad's destination (the pair's destination).
     public var destinationSite: String { pair.destination }
 }

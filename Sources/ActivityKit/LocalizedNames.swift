@@ -4,9 +4,9 @@
 /// one byte below 128), sorted by locale.
 ///
 /// A registry holds one of these per activity: a dictionary of three names costs a hashed
-/// table plus a heap string per name (~500 bytes), this one buffer (~100 bytes, allocated at
-/// its exact size), and nothing when empty. A lookup walks a handful of locales comparing bytes and makes the one `String`
-/// it returns.
+/// table plus a heap string per name (~500 bytes), this one buffer (~100 bytes, reserved for
+/// its exact size, which the allocator may round up), and nothing when empty. A lookup walks a
+/// handful of locales comparing bytes and makes the one `String` it returns.
 public struct LocalizedNames: Hashable, Sendable {
     private var bytes: [UInt8]
 

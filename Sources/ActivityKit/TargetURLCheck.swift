@@ -31,6 +31,7 @@ public struct TargetURLCheck: Sendable {
     public struct Lengths: Sendable {
         let url, title, text: Int
 
+        /// The percent-encoded lengths of `items`' fields, measured once per call.
         public init(_ items: Items) {
             url = Self.encodedLength(items.url.string)
             title = Self.encodedLength(items.title ?? "")

@@ -84,6 +84,7 @@ public struct PropertySpec: Sendable {
 public struct Property: Sendable {
     public typealias Access = PropertySpec.Access
 
+    /// What the property is on the wire (name, type, access); introspection reads it.
     public let spec: PropertySpec
     let get: @Sendable () -> Value
     let set: (@Sendable (Value, _ sender: String) throws -> Void)?
@@ -112,6 +113,7 @@ public struct Property: Sendable {
             PropertySpec(name, signature, access: access, emitsChanged: emitsChanged), get: get, set: set)
     }
 
+    /// The spec's fields, for the code that dispatches Get, Set and GetAll.
     public var name: MemberName { spec.name }
     public var signature: Signature { spec.signature }
     public var access: Access { spec.access }

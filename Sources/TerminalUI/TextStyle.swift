@@ -7,6 +7,7 @@ public struct TextStyle: Equatable, Sendable {
         case bold = 1, dim = 2, underline = 4, reverse = 7
     }
 
+    /// The SGR attributes (bold, dim, …) switched on; each is written as its own code.
     public var attributes: Set<Attribute>
     public var foreground: TerminalColor?
     public var background: TerminalColor?
