@@ -9,8 +9,9 @@ import Glibc
 /// Answers the read-only `Broker1` methods from `ActivityState`, usage scores and a clock.
 ///
 /// Loop-confined (`queue`). The ranked offers for a site (a URL's scheme and host) and a
-/// locale are kept (`OffersForSite`), with the marshalled answers given from them, until the
-/// registry, the machine or the usage of one of them changes (`invalidate`); the per-call
+/// locale are kept (`OffersForSite`), with the marshalled answers given from them (within one
+/// byte budget for all sites, `OffersReplyCache`), until the registry, the machine or the
+/// usage of one of them changes (`invalidate`); the per-call
 /// steps of the pipeline (path, filter, refusal, aliasing) run on every call. No disk or
 /// process work on this path.
 final class Offers: @unchecked Sendable {
@@ -26,27 +27,39 @@ final class Offers: @unchecked Sendable {
     private var sites: [OffersForSite.Key: OffersForSite] = [:]
     /// Sites kept: keys come from callers' URLs.
     static let maximumSites = 512
+    /// The sites' marshalled answers, under one byte budget for all of them.
+    private let replies: OffersReplyCache
+    /// The serial of the next ranking (`OffersForSite.serial`).
+    private var nextSerial: UInt64 = 0
 
     init(
         activities: ActivityState, scores: @escaping () -> UsageScores, clock: @escaping @Sendable () -> Date,
-        defaultLocale: String?, queue: DispatchQueue
+        defaultLocale: String?, queue: DispatchQueue, replyBudget: Int = OffersReplyCache.defaultBudget
     ) {
         self.activities = activities
         self.scores = scores
         self.clock = clock
         self.defaultLocale = defaultLocale
         self.queue = queue
+        replies = OffersReplyCache(budget: replyBudget)
+    }
+
+    /// The bytes of the marshalled answers kept, never over the reply budget (for tests).
+    var cachedReplyBytes: Int {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return replies.bytes
     }
 
     /// Drops the cached offers; `records` too when the activities themselves changed.
     func invalidate(records: Bool) {
         if records { offeredRecords.removeAll() }
         sites.removeAll()
+        replies.removeAll()
     }
 
     /// `ListActivities`: matching, available, not excluded, not the caller's own unless asked,
     /// in presentation order, as the `aa{sv}` reply, marshalled once for each set of entries a
-    /// site's calls keep (`OffersForSite.reply`). Throws `ActivityError`, or `Failed` when a
+    /// site's calls keep and kept within the reply budget (`OffersReplyCache`). Throws `ActivityError`, or `Failed` when a
     /// record cannot be encoded.
     func listActivities(items: [String: Value], options: [String: Value], caller: String) throws -> EncodedReply {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -58,7 +71,8 @@ final class Offers: @unchecked Sendable {
             includeOwn: options[OptionKey.includeOwn]?.bool ?? false)
         let site = offers(for: items.url, locale: locale)
         return try site.reply(
-            for: site.offered(for: items, filter: filter, schemeDefault: activities.schemeDefaults[items.url.scheme]))
+            for: site.offered(for: items, filter: filter, schemeDefault: activities.schemeDefaults[items.url.scheme]),
+            in: replies)
     }
 
     /// What a `Share` sheet offers `caller`: what `ListActivities` would answer it without
@@ -119,7 +133,8 @@ final class Offers: @unchecked Sendable {
             in: activities.registry, scheme: url.scheme, host: url.host,
             isAvailable: { activities.availability(of: $0).isAvailable },
             schemeDefault: activities.schemeDefaults[url.scheme], usage: scores, now: clock(), locale: locale)
-        let site = OffersForSite(ranked: ranked, scores: scores) { activity in
+        nextSerial += 1
+        let site = OffersForSite(serial: nextSerial, ranked: ranked, scores: scores) { activity in
             let target: TargetURLCheck? =
                 if case .open(let spec) = resolvedPerform(activity) { TargetURLCheck(spec) } else { nil }
             return OffersForSite.Entry(

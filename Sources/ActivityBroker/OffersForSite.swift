@@ -10,7 +10,8 @@ import DBus
 /// Why per site and not per URL: a browser's share button follows the user from page to page
 /// of a site, each a new URL. Ranked once per site, a call only walks the entries (its path,
 /// the caller's filter, the target URL's length), and the answer for the entries it kept is
-/// marshalled once and sent again to every call that keeps the same ones (`reply`).
+/// marshalled once (`reply`) and sent again to every call that keeps the same ones, while
+/// `OffersReplyCache`'s budget keeps it.
 ///
 /// Loop-confined with `Offers`, which keeps and drops these.
 final class OffersForSite {
@@ -54,13 +55,11 @@ final class OffersForSite {
     let entries: [Entry]
     /// The entries that stand for the scheme's default application (`default_handler_alias`).
     let aliases: Set<ActivityID>
-    /// Answers already marshalled, by the entries they hold (indices into `entries`).
-    private var replies: [[Int]: EncodedReply] = [:]
-    /// Distinct answers kept per site: filters (`exclude`, the caller's own) and refusals give a
-    /// few, a caller varying `exclude` without end must not make them grow.
-    static let maximumReplies = 16
+    /// This ranking among every one `Offers` made: its replies' key in `OffersReplyCache`.
+    let serial: UInt64
 
-    init(ranked: [Activity], scores: UsageScores, entry: (Activity) -> Entry) {
+    init(serial: UInt64, ranked: [Activity], scores: UsageScores, entry: (Activity) -> Entry) {
+        self.serial = serial
         self.scores = scores
         usage = ranked.map { scores.entries[$0.id.rawValue] }
         entries = ranked.map(entry)
@@ -95,19 +94,16 @@ final class OffersForSite {
         return DefaultHandlerAliasing.fold(kept, id: { entries[$0].id }, aliases: aliases, schemeDefault: schemeDefault)
     }
 
-    /// The `aa{sv}` reply of the entries at `kept`, marshalled on first use and kept. Throws
-    /// `Failed` (as for any reply that cannot be encoded) if a record holds something D-Bus
-    /// cannot carry.
-    func reply(for kept: [Int]) throws(DBusError) -> EncodedReply {
-        if let reply = replies[kept] { return reply }
-        let reply: EncodedReply
-        do {
-            reply = try EncodedReply([.array(element: "a{sv}", kept.map { entries[$0].record })])
-        } catch {
-            throw .failed("ListActivities reply could not be encoded: \(error.message)")
+    /// The `aa{sv}` reply of the entries at `kept` (indices into `entries`), kept in `cache`
+    /// once marshalled. Throws `Failed` (as for any reply that cannot be encoded) if a record
+    /// holds something D-Bus cannot carry.
+    func reply(for kept: [Int], in cache: OffersReplyCache) throws(DBusError) -> EncodedReply {
+        try cache.reply(for: OffersReplyCache.Key(site: serial, kept: kept)) { () throws(DBusError) in
+            do throws(DBusError) {
+                return try EncodedReply([.array(element: "a{sv}", kept.map { entries[$0].record })])
+            } catch {
+                throw .failed("ListActivities reply could not be encoded: \(error.message)")
+            }
         }
-        if replies.count >= Self.maximumReplies { replies.removeAll(keepingCapacity: true) }
-        replies[kept] = reply
-        return reply
     }
 }

@@ -1,7 +1,7 @@
 // MatchIndexIDs: the ids under one key of the match index, stored without an allocation when there is one.
 
 /// A set of activity ids that is usually a single id: a host's own activities are one or
-/// two (every `site.example` glob of one app is a key of its own, under `http` and `https`).
+/// two (every `site.example` glob of one app is a key of its own, whatever its schemes).
 ///
 /// A `Set` of one id is a hashed table of its own (~135 bytes on the heap); 10,000 activities
 /// with host globs made ~8,500 of them, a megabyte. One id is kept inline (the id's string,

@@ -28,6 +28,17 @@ public final class EncodedReply: @unchecked Sendable {
         signature = Value.signature(of: values)
     }
 
+    /// The size of the marshalled message in bytes, header and body (`dbus_message_marshal`):
+    /// what a cache of replies counts against its budget; nil when libdbus is out of memory.
+    /// Marshals a copy each time: read it once.
+    public var byteCount: Int? {
+        var data: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(template.raw, &data, &length) != 0 else { return nil }
+        dbus_free(data)
+        return Int(length)
+    }
+
     /// The decoded body (for tests and logs; decodes the template each time).
     public var values: [Value] { template.body }
 

@@ -30,11 +30,11 @@ import Testing
             var scores = UsageScores()
         }
 
-        init() {
+        init(replyBudget: Int = OffersReplyCache.defaultBudget) {
             activities = ActivityState(machine: Machine(), queue: queue, log: BrokerLog(verbose: false) { _ in })
             offers = Offers(
                 activities: activities, scores: { [usage] in usage.scores }, clock: { Date(timeIntervalSince1970: 0) },
-                defaultLocale: nil, queue: queue)
+                defaultLocale: nil, queue: queue, replyBudget: replyBudget)
             activities.onChange = { [unowned self] change in
                 changes.append(change)
                 offers.invalidate(records: change == .activities)
@@ -132,6 +132,35 @@ import Testing
         parts.onLoop { parts.usage.scores.recordUse(of: try! ActivityID("b.two"), at: now) }
         #expect(try parts.offered("https://example.org/y") == ["b.two", "a.one"])
         #expect(try parts.offered("https://other.example/") == ["b.two", "c.elsewhere", "a.one"])
+    }
+
+    @Test("A caller varying exclude and paths over many sites cannot push the kept replies past their budget")
+    func varyingExcludeAndPathsStaysWithinTheReplyBudget() throws {
+        let budget = 16 * 1024
+        let parts = Parts(replyBudget: budget)
+        // Every other activity only under /news/: the path changes which ones a call keeps.
+        let ids = (0..<20).map { "app.n\($0)" }
+        parts.onLoop {
+            parts.activities.setStatic(
+                Self.layer(ids.indices.map { Self.site(ids[$0], paths: $0.isMultiple(of: 2) ? nil : ["/news/"]) }),
+                schemeDefaults: [:])
+        }
+        var peak = 0
+        for call in 0..<600 {
+            // A new set of kept entries nearly every call (1,024 exclusions × 2 paths × 7 sites).
+            let excluded = ids.indices.filter { call >> ($0 % 10) & 1 == 1 }.map { ids[$0] }
+            let news = call.isMultiple(of: 3)
+            let offered = try parts.offered(
+                "https://site\(call % 7).example/" + (news ? "news/\(call)" : "other"),
+                options: [OptionKey.exclude: .stringArray(excluded)])
+            let expected = ids.indices.filter { !excluded.contains(ids[$0]) && (news || $0.isMultiple(of: 2)) }
+            #expect(offered.sorted() == expected.map { ids[$0] }.sorted())
+            peak = max(peak, parts.onLoop { parts.offers.cachedReplyBytes })
+        }
+        // Filled, never past the budget.
+        #expect(peak > budget / 2)
+        #expect(peak <= budget)
+        #expect(try parts.offered("https://site0.example/news/").sorted() == ids.sorted())
     }
 
     @Test func excludedAndAliasedActivitiesAreLeftOut() throws {
