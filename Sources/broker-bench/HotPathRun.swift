@@ -83,7 +83,7 @@ struct HotPathRun {
                 try body()
                 index += 1
             }
-            let used = zip(pids.map(Self.cpuNanoseconds), before).map { Double($0 - $1) / Double(calls) / 1000 }
+            let used = zip(pids.map(Self.cpuNanoseconds), before).map { Double($0 > $1 ? $0 - $1 : 0) / Double(calls) / 1000 }
             cpu.append((used[0], used[1], used[2]))
         }
         let figures = samples.map { Figure(samples: $0, wallNanoseconds: 0) }
