@@ -42,8 +42,20 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
 
     /// `ReportAttributionTrigger(url, page)` from `sender`: answered through `responder` once
     /// the sender is known.
+    ///
+    /// The arguments are checked first, before the bus is asked about the sender: `responder`
+    /// holds the incoming message, which counts toward the loop's `IncomingLimits.bytes` until
+    /// it is answered, and a message over that bound (the bus lets a peer send far larger
+    /// strings) would stop the loop reading the very reply this waits for. Checked, both are
+    /// URLs within `SharedURL.maxLength`, so what waits is small.
     func report(url: String, page: String, sender: String, responder: Responder) {
         connection.assertOnLoop()
+        guard Self.valid(url: url, page: page) else {
+            return responder.fail(
+                ActivityError.invalidArgument(
+                    "\(Broker1.reportAttributionTrigger.name.rawValue): url must be an exact trigger URL and page an http(s) URL (each at most \(SharedURL.maxLength) bytes)"
+                ))
+        }
         busCall("GetConnectionCredentials", sender) { [self] reply in
             guard let credentials = reply?.first?.vardict else {
                 return refuse(sender, responder, "its credentials are unknown")
@@ -70,14 +82,14 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
         }
     }
 
-    private func accept(url: String, page: String, responder: Responder) {
+    /// Whether `url` is an exact trigger URL and `page` an http(s) URL (so both are within
+    /// `SharedURL.maxLength`, which `SharedURL` checks before it parses).
+    private static func valid(url: String, page: String) -> Bool {
         let scheme = (try? SharedURL(page))?.scheme
-        guard AttributionTrigger(url) != nil, scheme == "http" || scheme == "https" else {
-            return responder.fail(
-                ActivityError.invalidArgument(
-                    "\(Broker1.reportAttributionTrigger.name.rawValue): url must be an exact trigger URL and page an http(s) URL"
-                ))
-        }
+        return AttributionTrigger(url) != nil && (scheme == "http" || scheme == "https")
+    }
+
+    private func accept(url: String, page: String, responder: Responder) {
         attributions.recordTrigger(url: url, pageURL: page, session: "a terminal session")
         responder.reply()
     }

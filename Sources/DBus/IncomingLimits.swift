@@ -13,6 +13,12 @@ enum IncomingLimits {
     /// Bytes of received messages alive at once (queued, or held by a handler that has not
     /// replied yet) before libdbus stops reading (`dbus_connection_set_max_received_size`;
     /// libdbus's own default is 63 MB). Bounds memory when messages are large.
+    ///
+    /// So a handler must not hold an unbounded call (its `Responder` holds the message) while it
+    /// waits on another peer's reply (the bus daemon's, a service's) or on a user: one call over
+    /// this bound (the session bus passes far larger ones) stops reading, the awaited reply is
+    /// never read, and every peer waits until that wait times out. Check the caller's sizes
+    /// before such a wait, so that what waits is bounded and an oversized call is refused at once.
     static let bytes = 16 << 20
     /// Bulk (non-read-only) calls one peer has handled per visit before the next peer's turn.
     static let perPeerBudget = 4

@@ -1,0 +1,39 @@
+// An oversized ReportAttributionTrigger is refused before the broker waits on the bus, so the broker keeps reading.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+/// The broker stops reading its socket while the calls it still holds pass
+/// `IncomingLimits.bytes` (16 MB). `ReportAttributionTrigger` asks the bus daemon about its
+/// caller before it answers: a call over that bound held through the wait would leave the
+/// daemon's reply unread, and every peer unanswered until the wait timed out (5 s). Its
+/// arguments are checked first, so such a call is refused at once and the broker answers on.
+@Suite("An oversized ReportAttributionTrigger does not stop the broker")
+struct OversizedTriggerTests {
+    @Test("A 17 MB ReportAttributionTrigger is InvalidArgument, and Pings behind it are answered at once")
+    func oversizedTriggerIsRefusedAtOnce() async throws {
+        let f = try await BrowseTests.start(display: false)
+        let other = try f.bus.connect()
+        try await f.settle(on: other)
+        let huge = "https://shop.example/" + String(repeating: "a", count: 17 << 20)
+        let refusal = Inbox<String?>()
+        // Queued on the client's loop now, so the Pings below leave after it.
+        _ = f.client.call(
+            MethodCall(
+                destination: BrokerFixture.busName, path: BrokerFixture.path, interface: BrokerFixture.interface,
+                member: Broker1.reportAttributionTrigger.name, body: [.string(huge), .string(TerminalTriggerTests.page)]),
+            timeout: .seconds(20)
+        ) { result in
+            if case .failure(let error) = result { refusal.put(error.name) } else { refusal.put(nil) }
+        }
+        // Behind the huge call on the same connection, so the bus delivers it after it: were
+        // the call held through the credentials query, this would wait the query's 5 s.
+        let ping = MethodCall(destination: BrokerFixture.busName, path: "/", interface: .peer, member: "Ping")
+        _ = try await f.client.call(ping, timeout: .seconds(3))
+        _ = try await other.call(ping, timeout: .seconds(3))
+        #expect(try await refusal.next("the refusal") == BrokerFixture.errorPrefix + "InvalidArgument")
+        #expect(f.log.contains("ReportAttributionTrigger from") == false, "refused before the caller is looked at")
+    }
+}
