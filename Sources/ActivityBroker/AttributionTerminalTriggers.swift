@@ -30,6 +30,13 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
     private let attributions: Attributions
     private let caller: AttributionTriggerCaller?
     private let log: BrokerLog
+    /// Calls whose caller is being looked at: each holds its message (at most two URLs of
+    /// `SharedURL.maxLength`, about 64 KB) through the wait on the bus daemon.
+    private var pendingChecks = 0
+    /// At most this many calls wait on the bus at once (about 2 MB held): checked calls are
+    /// small, but enough of them at once would pass `IncomingLimits.bytes` just as one
+    /// unchecked call did. One `share browse` reports one trigger at a time.
+    static let maxPendingChecks = 32
 
     init(
         connection: Connection, attributions: Attributions, caller: AttributionTriggerCaller?, log: BrokerLog
@@ -56,6 +63,14 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
                     "\(Broker1.reportAttributionTrigger.name.rawValue): url must be an exact trigger URL and page an http(s) URL (each at most \(SharedURL.maxLength) bytes)"
                 ))
         }
+        guard pendingChecks < Self.maxPendingChecks else {
+            return responder.fail(
+                ActivityError.limitExceeded(
+                    "\(Broker1.reportAttributionTrigger.name.rawValue): \(pendingChecks) callers are being checked already; try again"
+                ))
+        }
+        // `accept` and `refuse`, the only ends of the check, count it done.
+        pendingChecks += 1
         busCall("GetConnectionCredentials", sender) { [self] reply in
             guard let credentials = reply?.first?.vardict else {
                 return refuse(sender, responder, "its credentials are unknown")
@@ -90,11 +105,13 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
     }
 
     private func accept(url: String, page: String, responder: Responder) {
+        pendingChecks -= 1
         attributions.recordTrigger(url: url, pageURL: page, session: "a terminal session")
         responder.reply()
     }
 
     private func refuse(_ sender: String, _ responder: Responder, _ why: String) {
+        pendingChecks -= 1
         log.debug("\(Broker1.reportAttributionTrigger.name.rawValue) from \(sender) refused: \(why)")
         responder.fail(
             ActivityError.accessDenied(

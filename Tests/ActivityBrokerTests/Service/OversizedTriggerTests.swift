@@ -36,4 +36,36 @@ struct OversizedTriggerTests {
         #expect(try await refusal.next("the refusal") == BrokerFixture.errorPrefix + "InvalidArgument")
         #expect(f.log.contains("ReportAttributionTrigger from") == false, "refused before the caller is looked at")
     }
+
+    @Test("700 well-formed 32 KB calls at once (22 MB): past 32 waiting the rest are LimitExceeded, and Pings are answered at once")
+    func manyWaitingCallsAreBounded() async throws {
+        let f = try await BrowseTests.start(display: false)
+        let other = try f.bus.connect()
+        try await f.settle(on: other)
+        let page = "https://shop.example/" + String(repeating: "a", count: 32 * 1024 - 32)
+        let answers = Inbox<String?>()
+        let calls = 700
+        for _ in 0..<calls {
+            _ = f.client.call(
+                MethodCall(
+                    destination: BrokerFixture.busName, path: BrokerFixture.path,
+                    interface: BrokerFixture.interface, member: Broker1.reportAttributionTrigger.name,
+                    body: [.string(AttributionTests.trigger), .string(page)]),
+                timeout: .seconds(20)
+            ) { result in
+                if case .failure(let error) = result { answers.put(error.name) } else { answers.put(nil) }
+            }
+        }
+        // Without the bound the calls waiting on the bus daemon passed 16 MB and this waited
+        // for their 5 s queries to time out.
+        let ping = MethodCall(destination: BrokerFixture.busName, path: "/", interface: .peer, member: "Ping")
+        _ = try await f.client.call(ping, timeout: .seconds(3))
+        _ = try await other.call(ping, timeout: .seconds(3))
+        var names: [String?] = []
+        for _ in 0..<calls { names.append(try await answers.next("an answer")) }
+        let limited = names.filter { $0 == BrokerFixture.errorPrefix + "LimitExceeded" }.count
+        let denied = names.filter { $0 == BrokerFixture.errorPrefix + "AccessDenied" }.count
+        #expect(limited > 0 && limited + denied == calls, "\(Set(names))")
+        #expect(!f.log.contains("credentials are unknown"), "no query to the bus timed out")
+    }
 }
