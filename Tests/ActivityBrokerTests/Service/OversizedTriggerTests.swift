@@ -1,4 +1,4 @@
-// An oversized ReportAttributionTrigger is refused before the broker waits on the bus, so the broker keeps reading.
+// ReportAttributionTrigger holds only bounded calls while it waits on the bus, so the broker keeps reading.
 import ActivityBrokerInterface
 import DBus
 import Foundation
@@ -9,7 +9,8 @@ import Testing
 /// `IncomingLimits.bytes` (16 MB). `ReportAttributionTrigger` asks the bus daemon about its
 /// caller before it answers: a call over that bound held through the wait would leave the
 /// daemon's reply unread, and every peer unanswered until the wait timed out (5 s). Its
-/// arguments are checked first, so such a call is refused at once and the broker answers on.
+/// arguments are checked first, so such a call is refused at once and the broker answers on;
+/// and at most `maxPendingChecks` checked calls wait at once, so many cannot add up to it.
 @Suite("An oversized ReportAttributionTrigger does not stop the broker")
 struct OversizedTriggerTests {
     @Test("A 17 MB ReportAttributionTrigger is InvalidArgument, and Pings behind it are answered at once")
