@@ -1,10 +1,10 @@
-// The bus driver's messages are a barrier for the fair loop: a call read after a NameOwnerChanged sees it.
+// What the fair loop handles out of turn: the bus driver's messages (a barrier) and the disconnect (drops calls).
 @testable import DBus
 import Foundation
 import Testing
 import TestSupport
 
-@Suite struct BusDriverOrderTests {
+@Suite struct LoopBarrierTests {
     /// A provider takes a name while the service's loop holds a backlog of the bus's signals
     /// (connections coming and going); a client that saw the change then asks the service
     /// (a read-only call, served promptly) must get the new owner. Queued per sender, the bus's
@@ -52,5 +52,43 @@ import TestSupport
         }
         let reply = try await answer.value
         #expect(reply.first?.string == provider.uniqueName)
+    }
+
+    /// The bus goes away while a call and a signal wait in the service's queues: the signal is
+    /// still handled (it happened), the call is not (its caller can never hear back; before,
+    /// it ran, and a Perform would have started a job for nobody).
+    @Test("On disconnect, queued signals are handled and queued calls dropped")
+    func disconnectDropsQueuedCalls() async throws {
+        let pair = try BusPair()
+        let calls = Locked(0)
+        let signals = Locked(0)
+        let disconnected = Locked(false)
+        try pair.service.export(
+            "/test/Probe",
+            interfaces: [
+                Interface(
+                    "org.example.Probe",
+                    methods: [Method("Start", handler: .immediate { _ in calls.withLock { $0 += 1 }; return [] })])
+            ])
+        _ = pair.service.addMatch(MatchRule(interface: "org.example.Probe", member: "Note")) { _ in
+            signals.withLock { $0 += 1 }
+        }
+        pair.service.onDisconnect { disconnected.withLock { $0 = true } }
+        _ = try await pair.service.call(.bus("GetId"))
+        pair.service.queue.sync { pair.service.holdsIncoming = true }
+
+        let call = Task { try? await pair.call("/test/Probe", "org.example.Probe", "Start") }
+        try pair.client.emit(
+            Signal(
+                path: "/test/Probe", interface: "org.example.Probe", member: "Note",
+                destination: try BusName(pair.service.uniqueName)))
+        try await waitUntil("the service to have read the call and the signal", deadline: .seconds(10)) {
+            pair.service.queue.sync { pair.service.incoming.count(from: pair.client.uniqueName) } == 2
+        }
+        pair.bus.stop()
+        try await waitUntil("the service to see the bus gone", deadline: .seconds(10)) { disconnected.value }
+        _ = await call.value
+        #expect(signals.value == 1)
+        #expect(calls.value == 0)
     }
 }
