@@ -12,6 +12,23 @@ import CDBus
 /// storm is seen within one message's time and `SenderQueues` serves it next if it only reads.
 extension Connection {
     /// Takes one message from libdbus's dispatch (our filter); false for kinds we do not know.
+    ///
+    /// Two kinds of message are handled here as they arrive instead of being queued:
+    /// - The bus driver's (`org.freedesktop.DBus`: NameOwnerChanged, NameAcquired/NameLost, the
+    ///   replies to our calls of it) are a barrier. Queued, they would be served one per visit
+    ///   behind other senders, and a peer's call read *after* a NameOwnerChanged could be handled
+    ///   before it: a client that saw a provider take its name and then asks us about it would
+    ///   get the state from before (name watches, `knownOwners`). Handled on arrival, everything
+    ///   read later sees them; what other peers sent earlier may see them too, which is no
+    ///   different from those calls taking longer to reach us. They are cheap bookkeeping. The
+    ///   exception is the peers a NameOwnerChanged names: their own queued messages were sent
+    ///   before the change and go first (a departing peer's calls, a signal from a name's old
+    ///   owner that `knownOwners` would no longer accept).
+    /// - libdbus's own Local.Disconnected (no sender): it comes after everything read before
+    ///   it. Queued replies and signals go first; queued calls are dropped, as `teardown` would
+    ///   drop them: their callers can never hear back, so nothing should start on their behalf.
+    ///
+    /// Both run whatever the turn's limits (`holdsIncoming`, output pacing, `perTurn`).
     func receive(_ message: Message) -> Bool {
         switch message.type {
         case DBUS_MESSAGE_TYPE_METHOD_CALL, DBUS_MESSAGE_TYPE_METHOD_RETURN, DBUS_MESSAGE_TYPE_ERROR,
@@ -21,8 +38,15 @@ extension Connection {
             return false
         }
         guard let sender = message.sender else {
-            // libdbus's own (Local.Disconnected) comes after everything read before it.
-            while let earlier = incoming.next() { _ = handle(earlier) }
+            for earlier in incoming.removeAll() where earlier.type != DBUS_MESSAGE_TYPE_METHOD_CALL {
+                _ = handle(earlier)
+            }
+            return handle(message)
+        }
+        guard sender != BusName.bus.rawValue else {
+            for peer in ownersNamed(message) {
+                for earlier in incoming.removeAll(from: peer) { _ = handle(earlier) }
+            }
             return handle(message)
         }
         incoming.append(message, from: sender, prompt: isPrompt(message))
@@ -44,10 +68,6 @@ extension Connection {
                 break
             }
             handled += 1
-            if !incoming.isEmpty, let departed = departedOwner(message) {
-                // The bus reports a peer gone after routing all it sent: handle that first.
-                for earlier in incoming.removeAll(from: departed) { _ = handle(earlier) }
-            }
             _ = handle(message)
         }
         updateBackPressure()
@@ -57,8 +77,9 @@ extension Connection {
     /// libdbus. Otherwise the watches wake the loop (new input, or the socket taking output).
     func hasWork(_ connection: OpaquePointer) -> Bool {
         if !holdsIncoming, incoming.hasPrompt || (!incoming.isEmpty && outputFlows(connection)) { return true }
+        // Not `!= COMPLETE`: NEED_MEMORY would keep the loop spinning on a dispatch that cannot run.
         return incoming.count < incomingBound
-            && dbus_connection_get_dispatch_status(connection) != DBUS_DISPATCH_COMPLETE
+            && dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS
     }
 
     /// Has libdbus read what the socket holds, while the backlog is under its bound. Reads
@@ -126,15 +147,14 @@ extension Connection {
         return method?.readOnly ?? false
     }
 
-    /// The unique name whose departure `message` announces (NameOwnerChanged from the bus with
-    /// an old owner), if that peer still has calls queued.
-    private func departedOwner(_ message: Message) -> String? {
-        guard message.type == DBUS_MESSAGE_TYPE_SIGNAL, message.sender == BusName.bus.rawValue,
+    /// The unique names a NameOwnerChanged names (old and new owner) that still have messages
+    /// queued; none for any other message.
+    private func ownersNamed(_ message: Message) -> [String] {
+        guard !incoming.isEmpty, message.type == DBUS_MESSAGE_TYPE_SIGNAL,
             dbus_message_has_member(message.raw, "NameOwnerChanged") != 0
-        else { return nil }
+        else { return [] }
         let body = message.body
-        guard body.count == 3, let old = body[1].string, !old.isEmpty else { return nil }
-        return old
+        guard body.count == 3 else { return [] }
+        return [body[1].string, body[2].string].compactMap { $0 }.filter { !$0.isEmpty }
     }
 }
-

@@ -28,7 +28,9 @@ private let releaseContext: DBusFreeFunction = { pointer in
 }
 
 /// The sources of one libdbus watch. Loop-confined (`@unchecked Sendable` only so the source
-/// handlers, which run on the loop, may capture it).
+/// handlers, which run on the loop, may capture it): `addSource` and `update` check it (a
+/// thread-local read, against libdbus toggling a watch off the loop); `cancel` cannot, as the
+/// connection's deinit runs it wherever the last reference went, when nothing else can reach it.
 ///
 /// Each source watches a duplicate of libdbus's socket, which its cancel handler closes.
 /// libdispatch on Linux keeps one epoll registration per descriptor *number* and drops a
@@ -40,6 +42,8 @@ private let releaseContext: DBusFreeFunction = { pointer in
 /// let go of it, so no new socket can get it meanwhile.
 final class WatchEntry: @unchecked Sendable {
     let watch: OpaquePointer
+    /// The connection's loop: the sources' queue and the only place the entry is changed.
+    let queue: DispatchQueue
     /// libdbus's socket (polled directly by the turn; the sources watch duplicates of it).
     let fd: Int32
     private(set) var sources: [(source: any DispatchSourceProtocol, flag: UInt32, resumed: Bool)] = []
@@ -49,14 +53,16 @@ final class WatchEntry: @unchecked Sendable {
     /// watch may be freed while an entry is still referenced).
     let reads: Bool
 
-    init(watch: OpaquePointer) {
+    init(watch: OpaquePointer, queue: DispatchQueue) {
         self.watch = watch
+        self.queue = queue
         fd = dbus_watch_get_unix_fd(watch)
         reads = dbus_watch_get_flags(watch) & DBUS_WATCH_READABLE.rawValue != 0
     }
 
     /// Adds a source for `flag` (inactive until `update`) that calls `handler` on `queue`.
-    func addSource(_ flag: UInt32, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+    func addSource(_ flag: UInt32, handler: @escaping @Sendable () -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
         let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         if duplicate < 0 { log("cannot duplicate the bus socket (errno \(errno)); watching it directly") }
         let watched = duplicate >= 0 ? duplicate : fd
@@ -73,6 +79,7 @@ final class WatchEntry: @unchecked Sendable {
     /// as libdbus says (`dbus_watch_get_enabled`), except that reading stays off while
     /// `readPaused` (the backlog is at its bound).
     func update(readPaused: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
         let enabled = dbus_watch_get_enabled(watch) != 0
         for index in sources.indices {
             let wanted = enabled && !(readPaused && sources[index].flag == DBUS_WATCH_READABLE.rawValue)
@@ -203,10 +210,10 @@ extension Connection {
 
     private func addWatch(_ watch: OpaquePointer) {
         assertOnLoop()
-        let entry = WatchEntry(watch: watch)
+        let entry = WatchEntry(watch: watch, queue: queue)
         let flags = dbus_watch_get_flags(watch)
         for flag in [DBUS_WATCH_READABLE.rawValue, DBUS_WATCH_WRITABLE.rawValue] where flags & flag != 0 {
-            entry.addSource(flag, queue: queue) { [weak self] in self?.handleWatch(entry, flag: flag) }
+            entry.addSource(flag) { [weak self] in self?.handleWatch(entry, flag: flag) }
         }
         watches[watch] = entry
         entry.update(readPaused: readPaused)

@@ -56,6 +56,9 @@ struct SenderQueues<Element> {
         if prompt { promptRing.append(sender) } else { bulkRing.append(sender) }
     }
 
+    /// How many messages `sender` has queued (for tests that hold the loop).
+    func count(from sender: String) -> Int { queues[sender]?.count ?? 0 }
+
     /// Whether a prompt message waits (it may be handled even while bulk ones may not).
     var hasPrompt: Bool { !promptRing.isEmpty }
 
