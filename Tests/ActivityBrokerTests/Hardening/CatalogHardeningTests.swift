@@ -24,14 +24,31 @@ struct CatalogHardeningTests {
         let app = try f.bus.connect()
 
         try f.write(TestManifest.json(id: "org.test.fresh"), to: "data/activity-broker/extensions/fresh.json")
-        // Calls keep coming while the files are read; each registration logs a line. The log
-        // then shows, in the broker's own order, whether a call was served during the reload.
-        var tick = 0
-        try await waitUntil("the reload to be applied", deadline: .seconds(60)) {
-            tick += 1
-            try await f.register("org.test.tick", name: "Tick \(tick)", on: app)
-            return Self.reloadWindow(in: f.log) != nil
+        // Calls keep coming while the files are read: eight callers each call again as soon as
+        // answered, so the broker always has calls queued however short the reload is (5,000
+        // files take tens of ms on every core). Each
+        // registration logs a line; the log then shows, in the broker's own order, whether a
+        // call was served during the reload.
+        let stop = Locked(false)
+        let callers = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 0..<8 {
+                    group.addTask {
+                        var round = 0
+                        while !stop.value {
+                            round += 1
+                            try await f.register("org.test.tick\(n)", name: "Tick \(round)", on: app)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
         }
+        try await waitUntil("the reload to be applied", deadline: .seconds(60)) {
+            Self.reloadWindow(in: f.log) != nil
+        }
+        stop.withLock { $0 = true }
+        try await callers.value
         let window = try #require(Self.reloadWindow(in: f.log))
         #expect(window.contains { $0.contains("registered org.test.tick") }, "no call was served while the catalog was read")
         try await waitUntil("the new manifest", deadline: .seconds(60)) {
