@@ -25,10 +25,9 @@ struct CatalogHardeningTests {
 
         try f.write(TestManifest.json(id: "org.test.fresh"), to: "data/activity-broker/extensions/fresh.json")
         // Calls keep coming while the files are read: eight callers each call again as soon as
-        // answered, so the broker always has calls queued however short the reload is (5,000
-        // files take tens of ms on every core). Each
-        // registration logs a line; the log then shows, in the broker's own order, whether a
-        // call was served during the reload.
+        // answered, so the broker has calls queued however short the reload is (5,000 files
+        // take tens of ms on every core). Each registration logs a line; the log then shows, in
+        // the broker's own order, whether a call was served during the reload.
         let stop = Locked(false)
         let callers = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
