@@ -50,8 +50,8 @@ public struct AttributionReport: Hashable, Sendable {
     /// The POST body, byte for byte in WebKit's key order:
     /// `{"source_engagement_type":"click","source_site":…,"source_id":…,"attributed_on_site":…,"trigger_data":…,"version":3}`.
     public var json: String {
-        "{\"source_engagement_type\":\"click\",\"source_site\":\(Self.quoted(sourceSite)),\"source_id\":\(sourceID),"
-            + "\"attributed_on_site\":\(Self.quoted(destinationSite)),\"trigger_data\":\(triggerData),\"version\":3}"
+        "{\"source_engagement_type\":\"click\",\"source_site\":\(JSONText.quoted(sourceSite)),\"source_id\":\(sourceID),"
+            + "\"attributed_on_site\":\(JSONText.quoted(destinationSite)),\"trigger_data\":\(triggerData),\"version\":3}"
     }
 
     /// The two URLs the report goes to: the source site's well-known path, then the destination's.
@@ -70,7 +70,4 @@ public struct AttributionReport: Hashable, Sendable {
         let host = site.contains(":") ? "[\(site)]" : site
         return "https://\(host)\(wellKnownPath)"
     }
-
-    /// A JSON string literal. Sites are host names, but escaping keeps the body JSON whatever they hold.
-    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }

@@ -99,7 +99,7 @@ public enum AttributionStoreFormat {
     }
 
     private static func sites(_ source: String, _ destination: String, _ id: UInt8) -> String {
-        "\"source_site\":\(AttributionReport.quoted(source)),\"destination_site\":\(AttributionReport.quoted(destination)),\"source_id\":\(id)"
+        "\"source_site\":\(JSONText.quoted(source)),\"destination_site\":\(JSONText.quoted(destination)),\"source_id\":\(id)"
     }
 
     /// A `YYYY-MM-DD` string.
