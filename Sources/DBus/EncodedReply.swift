@@ -42,15 +42,11 @@ public final class EncodedReply: @unchecked Sendable {
     /// The decoded body (for tests and logs; decodes the template each time).
     public var values: [Value] { template.body }
 
-    /// A copy of the template addressed as the reply to `call`; nil when libdbus is out of memory.
-    func reply(to call: Message) -> Message? {
+    /// A copy of the template addressed as the reply to the call `address` was taken from; nil
+    /// when libdbus is out of memory.
+    func reply(to address: ReplyAddress) -> Message? {
         guard let copy = dbus_message_copy(template.raw) else { return nil }
         let message = Message(taking: copy)
-        guard dbus_message_set_reply_serial(copy, dbus_message_get_serial(call.raw)) != 0 else { return nil }
-        // The sender was set by the bus (a valid unique name); absent on a peer-to-peer link.
-        if let sender = dbus_message_get_sender(call.raw), dbus_message_set_destination(copy, sender) == 0 {
-            return nil
-        }
-        return message
+        return address.address(copy) ? message : nil
     }
 }

@@ -105,14 +105,14 @@ extension Connection {
     // MARK: Dispatch (on the loop)
 
     private func replyError(_ call: Message, _ error: DBusError) {
-        guard !call.noReplyExpected, let reply = Message.errorReply(to: call, error: error) else { return }
+        guard !call.noReplyExpected, let reply = Message.errorReply(to: ReplyAddress(call), error: error) else { return }
         sendOneWay(reply)
     }
 
     private func replyValues(_ call: Message, _ values: [Value]) {
         guard !call.noReplyExpected else { return }
         do {
-            sendOneWay(try Message.methodReturn(to: call, values: values))
+            sendOneWay(try Message.methodReturn(to: ReplyAddress(call), values: values))
         } catch {
             replyError(call, .failed("reply could not be encoded: \(error.message)"))
         }
@@ -169,10 +169,14 @@ extension Connection {
                 .invalidArgs(
                     "\(interface.name).\(member) expects arguments '\(method.inSignature)', received '\(call.signature)'"))
         }
+        // From here on, only the decoded body and the reply address: the handler may hold both
+        // through a wait, and the received message goes with this function (ReplyAddress).
+        let address = ReplyAddress(call)
         let invocation = MethodInvocation(
-            sender: call.sender ?? "", path: path, interface: interface.name, member: member, body: call.body)
+            sender: address.sender ?? "", path: path, interface: interface.name, member: member, body: call.body)
         let responder = Responder(
-            connection: self, call: call, outSignature: method.outSignature, interface: interface.name, member: member)
+            connection: self, call: address, outSignature: method.outSignature, interface: interface.name,
+            member: member)
         switch method.handler {
         case .immediate(let handler):
             do {

@@ -79,19 +79,29 @@ final class Message: @unchecked Sendable {
         return message
     }
 
-    /// A method return to `call` carrying `values`.
-    static func methodReturn(to call: Message, values: [Value]) throws(DBusError) -> Message {
-        let message = try allocated(dbus_message_new_method_return(call.raw))
+    /// A method return carrying `values`, addressed as `dbus_message_new_method_return` would
+    /// address it to the call `address` was taken from.
+    static func methodReturn(to address: ReplyAddress, values: [Value]) throws(DBusError) -> Message {
+        let message = try allocated(dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN))
+        guard address.address(message.raw) else { throw .failed("libdbus could not address a reply") }
         try ValueCoding.append(values, to: message.raw)
         return message
     }
 
-    /// An error reply to `call`. An invalid error name becomes `Failed` (libdbus would abort on it).
-    static func errorReply(to call: Message, error: DBusError) -> Message? {
+    /// An error reply, as `dbus_message_new_error` would build it for the call `address` was
+    /// taken from; nil when libdbus is out of memory. An invalid error name becomes `Failed`
+    /// (libdbus would abort on it).
+    static func errorReply(to address: ReplyAddress, error: DBusError) -> Message? {
         let name = (try? ErrorName(error.name))?.rawValue ?? DBusError.failedName
-        let text = error.message.replacingNULs()
-        let raw = name.withCString { name in text.withCString { dbus_message_new_error(call.raw, name, $0) } }
-        return raw.map { Message(taking: $0) }
+        guard let raw = dbus_message_new(DBUS_MESSAGE_TYPE_ERROR) else { return nil }
+        let message = Message(taking: raw)
+        guard name.withCString({ dbus_message_set_error_name(raw, $0) }) != 0, address.address(raw) else { return nil }
+        do {
+            try ValueCoding.append([.string(error.message.replacingNULs())], to: raw)
+        } catch {
+            return nil
+        }
+        return message
     }
 }
 

@@ -6,17 +6,20 @@ import Locking
 ///
 /// Replying twice is a programmer error (precondition). A responder released without a reply
 /// answers `org.freedesktop.DBus.Error.Failed`, so a caller never waits for a reply that cannot come.
+///
+/// It keeps the call's `ReplyAddress`, not the received message: a handler may hold it through
+/// a long wait, and a held message would count against `IncomingLimits.bytes` (see there).
 public final class Responder: @unchecked Sendable {
     // `replied` is guarded by `lock`; the rest is immutable.
     private let lock = Lock()
     private var replied = false
     private let connection: Connection
-    private let call: Message
+    private let call: ReplyAddress
     private let outSignature: Signature
     private let interface: InterfaceName
     private let member: MemberName
 
-    init(connection: Connection, call: Message, outSignature: Signature, interface: InterfaceName, member: MemberName) {
+    init(connection: Connection, call: ReplyAddress, outSignature: Signature, interface: InterfaceName, member: MemberName) {
         self.connection = connection
         self.call = call
         self.outSignature = outSignature
