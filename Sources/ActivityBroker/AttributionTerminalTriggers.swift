@@ -30,12 +30,12 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
     private let attributions: Attributions
     private let caller: AttributionTriggerCaller?
     private let log: BrokerLog
-    /// Calls whose caller is being looked at: each holds its message (at most two URLs of
-    /// `SharedURL.maxLength`, about 64 KB) through the wait on the bus daemon.
+    /// Calls whose caller is being looked at, each with its parsed URLs (at most two of
+    /// `SharedURL.maxLength`) and one or two queries of the bus daemon out.
     private var pendingChecks = 0
-    /// At most this many calls wait on the bus at once (about 2 MB held): checked calls are
-    /// small, but enough of them at once would pass `IncomingLimits.bytes` just as one
-    /// unchecked call did. One `share browse` reports one trigger at a time.
+    /// At most this many callers are looked at at once; one more is `LimitExceeded`. A count
+    /// any caller controls needs a bound: this one bounds the queries out and what waits for
+    /// them (about 2 MB). One `share browse` reports one trigger at a time.
     static let maxPendingChecks = 32
 
     init(
@@ -50,14 +50,12 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
     /// `ReportAttributionTrigger(url, page)` from `sender`: answered through `responder` once
     /// the sender is known.
     ///
-    /// The arguments are checked first, before the bus is asked about the sender: `responder`
-    /// holds the incoming message, which counts toward the loop's `IncomingLimits.bytes` until
-    /// it is answered, and a message over that bound (the bus lets a peer send far larger
-    /// strings) would stop the loop reading the very reply this waits for. Checked, both are
-    /// URLs within `SharedURL.maxLength`, so what waits is small.
+    /// The arguments are checked first: a malformed call is refused at once, without asking
+    /// the bus about its caller, and what waits for the answer is two URLs within
+    /// `SharedURL.maxLength`, parsed once.
     func report(url: String, page: String, sender: String, responder: Responder) {
         connection.assertOnLoop()
-        guard Self.valid(url: url, page: page) else {
+        guard case let (trigger, pageURL)? = Self.parsed(url: url, page: page) else {
             return responder.fail(
                 ActivityError.invalidArgument(
                     "\(Broker1.reportAttributionTrigger.name.rawValue): url must be an exact trigger URL and page an http(s) URL (each at most \(SharedURL.maxLength) bytes)"
@@ -66,7 +64,7 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
         guard pendingChecks < Self.maxPendingChecks else {
             return responder.fail(
                 ActivityError.limitExceeded(
-                    "\(Broker1.reportAttributionTrigger.name.rawValue): \(pendingChecks) callers are being checked already; try again"
+                    "\(Broker1.reportAttributionTrigger.name.rawValue): \(pendingChecks) callers are being checked already (at most \(Self.maxPendingChecks)); try again"
                 ))
         }
         // `accept` and `refuse`, the only ends of the check, count it done.
@@ -87,26 +85,28 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
                 return refuse(
                     sender, responder, "it is not \(Broker1.triggerReporterExecutable) beside the broker")
             }
-            guard processFD == nil else { return accept(url: url, page: page, responder: responder) }
+            guard processFD == nil else { return accept(trigger, page: pageURL, responder: responder) }
             busCall("GetConnectionUnixProcessID", sender) { [self] again in
                 guard again?.first?.uint32 == pid else {
                     return refuse(sender, responder, "it left the bus while it was checked")
                 }
-                accept(url: url, page: page, responder: responder)
+                accept(trigger, page: pageURL, responder: responder)
             }
         }
     }
 
-    /// Whether `url` is an exact trigger URL and `page` an http(s) URL (so both are within
-    /// `SharedURL.maxLength`, which `SharedURL` checks before it parses).
-    private static func valid(url: String, page: String) -> Bool {
-        let scheme = (try? SharedURL(page))?.scheme
-        return AttributionTrigger(url) != nil && (scheme == "http" || scheme == "https")
+    /// `url` as an exact trigger and `page` as an http(s) URL (both within `SharedURL.maxLength`,
+    /// which `SharedURL` checks before it parses); nil when either is not.
+    private static func parsed(url: String, page: String) -> (AttributionTrigger, SharedURL)? {
+        guard let trigger = AttributionTrigger(url), let page = try? SharedURL(page),
+            page.scheme == "http" || page.scheme == "https"
+        else { return nil }
+        return (trigger, page)
     }
 
-    private func accept(url: String, page: String, responder: Responder) {
+    private func accept(_ trigger: AttributionTrigger, page: SharedURL, responder: Responder) {
         pendingChecks -= 1
-        attributions.recordTrigger(url: url, pageURL: page, session: "a terminal session")
+        attributions.recordTrigger(trigger, page: page, session: "a terminal session")
         responder.reply()
     }
 

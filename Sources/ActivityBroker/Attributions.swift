@@ -71,10 +71,15 @@ final class Attributions: @unchecked Sendable {
     /// `session` names the session in log lines ("session 3", "a terminal session").
     /// Anything that is not an exact trigger URL is ignored silently (every redirect comes here).
     func recordTrigger(url: String, pageURL: String, session: String) {
+        guard let trigger = AttributionTrigger(url), let page = try? SharedURL(pageURL) else { return }
+        recordTrigger(trigger, page: page, session: session)
+    }
+
+    /// A trigger already parsed (the terminal's, checked before its caller was looked at), seen
+    /// in a load that began at `page`. A page without a site (an IP address) is ignored.
+    func recordTrigger(_ trigger: AttributionTrigger, page: SharedURL, session: String) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let trigger = AttributionTrigger(url), let page = try? SharedURL(pageURL),
-            let destination = RegistrableDomain.of(page)
-        else { return }
+        guard let destination = RegistrableDomain.of(page) else { return }
         guard settings.isEnabled else {
             log.debug("\(session): click measurement is off; a trigger was ignored")
             return

@@ -64,12 +64,11 @@ public enum EventAttributionKey {
     public static let destinationURL = "destination_url"
     /// s: the https origin that receives the report.
     public static let reportEndpoint = "report_endpoint"
-    /// s: what was clicked, for people; at most `maximumDescriptionLength` characters.
+    /// s: what was clicked, for people; at most `EventAttribution.maximumDescriptionLength`
+    /// (ActivityKit, where the field is checked) characters.
     public static let sourceDescription = "source_description"
     /// s: who placed the ad, for people.
     public static let purchaser = "purchaser"
-
-    public static let maximumDescriptionLength = 256
     /// Every key with its type (all are required).
     public static let types: [String: Signature] = [
         sourceIdentifier: "y", destinationURL: "s", reportEndpoint: "s", sourceDescription: "s", purchaser: "s",

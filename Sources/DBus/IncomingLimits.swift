@@ -10,15 +10,16 @@ enum IncomingLimits {
     /// 0.5–1 KB each for ordinary calls.
     /// Reading resumes once the backlog is down to half of it.
     static let messages = 16_384
-    /// Bytes of received messages alive at once (queued, or held by a handler that has not
-    /// replied yet) before libdbus stops reading (`dbus_connection_set_max_received_size`;
-    /// libdbus's own default is 63 MB). Bounds memory when messages are large.
+    /// Bytes of received messages alive at once (read and not yet handled) before libdbus
+    /// stops reading (`dbus_connection_set_max_received_size`; libdbus's own default is 63 MB).
+    /// Bounds memory when messages are large.
     ///
-    /// So a handler must not hold an unbounded call (its `Responder` holds the message) while it
-    /// waits on another peer's reply (the bus daemon's, a service's) or on a user: one call over
-    /// this bound (the session bus passes far larger ones) stops reading, the awaited reply is
-    /// never read, and every peer waits until that wait times out. Check the caller's sizes
-    /// before such a wait, so that what waits is bounded and an oversized call is refused at once.
+    /// A call being answered does not count: once its body is decoded the message is released,
+    /// and its `Responder` keeps only a `ReplyAddress`. Were it kept, a handler waiting on another
+    /// peer (the bus daemon, a service) or on a user while it held one call over this bound
+    /// (the session bus passes far larger ones) would stop reading: the awaited reply would never
+    /// be read, and every peer would wait until that wait timed out. What a waiting handler keeps
+    /// of a call's arguments is its own memory to bound.
     static let bytes = 16 << 20
     /// Bulk (non-read-only) calls one peer has handled per visit before the next peer's turn.
     static let perPeerBudget = 4

@@ -1,17 +1,17 @@
-// ReportAttributionTrigger holds only bounded calls while it waits on the bus, so the broker keeps reading.
+// ReportAttributionTrigger checks its arguments before it looks at its caller, and bounds how many callers it looks at at once.
 import ActivityBrokerInterface
 import DBus
 import Foundation
 import TestSupport
 import Testing
 
-/// The broker stops reading its socket while the calls it still holds pass
-/// `IncomingLimits.bytes` (16 MB). `ReportAttributionTrigger` asks the bus daemon about its
-/// caller before it answers: a call over that bound held through the wait would leave the
-/// daemon's reply unread, and every peer unanswered until the wait timed out (5 s). Its
-/// arguments are checked first, so such a call is refused at once and the broker answers on;
-/// and at most `maxPendingChecks` checked calls wait at once, so many cannot add up to it.
-@Suite("An oversized ReportAttributionTrigger does not stop the broker")
+/// `ReportAttributionTrigger` asks the bus daemon about its caller before it answers. Its
+/// arguments are checked first, so a malformed call (here 17 MB, over the 16 MB of received
+/// messages at which the broker stops reading) is refused at once without a query and the
+/// broker answers on; and at most `maxPendingChecks` callers are looked at at once, a bound
+/// on a count every caller controls. That a call held through a wait does not stop the
+/// broker reading, whatever its size, is `OversizedPerformTests` and `HeldCallTests`.
+@Suite("ReportAttributionTrigger: malformed calls refused at once, callers looked at bounded")
 struct OversizedTriggerTests {
     static let ping = MethodCall(destination: BrokerFixture.busName, path: "/", interface: .peer, member: "Ping")
 
@@ -37,8 +37,7 @@ struct OversizedTriggerTests {
         Self.report(
             f, "https://shop.example/" + String(repeating: "a", count: 17 << 20), TerminalTriggerTests.page,
             into: refusal)
-        // Behind the huge call on the same connection, so the bus delivers it after it: were
-        // the call held through the credentials query, this would wait the query's 5 s.
+        // Behind the huge call on the same connection, so the bus delivers it after it.
         _ = try await f.client.call(Self.ping, timeout: .seconds(3))
         _ = try await other.call(Self.ping, timeout: .seconds(3))
         #expect(try await refusal.next("the refusal") == BrokerFixture.errorPrefix + "InvalidArgument")
@@ -57,9 +56,8 @@ struct OversizedTriggerTests {
         let limited = names.filter { $0 == BrokerFixture.errorPrefix + "LimitExceeded" }.count
         let denied = names.filter { $0 == BrokerFixture.errorPrefix + "AccessDenied" }.count
         #expect(limited > 0 && limited + denied == calls, "\(Set(names))")
-        // Without the bound, the calls waiting on the bus daemon passed 16 MB and the broker
-        // stopped reading (its 5 s credential queries then timed out). Whether a query times out
-        // is not asserted: on a machine loaded enough, 32 queries can take 5 s without any stall.
+        // Whether a query times out is not asserted: on a machine loaded enough, 32 queries
+        // can take 5 s.
         try await f.settle()
     }
 }
