@@ -32,13 +32,20 @@ enum BrowseCommand {
         do { broker = try BrokerProxy.connect(bus: bus) } catch { brokerProblem = "\(error)" }
         let configuration = NavigationConfiguration(
             dismissButtonStyle: .done, entersReaderIfAvailable: true, router: router)
-        let loader = PageLoader(onRedirect: TerminalTriggerReporter.redirectHook(broker))
+        let terminal = Terminal()
+        // Full-screen, what the broker refused shows in the status line; else on stderr.
+        let notices = TriggerNotices()
+        let interactive = terminal.isInteractive
+        let loader = PageLoader(
+            onRedirect: TerminalTriggerReporter.redirectHook(broker) { notice in
+                if interactive { notices.post(notice) } else { Output.error("share: \(notice)") }
+            })
         let session = NavigationSession(
             url: url, configuration: configuration, loader: loader, offering: broker)
-        let terminal = Terminal()
-        guard terminal.isInteractive else { return try await printOnce(session) }
+        guard interactive else { return try await printOnce(session) }
         var loop = BrowseLoop(
-            session: session, terminal: terminal, configuration: configuration, brokerProblem: brokerProblem)
+            session: session, terminal: terminal, configuration: configuration, brokerProblem: brokerProblem,
+            notices: notices)
         return try await loop.run()
     }
 

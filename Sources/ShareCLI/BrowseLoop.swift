@@ -16,6 +16,8 @@ struct BrowseLoop {
     let configuration: NavigationConfiguration
     /// Why there is no broker connection, if there is none.
     let brokerProblem: String?
+    /// What the trigger reporter has to tell; shown when the status line is free.
+    let notices: TriggerNotices
 
     private var state = BrowseState()
     private var readerShown = false
@@ -27,12 +29,13 @@ struct BrowseLoop {
 
     init(
         session: NavigationSession, terminal: Terminal, configuration: NavigationConfiguration,
-        brokerProblem: String?
+        brokerProblem: String?, notices: TriggerNotices
     ) {
         self.session = session
         self.terminal = terminal
         self.configuration = configuration
         self.brokerProblem = brokerProblem
+        self.notices = notices
     }
 
     mutating func run() async throws -> ShareExit {
@@ -52,6 +55,7 @@ struct BrowseLoop {
             return nil
         }
         if case .ended(let exit) = start { return exit }
+        if showNotice() { draw() }
         for await event in events.stream {
             guard case .terminal(let event) = event else { continue }
             switch event {
@@ -64,9 +68,18 @@ struct BrowseLoop {
                 break
             }
             clampScroll()
+            _ = showNotice()
             draw()
         }
         return .completed
+    }
+
+    /// Puts the trigger reporter's notice in the status line if the line is free; else it
+    /// waits for the next draw. Whether there was one to show.
+    private mutating func showNotice() -> Bool {
+        guard status == nil, let notice = notices.take() else { return false }
+        status = notice
+        return true
     }
 
     /// How a load ended: with the session going on (and why the load failed, if it did), or
