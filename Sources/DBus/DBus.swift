@@ -5,8 +5,10 @@
 // it. Public methods can be called from any thread (inline on the loop, else they hop).
 //
 // Files: the libdbus calls live in ConnectionLoop (watches, timeouts, dispatch), Message
-// (building and reading messages), ValueCoding (dbus_message_iter_*), Names (validators),
-// PendingCall / Exporting / Matching (send, reply, route). No OpaquePointer is public.
+// (building and reading messages), ReplyAddress (what a reply needs of a call, so that a
+// received message is released once decoded), ValueCoding (dbus_message_iter_*), Names
+// (validators), PendingCall / Exporting / Matching (send, reply, route). No OpaquePointer is
+// public.
 //
 // Safety: libdbus aborts the process on invalid names, paths, signatures or UTF-8, so every
 // such value is a validated type (`ObjectPath`, `BusName`, …) or is checked while encoding; bad
