@@ -1,14 +1,13 @@
 // An HTTP proxy on loopback serving one page of a named site that redirects to a click measurement trigger.
 import Foundation
-import TestSupport
 
 /// `python3`'s `http.server` as the proxy of a `share browse` run (`http_proxy`,
 /// `https_proxy`): `GET http://<site>/checkout` answers 302 to `trigger`, anything else 404,
 /// and `CONNECT` (the https load of the trigger URL that follows) 403, so the load ends
 /// there. The page thus belongs to a real site name without a name server or a certificate.
 /// Readiness barrier: the port it prints.
-final class TriggerPageProxy: Sendable {
-    let port: Int
+public final class TriggerPageProxy: Sendable {
+    public let port: Int
     private let process: ChildProcess
 
     static let script = """
@@ -33,7 +32,7 @@ final class TriggerPageProxy: Sendable {
         """
 
     /// Serves `page` (an absolute http URL) as a redirect to `trigger`.
-    init(page: String, trigger: String) async throws {
+    public init(page: String, trigger: String) async throws {
         process = try ChildProcess(executable: "python3", arguments: ["-c", Self.script, page, trigger])
         let line = try await process.nextLine(deadline: .seconds(20)) { Int($0) != nil }
         port = Int(line) ?? 0
@@ -42,7 +41,7 @@ final class TriggerPageProxy: Sendable {
     deinit { process.kill() }
 
     /// `environment` with both proxies set to this one.
-    func environment(_ environment: [String: String]) -> [String: String] {
+    public func environment(_ environment: [String: String]) -> [String: String] {
         environment.merging(
             [
                 "http_proxy": "http://127.0.0.1:\(port)", "https_proxy": "http://127.0.0.1:\(port)",
