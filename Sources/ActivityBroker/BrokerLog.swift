@@ -1,4 +1,4 @@
-// One line per event on standard error; never a URL, title or text, and outside text only made printable.
+// One line per event on standard error (written in batches); never a URL, title or text, and outside text only made printable.
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -49,9 +49,10 @@ public struct BrokerLog: Sendable {
         }
     }
 
-    /// Writes with one `write(2)` so that lines from other threads do not interleave.
+    /// Standard error, whole lines in the order they were logged, written in batches a few
+    /// milliseconds later off the caller's thread (`LogBatcher`: a write(2) per line was a
+    /// visible part of every job's work on the loop); what waits is written at `exit`.
     public static let standardError: @Sendable (String) -> Void = { line in
-        var bytes = Array(line.utf8)
-        _ = write(2, &bytes, bytes.count)
+        LogBatcher.standardError.append(line)
     }
 }

@@ -18,8 +18,8 @@ import Glibc
 /// Nothing is exported per job: the table answers every path below `Job1.parentPath` from a
 /// running `Job` or, during the afterlife, a `FinishedJobs` row; one `JobAlarm` serves every
 /// timeout and the afterlife's end. So a `Perform` costs no table, timer or extra loop turn, and
-/// what happens once `Finished` is sent (the row, the usage count, the log line) is off the
-/// path of the caller's wait.
+/// what happens once `Finished` is sent (`PropertiesChanged`, the row, the usage count, the log
+/// line) is off the path of the caller's wait.
 final class JobTable: @unchecked Sendable {
     private let connection: Connection
     private let activities: ActivityState
@@ -34,6 +34,7 @@ final class JobTable: @unchecked Sendable {
     private var finished = FinishedJobs()
     private var runningByCaller: [String: Int] = [:]
     private var nextNumber: UInt64 = 1
+    private var tokens = JobToken.Source()
     private let dispatcher: Dispatcher
     private lazy var alarm = JobAlarm(queue: connection.queue) { [unowned self] in alarmFired() }
 
@@ -136,7 +137,7 @@ final class JobTable: @unchecked Sendable {
         connection.assertOnLoop()
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout) * 1_000_000_000
         let job = Job(
-            number: nextNumber, token: .random(), activityID: activityID, caller: caller, state: state,
+            number: nextNumber, token: tokens.token(), activityID: activityID, caller: caller, state: state,
             timeout: timeout, deadline: deadline)
         nextNumber += 1
         running[job.token] = job
@@ -180,9 +181,14 @@ final class JobTable: @unchecked Sendable {
         }
     }
 
-    /// Ends the job once: state, its `whenFinished`, the unicast `PropertiesChanged` and
-    /// `Finished` (in that order, as always); then, with the caller already told, its row for
-    /// the afterlife, the usage count when it completed and the log line.
+    /// Ends the job once: state, its `whenFinished`, then the unicast `Finished`; then, with the
+    /// caller already told, `PropertiesChanged(State)`, its row for the afterlife, the usage
+    /// count when it completed and the log line.
+    ///
+    /// `Finished` goes first (docs/dbus-api.md, Job1): it is what the caller waits for, and the
+    /// bus routes our messages one after the other, so the property change sent before it was a
+    /// whole routing on the path of every `Perform`. `State` reads the final state from the
+    /// moment `Finished` is sent, so a caller that reads it then is never told `running`.
     func finish(_ job: Job, _ outcome: JobOutcome) {
         guard job.end(outcome.state) else { return }
         running[job.token] = nil
@@ -194,9 +200,6 @@ final class JobTable: @unchecked Sendable {
         job.whenFinished = nil
         whenFinished?(outcome)
         if let caller = job.destination {
-            connection.emitPropertiesChanged(
-                path: job.path, interface: Job1.interface, values: [Job1.state.name.rawValue: .string(outcome.state.rawValue)],
-                destination: caller)
             var results = outcome.results
             if job.reportsActivityID, let id = job.activityID { results[ResultKey.activityID] = .string(id.rawValue) }
             do {
@@ -206,6 +209,9 @@ final class JobTable: @unchecked Sendable {
             } catch {
                 log.event("job \(job.number): could not send Finished: \(error)")
             }
+            connection.emitPropertiesChanged(
+                path: job.path, interface: Job1.interface, values: [Job1.state.name.rawValue: .string(outcome.state.rawValue)],
+                destination: caller)
         }
 
         let expiry = DispatchTime.now().uptimeNanoseconds + afterlife

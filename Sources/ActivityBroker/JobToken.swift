@@ -1,6 +1,7 @@
 // The 128 random bits that name a job in its path: made, spelled as a path element and read back.
 import ActivityBrokerInterface
 import DBus
+import Glibc
 
 /// A job's name: 128 random bits, the last element of its path (`…/job/<32 hex digits>`), so
 /// that no client can guess another caller's job (API.md §6). Held as a number, 16 bytes, so
@@ -47,4 +48,28 @@ struct JobToken: Hashable, Sendable {
 
     /// The job's object path.
     var path: ObjectPath { Job1.path(token: pathElement) }
+}
+
+extension JobToken {
+    /// Fresh tokens for one owner (the job table, on its loop), read from the system's
+    /// generator (getrandom(2), through arc4random_buf) 256 at a time: `random()` made two
+    /// system calls per job (one per 64 bits), on the path of every `Perform`. The bits are the
+    /// same generator's, each used once; only when they are read differs.
+    struct Source {
+        private var buffer = [UInt128](repeating: 0, count: 256)
+        private var next = 256
+
+        /// The next unused token.
+        mutating func token() -> JobToken {
+            if next == buffer.count { refill() }
+            defer { next += 1 }
+            return JobToken(bits: buffer[next])
+        }
+
+        private mutating func refill() {
+            // glibc's arc4random_buf (2.36) is getrandom(2), retried until the buffer is full.
+            buffer.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
+            next = 0
+        }
+    }
 }

@@ -92,8 +92,8 @@ struct JobAfterlifeTests {
         #expect(try await f.property("State", path: next, interface: Self.job) == .string("completed"))
     }
 
-    @Test("A job's end reaches its caller as PropertiesChanged(State) first, then Finished (as before the afterlife table)")
-    func stateChangeBeforeFinished() async throws {
+    @Test("A job's end reaches its caller as Finished first, then PropertiesChanged(State) with the same state (docs/dbus-api.md)")
+    func finishedBeforeStateChange() async throws {
         let f = try await Self.start(afterlife: "60")
         let both = Inbox<IncomingSignal>()
         _ = f.client.addMatch(MatchRule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")) {
@@ -103,11 +103,13 @@ struct JobAfterlifeTests {
         try await f.settle()
         for id in ["org.test.quick", "org.test.broken"] {
             let job = try await f.perform(id, Self.items)
-            try await waitUntil("Finished of \(job)") { both.items.contains { $0.path == job && $0.member == "Finished" } }
+            try await waitUntil("PropertiesChanged of \(job)") {
+                both.items.contains { $0.path == job && $0.member == "PropertiesChanged" }
+            }
             let ofJob = both.items.filter { $0.path == job }
-            #expect(ofJob.map(\.member) == ["PropertiesChanged", "Finished"], "\(ofJob.map(\.member))")
-            let changed = ofJob.first?.body.dropFirst().first?.vardict?["State"]?.unwrapped
-            #expect(changed == ofJob.last?.body.first, "State in PropertiesChanged is Finished's state")
+            #expect(ofJob.map(\.member) == ["Finished", "PropertiesChanged"], "\(ofJob.map(\.member))")
+            let changed = ofJob.last?.body.dropFirst().first?.vardict?["State"]?.unwrapped
+            #expect(changed == ofJob.first?.body.first, "State in PropertiesChanged is Finished's state")
         }
     }
 }

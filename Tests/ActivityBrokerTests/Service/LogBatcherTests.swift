@@ -1,0 +1,74 @@
+// The broker's batched standard error: whole lines, in order, all of them, written off the caller's thread.
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@testable import ActivityBroker
+
+@Suite struct LogBatcherTests {
+    /// A pipe whose write end a `LogBatcher` writes to; its read end is non-blocking.
+    final class Pipe: @unchecked Sendable {
+        let read: Int32
+        let write: Int32
+        private var received: [UInt8] = []
+
+        init() throws {
+            var ends: [Int32] = [0, 0]
+            guard pipe2(&ends, O_CLOEXEC) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            read = ends[0]
+            write = ends[1]
+            _ = fcntl(read, F_SETFL, fcntl(read, F_GETFL) | O_NONBLOCK)
+        }
+
+        deinit {
+            close(read)
+            close(write)
+        }
+
+        /// Everything written so far (reads what the pipe holds now, without waiting).
+        var text: String {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = Glibc.read(read, &buffer, buffer.count)
+                guard count > 0 else { break }
+                received += buffer[..<count]
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+    }
+
+    @Test("Lines logged from several threads all arrive, whole and each thread's in order, without a flush")
+    func linesArriveWholeAndInOrder() async throws {
+        let pipe = try Pipe()
+        let batcher = LogBatcher(descriptor: pipe.write)
+        let threads = 4
+        let perThread = 500
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for number in 0..<perThread { batcher.append("thread \(thread) line \(number)\n") }
+        }
+        var lines: [Substring] = []
+        try await waitUntil("every line written", deadline: .seconds(10)) {
+            lines = pipe.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            return lines.count >= threads * perThread
+        }
+        #expect(lines.count == threads * perThread)
+        for thread in 0..<threads {
+            let own = lines.filter { $0.hasPrefix("thread \(thread) ") }
+            #expect(own == (0..<perThread).map { "thread \(thread) line \($0)"[...] })
+        }
+    }
+
+    @Test("flush writes what waits at once (the broker's exit), and a later batch still follows")
+    func flushWritesAtOnce() async throws {
+        let pipe = try Pipe()
+        let batcher = LogBatcher(descriptor: pipe.write)
+        batcher.append("first\n")
+        batcher.append("second\n")
+        batcher.flush()
+        #expect(pipe.text == "first\nsecond\n")
+        batcher.append("third\n")
+        try await waitUntil("the next batch", deadline: .seconds(10)) { pipe.text.hasSuffix("third\n") }
+        #expect(pipe.text == "first\nsecond\nthird\n")
+    }
+}
