@@ -1,4 +1,4 @@
-// One line per event on standard error (written in batches); never a URL, title or text, and outside text only made printable.
+// One line per event on standard error (per-job lines in batches); never a URL, title or text, and outside text only made printable.
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -11,14 +11,30 @@ import Glibc
 public struct BrokerLog: Sendable {
     public let verbose: Bool
     private let sink: @Sendable (String) -> Void
+    private let batchSink: @Sendable (String) -> Void
 
-    public init(verbose: Bool, sink: @escaping @Sendable (String) -> Void = BrokerLog.standardError) {
+    /// A log on standard error (`LogBatcher.standardError`).
+    public init(verbose: Bool) {
+        self.verbose = verbose
+        self.sink = BrokerLog.standardError
+        self.batchSink = { LogBatcher.standardError.append($0) }
+    }
+
+    /// A log whose every line goes to `sink` at once (tests).
+    public init(verbose: Bool, sink: @escaping @Sendable (String) -> Void) {
         self.verbose = verbose
         self.sink = sink
+        self.batchSink = sink
     }
 
     /// An event a user or administrator may want to see.
     public func event(_ message: String) { sink("activity-broker: \(message)\n") }
+
+    /// An event that happens for every job (started, ended): the same line as `event`, written
+    /// with others in one batch a few milliseconds later instead of at once (`LogBatcher`), so
+    /// that logging costs the loop no system call per job. Lines logged later with `event` are
+    /// written after it.
+    public func frequentEvent(_ message: String) { batchSink("activity-broker: \(message)\n") }
 
     /// Detail shown only with `--verbose`.
     public func debug(_ message: String) { if verbose { sink("activity-broker: \(message)\n") } }
@@ -49,10 +65,8 @@ public struct BrokerLog: Sendable {
         }
     }
 
-    /// Standard error, whole lines in the order they were logged, written in batches a few
-    /// milliseconds later off the caller's thread (`LogBatcher`: a write(2) per line was a
-    /// visible part of every job's work on the loop); what waits is written at `exit`.
+    /// Standard error, at once (after any batched lines still waiting, so the order holds).
     public static let standardError: @Sendable (String) -> Void = { line in
-        LogBatcher.standardError.append(line)
+        LogBatcher.standardError.write(line)
     }
 }

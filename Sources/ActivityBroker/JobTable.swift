@@ -87,7 +87,7 @@ final class JobTable: @unchecked Sendable {
         let job = create(caller: caller, activityID: activity.id, state: .running, timeout: timeout)
         reply(job.path)
         start(job, plan: plan)
-        log.event("job \(job.number): \(activity.id) started (by \(caller))")
+        log.frequentEvent("job \(job.number): \(activity.id) started (by \(caller))")
     }
 
     /// The `timeout` option (seconds), checked against its bounds.
@@ -159,7 +159,7 @@ final class JobTable: @unchecked Sendable {
                     Job1.activityID.name.rawValue: .string(activity.id.rawValue),
                 ], destination: caller)
         }
-        log.event("job \(job.number): \(activity.id) chosen and started (by \(job.caller))")
+        log.frequentEvent("job \(job.number): \(activity.id) chosen and started (by \(job.caller))")
         start(job, plan: plan)
     }
 
@@ -220,7 +220,7 @@ final class JobTable: @unchecked Sendable {
         alarm.arm(at: expiry)
         if outcome.state == .completed, let id = job.activityID { completed(id, job.caller) }
         let errorName = outcome.results[ResultKey.error]?.string.map { " (\($0))" } ?? ""
-        log.event("job \(job.number): \(job.subject) \(outcome.state.rawValue)\(errorName)")
+        log.frequentEvent("job \(job.number): \(job.subject) \(outcome.state.rawValue)\(errorName)")
     }
 
     /// Ends the jobs whose timeout is up, forgets the finished ones whose afterlife is over, and

@@ -3,17 +3,18 @@ import Dispatch
 import Glibc
 import Locking
 
-/// The broker's standard error, written in batches.
+/// The broker's standard error: lines written at once, and frequent lines written in batches.
 ///
 /// Why: each job logs two lines (started, ended). One write(2) per line was a system call on the
 /// loop and a wake-up of whatever reads the other end (a journal, a pipe) on the path of every
-/// `Perform`: about a tenth of the broker's own work per job. Here a line costs the caller a
-/// lock and a copy; the first line of a batch schedules one write `delay` later on a global
-/// queue, which takes every line gathered by then.
+/// `Perform`: about a tenth of the broker's own work per job. Here such a line (`append`) costs
+/// the caller a lock and a copy; the first of a batch schedules one write `delay` later on a
+/// global queue, which takes every line gathered by then. Every other line (`write`) is written
+/// at once, as before, after what waits: the log keeps the order in which lines were logged.
 ///
 /// Nothing is lost on a clean exit: `flush()` writes what waits, and the shared instance flushes
-/// from `atexit` (every `exit` of the broker's main). A crash loses at most `delay` of lines.
-/// Order is kept: lines go out in the order `append` took them, one writer at a time.
+/// from `atexit` (every `exit` of the broker's main). A crash loses at most `delay` of batched
+/// lines. One writer at a time, so lines never interleave.
 public final class LogBatcher: Sendable {
     /// The broker's standard error.
     public static let standardError: LogBatcher = {
@@ -22,8 +23,8 @@ public final class LogBatcher: Sendable {
         return batcher
     }()
 
-    /// How long the first line of a batch waits for others: short enough that a person (or a
-    /// test) reading the log sees it at once, long enough that a stream of jobs writes once.
+    /// How long the first batched line waits for others: short enough that a person reading the
+    /// log sees it at once, long enough that a stream of jobs writes once.
     static let delay: DispatchTimeInterval = .milliseconds(5)
 
     private struct Pending {
@@ -33,15 +34,15 @@ public final class LogBatcher: Sendable {
 
     private let descriptor: Int32
     private let pending = Locked(Pending())
-    /// Held while writing, so that `flush` at exit waits for a batch being written and its own
-    /// lines follow it.
+    /// Held while writing, so that a batch being written and the lines after it go out in order.
     private let writing = Lock()
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    /// Queues `line` (with its own newline); it is written within `delay`.
+    /// Queues `line` (with its own newline); it is written within `delay`, or with the next
+    /// `write` or `flush` if sooner.
     public func append(_ line: String) {
         let schedule = pending.withLock { pending in
             pending.bytes.append(contentsOf: line.utf8)
@@ -53,19 +54,29 @@ public final class LogBatcher: Sendable {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.delay) { [self] in flush() }
     }
 
-    /// Writes every line queued so far, now (at exit; and the batch's own scheduled write).
+    /// Writes what waits and then `line` (with its own newline), now, in one write(2).
+    public func write(_ line: String) {
+        drain(then: line)
+    }
+
+    /// Writes every line queued so far, now (at exit; and a batch's own scheduled write).
     public func flush() {
+        drain(then: "")
+    }
+
+    private func drain(then line: String) {
         writing.lock()
         defer { writing.unlock() }
-        let bytes = pending.withLock { pending in
+        var bytes = pending.withLock { pending in
             pending.scheduled = false
             let bytes = pending.bytes
             pending.bytes = []
             return bytes
         }
+        bytes.append(contentsOf: line.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return }  // nowhere to write (closed): dropped, as a failed write(2) was
             offset += written

@@ -115,6 +115,23 @@ struct JobTests {
         #expect(try await Self.state(f, quick) == "completed")
     }
 
+    @Test("A job's started and ended lines (written in batches) reach the log in order, before the broker's last line")
+    func jobLinesAreWrittenAtExit() async throws {
+        let f = try await Self.start()
+        let finished = f.finishedSignals()
+        let quick = try await f.perform("org.test.quick", Self.items)
+        #expect(try await f.finished(quick, in: finished).state == "completed")
+        // Stopped at once: the job's lines may still wait for their batch, and go out first.
+        #expect(try await f.stopBroker() == .exited(0))
+        try await waitUntil("the broker's last log line") { f.log.contains("activity-broker: stopped") }
+        let lines = f.log.split(separator: "\n")
+        let started = lines.firstIndex { $0.hasSuffix("job 1: org.test.quick started (by \(f.client.uniqueName))") }
+        let ended = lines.firstIndex { $0.hasSuffix("job 1: org.test.quick completed") }
+        let stopped = lines.firstIndex { $0.hasSuffix("activity-broker: stopped") }
+        #expect(started != nil && ended != nil, "\(lines)")
+        if let started, let ended, let stopped { #expect(started < ended && ended < stopped, "\(lines)") }
+    }
+
     @Test("A finished job object disappears after the afterlife (--job-afterlife)")
     func afterlife() async throws {
         // (Other tests read State after Finished with the default 60 s afterlife.) Long enough

@@ -1,4 +1,4 @@
-// The broker's batched standard error: whole lines, in order, all of them, written off the caller's thread.
+// The broker's standard error: batched lines whole, in order, all of them; lines written at once after them.
 import Foundation
 import Glibc
 import TestSupport
@@ -15,7 +15,7 @@ import Testing
 
         init() throws {
             var ends: [Int32] = [0, 0]
-            guard pipe2(&ends, O_CLOEXEC) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            guard pipe(&ends) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
             read = ends[0]
             write = ends[1]
             _ = fcntl(read, F_SETFL, fcntl(read, F_GETFL) | O_NONBLOCK)
@@ -59,16 +59,26 @@ import Testing
         }
     }
 
-    @Test("flush writes what waits at once (the broker's exit), and a later batch still follows")
-    func flushWritesAtOnce() async throws {
+    @Test("A line written at once goes out after the batched lines still waiting, and a later batch still follows")
+    func writeKeepsTheOrder() async throws {
+        let pipe = try Pipe()
+        let batcher = LogBatcher(descriptor: pipe.write)
+        batcher.append("job 1 started\n")
+        batcher.append("job 1 completed\n")
+        batcher.write("registered org.example\n")
+        #expect(pipe.text == "job 1 started\njob 1 completed\nregistered org.example\n")
+        batcher.append("job 2 started\n")
+        try await waitUntil("the next batch", deadline: .seconds(10)) { pipe.text.hasSuffix("job 2 started\n") }
+        #expect(pipe.text == "job 1 started\njob 1 completed\nregistered org.example\njob 2 started\n")
+    }
+
+    @Test("flush writes what waits at once (the broker's exit)")
+    func flushWritesAtOnce() throws {
         let pipe = try Pipe()
         let batcher = LogBatcher(descriptor: pipe.write)
         batcher.append("first\n")
         batcher.append("second\n")
         batcher.flush()
         #expect(pipe.text == "first\nsecond\n")
-        batcher.append("third\n")
-        try await waitUntil("the next batch", deadline: .seconds(10)) { pipe.text.hasSuffix("third\n") }
-        #expect(pipe.text == "first\nsecond\nthird\n")
     }
 }
