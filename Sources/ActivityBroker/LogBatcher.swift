@@ -16,6 +16,10 @@ import Locking
 /// Nothing is lost on a clean exit: `flush()` writes what waits, and the shared instance flushes
 /// from `atexit` (every `exit` of the broker's main). A crash loses at most `delay` of batched
 /// lines. One writer at a time, so lines never interleave.
+///
+/// Bounded: once `maximumPendingBytes` wait (standard error blocked, a reader that stopped), the
+/// line that crosses it is written by its caller at once, which then waits as an unbatched
+/// write(2) would: a stream of jobs cannot grow the broker's memory behind a stuck log.
 final class LogBatcher: Sendable {
     /// The broker's standard error.
     static let standardError: LogBatcher = {
@@ -28,31 +32,42 @@ final class LogBatcher: Sendable {
     /// log sees it at once, long enough that a stream of jobs writes once.
     static let delay: DispatchTimeInterval = .milliseconds(5)
 
+    /// Bytes of batched lines that may wait: a 5 ms batch of a few hundred jobs' lines.
+    static let maximumPendingBytes = 16 << 10
+
     private struct Pending {
         var bytes: [UInt8] = []
         var scheduled = false
     }
 
     private let descriptor: Int32
+    private let batchDelay: DispatchTimeInterval
     private let pending = Locked(Pending())
     /// Held while writing, so that a batch being written and the lines after it go out in order.
     private let writing = Lock()
 
-    init(descriptor: Int32) {
+    init(descriptor: Int32, delay: DispatchTimeInterval = LogBatcher.delay) {
         self.descriptor = descriptor
+        self.batchDelay = delay
     }
 
     /// Queues `line` (with its own newline); it is written within `delay`, or with the next
-    /// `write` or `flush` if sooner.
+    /// `write` or `flush` if sooner, or now when `maximumPendingBytes` wait.
     func append(_ line: String) {
-        let schedule = pending.withLock { pending in
+        enum Next { case nothing, schedule, writeNow }
+        let next = pending.withLock { pending -> Next in
             pending.bytes.append(contentsOf: line.utf8)
-            guard !pending.scheduled else { return false }
+            if pending.bytes.count >= Self.maximumPendingBytes { return .writeNow }
+            guard !pending.scheduled else { return .nothing }
             pending.scheduled = true
-            return true
+            return .schedule
         }
-        guard schedule else { return }
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.delay) { [self] in flush() }
+        switch next {
+        case .nothing: break
+        case .writeNow: drain(then: "", endingBatch: false)
+        case .schedule:
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + batchDelay) { [self] in flush() }
+        }
     }
 
     /// Writes what waits and then `line` (with its own newline), now, in one write(2). A batch

@@ -81,4 +81,16 @@ import Testing
         batcher.flush()
         #expect(pipe.text == "first\nsecond\n")
     }
+
+    @Test("Batched lines cannot pile up: the line that reaches the bound writes what waits at once")
+    func pendingLinesAreBounded() throws {
+        let pipe = try Pipe()
+        let batcher = LogBatcher(descriptor: pipe.write, delay: .seconds(3600))
+        let line = String(repeating: "x", count: 99) + "\n"
+        let lines = (LogBatcher.maximumPendingBytes + line.utf8.count - 1) / line.utf8.count
+        for _ in 0..<(lines - 1) { batcher.append(line) }
+        #expect(pipe.text.isEmpty)
+        batcher.append(line)
+        #expect(pipe.text.utf8.count == lines * line.utf8.count)
+    }
 }
