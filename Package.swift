@@ -36,7 +36,13 @@ let package = Package(
                 "DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport", "ReportTransport", "Locking",
             ]),
         .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface"]),
-        .executableTarget(name: "activity-broker", dependencies: ["ActivityBroker", "Locking"]),
+        .executableTarget(
+            name: "activity-broker", dependencies: ["ActivityBroker", "Locking"],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"]),
+                .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
+                .linkedLibrary("swiftSynchronization"),
+            ]),
         .systemLibrary(
             name: "CGtk",
             pkgConfig: "gtk4",
