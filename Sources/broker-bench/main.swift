@@ -25,6 +25,8 @@ let usage = """
       --browse-only  only the browser-window figures
       --hot-paths    only ListActivities (distinct URLs) and Perform → Finished, interleaved
                      with Ping, from the bench and from a C client (HotPathRun.swift)
+      --memory       only the broker's VmRSS, Pss and private memory, with N+M activities and
+                     before/after 10,000 Performs (MemoryRun.swift)
     """
 
 var counts = CallCounts.full
@@ -36,6 +38,7 @@ var shareOnly = false
 var browseSamples = 20
 var browseOnly = false
 var hotPaths = false
+var memoryOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func value(_ flag: String) -> String {
     guard let value = arguments.popFirst() else {
@@ -60,6 +63,7 @@ while let argument = arguments.popFirst() {
     case "--browse-samples": browseSamples = max(0, Int(value(argument)) ?? 20)
     case "--browse-only": browseOnly = true
     case "--hot-paths": hotPaths = true
+    case "--memory": memoryOnly = true
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -85,6 +89,13 @@ do {
                 total: size, calls: counts.latency, address: bus.address, scratch: scratch + "/hot", launcher: launcher,
                 daemonPID: bus.daemonPID
             ).run()
+            print(lines.joined(separator: "\n"))
+        }
+        exit(0)
+    }
+    if memoryOnly {
+        for size in sizes {
+            let lines = try MemoryRun(total: size, address: bus.address, scratch: scratch + "/memory", launcher: launcher).run()
             print(lines.joined(separator: "\n"))
         }
         exit(0)
