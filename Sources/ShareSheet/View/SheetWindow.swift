@@ -9,6 +9,11 @@ import GtkSupport
 /// calling app), the search line (shown while typing), a scrolling area with the Share row of
 /// large icons and the Actions list, and in its place after a choice the progress line or the
 /// failure message with a Close button.
+///
+/// Small screens: the window opens no larger than the smallest monitor (`defaultSize`); its
+/// minimum size holds only the header bar, the page header (two lines of title at most, the
+/// URL and the app's name ellipsized) and a little of the lists, which scroll inside the
+/// window (`SheetScrolling`), as does a long failure message above its Close button.
 @MainActor
 final class SheetWindow {
     let window: Widget
@@ -45,7 +50,8 @@ final class SheetWindow {
         self.strings = strings
         window = gtk_window_new()
         gtk_window_set_title(cgtk_window(window), strings.windowTitle(pageTitle: model.header.title))
-        gtk_window_set_default_size(cgtk_window(window), 420, 560)
+        let size = Self.defaultSize(fitting: MonitorArea.smallestUsableSize())
+        gtk_window_set_default_size(cgtk_window(window), size.width, size.height)
         Widgets.addClass(window, "activity-sheet")
 
         let headerBar = gtk_header_bar_new()!
@@ -81,10 +87,9 @@ final class SheetWindow {
         noMatches = Widgets.label(strings.noMatches, xalign: 0.5)
         Widgets.addClass(noMatches, "dim-label")
         Widgets.margins(noMatches, 24, 0, 24, 0)
-        shareScroller = Widgets.scrolled(shareRow, horizontal: true)
+        shareScroller = SheetScrolling.shareRow(shareRow)
         Widgets.append(listContent, shareHeading, shareScroller, actionsHeading, actionsList, noMatches)
-        lists = Widgets.scrolled(listContent, horizontal: false)
-        gtk_widget_set_vexpand(lists, 1)
+        lists = SheetScrolling.lists(listContent)
         Widgets.append(content, lists)
 
         progress = Widgets.box(vertical: false, spacing: 12)
@@ -107,7 +112,7 @@ final class SheetWindow {
         Widgets.addClass(closeButton, "suggested-action")
         let failureIcon = Widgets.icon("dialog-error-symbolic", size: 32)
         gtk_widget_set_halign(failureIcon, GTK_ALIGN_START)
-        Widgets.append(failure, failureIcon, failureHeading, failureMessage, closeButton)
+        Widgets.append(failure, failureIcon, failureHeading, SheetScrolling.message(failureMessage), closeButton)
         Widgets.margins(failure, 24, 16, 24, 16)
         Widgets.append(content, failure)
 
@@ -137,6 +142,16 @@ final class SheetWindow {
     }
 
     // MARK: Parts
+
+    /// The size the sheet opens at: 420×560, or less on a monitor (less its panels) smaller
+    /// than that, so that on a 640×480 or an 800×600 screen the header bar with Cancel stays
+    /// on screen and the lists scroll inside the window. GTK clamps the default size to the
+    /// monitor itself on X11, but on Wayland only when the compositor sends bounds.
+    static func defaultSize(fitting usable: (width: Int32, height: Int32)?) -> (width: Int32, height: Int32) {
+        let preferred: (width: Int32, height: Int32) = (420, 560)
+        guard let usable else { return preferred }
+        return (min(preferred.width, usable.width), min(preferred.height, usable.height))
+    }
 
     private static func pageHeader(_ header: SheetHeader, strings: SheetStrings, app: DesktopApp?) -> Widget {
         let box = Widgets.box(vertical: true, spacing: 4)

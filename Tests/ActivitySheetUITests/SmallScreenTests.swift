@@ -1,0 +1,100 @@
+// The sheet on a 640×480 screen, and a Share row of 20 activities reached from the keyboard: geometry read through AT-SPI.
+import ActivityBrokerInterface
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+/// 40 activities: 20 shares (far more than a row shows), then 20 actions.
+private let manyActivities: [[String: Value]] =
+    (1...20).map { index in
+        let icons = ["telegram", "mail-send", "signal-desktop", ""]
+        return SheetFixture.activity("share.\(index)", "Share App \(index)", "share", icon: icons[index % 4])
+    }
+    + (1...20).map { index in
+        let icons = ["edit-copy", "web-browser", "bookmark-new"]
+        return SheetFixture.activity("action.\(index)", "Action \(index)", "action", icon: icons[index % 3])
+    }
+
+private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
+
+/// The control named `name` (a push button unless told), if visible.
+private func control(_ name: String, role: String = "push button", in controls: [PlacedControl])
+    -> PlacedControl?
+{
+    controls.first { $0.role == role && $0.name == name }
+}
+
+/// Geometry, not pixels: where GTK placed the window and its controls (each widget's bounds
+/// in window coordinates, as GTK's AT-SPI Component reports them) against the X screen.
+@Suite(.serialized) struct SmallScreenTests {
+    @Test func onA640x480ScreenTheSheetFitsAndCancelIsInside() async throws {
+        let fixture = try await SheetFixture(screen: .small)
+        let reply = fixture.show(SheetFixture.showBody(title: "A Long List", activities: manyActivities))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        _ = try await fixture.waitForTree(pid: pid, "the activities") {
+            SheetFixture.buttons($0).count == manyActivities.count + 1
+        }
+        let screen = Rect(x: 0, y: 0, width: fixture.screen.width, height: fixture.screen.height)
+        let placed = try await fixture.windowRect(window)
+        #expect(screen.contains(placed), "the window \(placed) is on the \(screen) screen")
+
+        let inside = Rect(x: 0, y: 0, width: placed.width, height: placed.height)
+        let controls = try await fixture.waitForControls(pid: pid, "Cancel and the page title") {
+            control("Cancel", in: $0) != nil && control("A Long List", role: "label", in: $0) != nil
+        }
+        for (name, role) in [
+            ("Cancel", "push button"), ("A Long List", "label"), ("Share App 1", "push button"),
+            ("Action 1", "push button"),
+        ] {
+            let item = try #require(control(name, role: role, in: controls), "\(name) in \(controls)")
+            #expect(inside.contains(item.bounds), "\(item) inside the window \(inside)")
+        }
+        // The Actions list scrolls inside the window instead of growing it past the screen.
+        let last = try #require(control("Action 20", in: controls))
+        #expect(last.bounds.y >= inside.maxY, "\(last) is below the visible part of the list")
+
+        let path = try await fixture.screenshot(window: window, pid: pid, name: "sheet-small-screen")
+        #expect(FileManager.default.fileExists(atPath: path))
+        try await fixture.press("Escape", window: window)
+        #expect(response(try await reply.value) == Sheet1.Response.cancelled.rawValue)
+    }
+
+    @Test func theFocusedShareActivityIsScrolledIntoViewFromTheKeyboard() async throws {
+        let fixture = try await SheetFixture()
+        let reply = fixture.show(SheetFixture.showBody(title: "A Long List", activities: manyActivities))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        _ = try await fixture.waitForTree(pid: pid, "the activities") {
+            SheetFixture.buttons($0).count == manyActivities.count + 1
+        }
+        let size = try await fixture.windowRect(window)
+        let inside = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let before = try await fixture.waitForControls(pid: pid, "the last share") {
+            control("Share App 20", in: $0) != nil
+        }
+        let hidden = try #require(control("Share App 20", in: before))
+        #expect(!inside.contains(hidden.bounds), "\(hidden) starts out of view")
+
+        // Tab walks the row; the focused activity is scrolled into view.
+        try await fixture.press(contentsOf: Array(repeating: "Tab", count: 19), window: window)
+        let atEnd = try await fixture.waitForControls(pid: pid, "the last share focused and in view") {
+            guard let last = control("Share App 20", in: $0) else { return false }
+            return last.focused && inside.contains(last.bounds)
+        }
+        let first = try #require(control("Share App 1", in: atEnd))
+        #expect(!inside.contains(first.bounds), "\(first) scrolled out of view")
+        let path = try await fixture.screenshot(window: window, pid: pid, name: "sheet-40-activities-last")
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        // The arrow keys walk back, and the row follows.
+        try await fixture.press(contentsOf: Array(repeating: "Left", count: 19), window: window)
+        _ = try await fixture.waitForControls(pid: pid, "the first share focused and in view") {
+            guard let first = control("Share App 1", in: $0) else { return false }
+            return first.focused && inside.contains(first.bounds)
+        }
+        try await fixture.press("Escape", window: window)
+        #expect(response(try await reply.value) == Sheet1.Response.cancelled.rawValue)
+    }
+}
