@@ -18,6 +18,11 @@ private let manyActivities: [[String: Value]] =
 
 private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
 
+/// A visible horizontal scroll bar (the Share row's; the lists' is vertical).
+private func sideways(scrollBarIn controls: [PlacedControl]) -> PlacedControl? {
+    controls.first { $0.role == "scroll bar" && $0.bounds.width > $0.bounds.height }
+}
+
 /// The control named `name` (a push button unless told), if visible.
 private func control(_ name: String, role: String = "push button", in controls: [PlacedControl])
     -> PlacedControl?
@@ -85,6 +90,13 @@ private func control(_ name: String, role: String = "push button", in controls: 
         }
         let first = try #require(control("Share App 1", in: atEnd))
         #expect(!inside.contains(first.bounds), "\(first) scrolled out of view")
+        // The row says it scrolls: a scrollbar under it, below the names, not over them.
+        let bar = try #require(sideways(scrollBarIn: atEnd), "a horizontal scroll bar in \(atEnd)")
+        let name = try #require(control("Share App 20", role: "label", in: atEnd))
+        let actions = try #require(control("Actions", role: "label", in: atEnd))
+        #expect(bar.bounds.y >= name.bounds.maxY, "\(bar) below the name \(name)")
+        #expect(bar.bounds.maxY <= actions.bounds.y, "\(bar) above \(actions)")
+        #expect(inside.contains(bar.bounds), "\(bar) inside the window")
         let path = try await fixture.screenshot(window: window, pid: pid, name: "sheet-40-activities-last")
         #expect(FileManager.default.fileExists(atPath: path))
 
@@ -96,5 +108,52 @@ private func control(_ name: String, role: String = "push button", in controls: 
         }
         try await fixture.press("Escape", window: window)
         #expect(response(try await reply.value) == Sheet1.Response.cancelled.rawValue)
+    }
+
+    @Test func aRowThatFitsHasNoScrollbar() async throws {
+        let fixture = try await SheetFixture(screen: .small)
+        let few = Array(manyActivities.prefix(3)) + Array(manyActivities.suffix(2))
+        let reply = fixture.show(SheetFixture.showBody(activities: few))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        let controls = try await fixture.waitForControls(pid: pid, "the three shares") {
+            control("Share App 3", in: $0) != nil && control("Action 20", in: $0) != nil
+        }
+        let size = try await fixture.windowRect(window)
+        let inside = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        for index in 1...3 {
+            let share = try #require(control("Share App \(index)", in: controls))
+            #expect(inside.contains(share.bounds), "\(share) inside the window")
+        }
+        #expect(sideways(scrollBarIn: controls) == nil, "no scroll bar under a row that fits: \(controls)")
+        try await fixture.press("Escape", window: window)
+        #expect(response(try await reply.value) == Sheet1.Response.cancelled.rawValue)
+    }
+
+    @Test func aLongFailureMessageScrollsAndCloseStaysOnTheSmallScreen() async throws {
+        let fixture = try await SheetFixture(screen: .small)
+        let handle: Value = .objectPath("/org/activitybroker/Broker1/sheet/1")
+        let reply = fixture.show(SheetFixture.showBody(activities: Array(manyActivities.prefix(4))))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        try await fixture.press("Return", window: window)
+        #expect(response(try await reply.value) == Sheet1.Response.chosen.rawValue)
+        let message = (1...60).map { "Line \($0) of what went wrong." }.joined(separator: "\n")
+        try await fixture.call(Sheet1.update, [handle, .string("running"), .string("")])
+        try await fixture.call(Sheet1.update, [handle, .string("failed"), .string(message)])
+        let controls = try await fixture.waitForControls(pid: pid, "the failure with Close") {
+            control("Close", in: $0) != nil
+        }
+        let screen = Rect(x: 0, y: 0, width: fixture.screen.width, height: fixture.screen.height)
+        let placed = try await fixture.windowRect(window)
+        #expect(screen.contains(placed), "the window \(placed) is on the \(screen) screen")
+        let close = try #require(control("Close", in: controls))
+        #expect(
+            Rect(x: 0, y: 0, width: placed.width, height: placed.height).contains(close.bounds),
+            "\(close) inside the window \(placed)")
+        try await fixture.press("Return", window: window)
+        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+            !(try await fixture.hasVisibleWindow(pid: pid))
+        }
     }
 }
