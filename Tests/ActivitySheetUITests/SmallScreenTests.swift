@@ -90,11 +90,16 @@ private func control(_ name: String, role: String = "push button", in controls: 
         }
         let first = try #require(control("Share App 1", in: atEnd))
         #expect(!inside.contains(first.bounds), "\(first) scrolled out of view")
-        // The row says it scrolls: a scrollbar under it, below the names, not over them.
+        // The row says it scrolls: a classic scrollbar (an overlay indicator is 5 pixels
+        // thin, hidden until hovered, and lies over the buttons' bottom edge) in a place of
+        // its own under the buttons, so the names keep both lines, and above the Actions.
         let bar = try #require(sideways(scrollBarIn: atEnd), "a horizontal scroll bar in \(atEnd)")
+        let button = try #require(control("Share App 20", in: atEnd))
         let name = try #require(control("Share App 20", role: "label", in: atEnd))
         let actions = try #require(control("Actions", role: "label", in: atEnd))
-        #expect(bar.bounds.y >= name.bounds.maxY, "\(bar) below the name \(name)")
+        #expect(bar.bounds.height >= 8, "\(bar) is a classic scrollbar")
+        #expect(bar.bounds.y > button.bounds.maxY, "\(bar) below the button \(button)")
+        #expect(name.bounds.maxY <= button.bounds.maxY, "\(name) inside its button \(button)")
         #expect(bar.bounds.maxY <= actions.bounds.y, "\(bar) above \(actions)")
         #expect(inside.contains(bar.bounds), "\(bar) inside the window")
         let path = try await fixture.screenshot(window: window, pid: pid, name: "sheet-40-activities-last")
