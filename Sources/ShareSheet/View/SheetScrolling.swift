@@ -47,9 +47,14 @@ enum SheetScrolling {
             var current = GTK_POLICY_NEVER
             gtk_scrolled_window_get_policy(window, &current, nil)
             guard current != policy else { return }
-            // Not inside the allocation that emitted `changed`: GTK drops a resize queued there.
+            // Not inside the allocation that emitted `changed`: GTK dropped the resize queued
+            // there. The reference keeps the scroller alive should the sheet close meanwhile.
+            g_object_ref(UnsafeMutableRawPointer(scroller))
             DispatchQueue.main.async {
-                MainActor.assumeIsolated { gtk_scrolled_window_set_policy(window, policy, GTK_POLICY_NEVER) }
+                MainActor.assumeIsolated {
+                    gtk_scrolled_window_set_policy(window, policy, GTK_POLICY_NEVER)
+                    g_object_unref(UnsafeMutableRawPointer(scroller))
+                }
             }
         }
     }
