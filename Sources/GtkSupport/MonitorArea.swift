@@ -22,7 +22,10 @@ public enum MonitorArea {
             let area = usableArea(OpaquePointer(item))
             guard area.width > 0, area.height > 0 else { continue }
             // Each side on its own: a tall narrow monitor and a wide short one both constrain.
-            smallest = (min(smallest?.width ?? area.width, area.width), min(smallest?.height ?? area.height, area.height))
+            smallest = (
+                min(smallest?.width ?? area.width, area.width),
+                min(smallest?.height ?? area.height, area.height)
+            )
         }
         return smallest
     }

@@ -156,6 +156,8 @@ private func control(_ name: String, role: String = "push button", in controls: 
         #expect(
             Rect(x: 0, y: 0, width: placed.width, height: placed.height).contains(close.bounds),
             "\(close) inside the window \(placed)")
+        let path = try await fixture.screenshot(window: window, pid: pid, name: "sheet-small-screen-failure")
+        #expect(FileManager.default.fileExists(atPath: path))
         try await fixture.press("Return", window: window)
         try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))

@@ -41,7 +41,8 @@ enum SheetScrolling {
         gtk_scrolled_window_set_policy(window, GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER)
         guard let adjustment = gtk_scrolled_window_get_hadjustment(window) else { return }
         GtkSignals.connect(UnsafeMutableRawPointer(adjustment), "changed") {
-            let overflows = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_lower(adjustment)
+            let overflows =
+                gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_lower(adjustment)
                 > gtk_adjustment_get_page_size(adjustment) + 0.5
             let policy = overflows ? GTK_POLICY_ALWAYS : GTK_POLICY_EXTERNAL
             var current = GTK_POLICY_NEVER

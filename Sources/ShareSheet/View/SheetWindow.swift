@@ -112,7 +112,8 @@ final class SheetWindow {
         Widgets.addClass(closeButton, "suggested-action")
         let failureIcon = Widgets.icon("dialog-error-symbolic", size: 32)
         gtk_widget_set_halign(failureIcon, GTK_ALIGN_START)
-        Widgets.append(failure, failureIcon, failureHeading, SheetScrolling.message(failureMessage), closeButton)
+        Widgets.append(
+            failure, failureIcon, failureHeading, SheetScrolling.message(failureMessage), closeButton)
         Widgets.margins(failure, 24, 16, 24, 16)
         Widgets.append(content, failure)
 

@@ -3,24 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A rectangle in pixels.
-struct Rect: Equatable, Sendable, CustomStringConvertible {
-    let x: Int
-    let y: Int
-    let width: Int
-    let height: Int
-
-    var maxX: Int { x + width }
-    var maxY: Int { y + height }
-
-    /// Whether `other` lies wholly inside this rectangle.
-    func contains(_ other: Rect) -> Bool {
-        other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
-    }
-
-    var description: String { "(\(x), \(y)) \(width)×\(height)" }
-}
-
 /// One visible control as GTK reports it through AT-SPI: its role, name and bounds in the
 /// window's coordinates (GTK translates each widget's allocation to its window), and whether
 /// it has the keyboard focus.
@@ -82,7 +64,8 @@ extension SheetFixture {
             let parts = line.split(separator: "=")
             if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
         }
-        guard let x = values["X"], let y = values["Y"], let width = values["WIDTH"], let height = values["HEIGHT"]
+        guard let x = values["X"], let y = values["Y"], let width = values["WIDTH"],
+            let height = values["HEIGHT"]
         else {
             throw ToolError(description: "no geometry for window \(window): \(output)")
         }
