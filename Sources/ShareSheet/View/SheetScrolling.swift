@@ -77,13 +77,13 @@ enum SheetScrolling {
         return scroller
     }
 
-    /// A failure message in a scroller as tall as the message while the window has room, so
-    /// that a long message on a small screen scrolls and the Close button below it stays in
-    /// the window.
-    static func message(_ label: Widget) -> Widget {
+    /// The failure (icon, heading, message) in a scroller as tall as its content while the
+    /// window has room, so that on a small screen a long message scrolls and the Close button
+    /// below stays in the window; the window's minimum holds only a line of it.
+    static func failureDetails(_ details: Widget) -> Widget {
         let scroller = gtk_scrolled_window_new()!
         let window = cgtk_scrolled_window(scroller)
-        gtk_scrolled_window_set_child(window, viewport(label))
+        gtk_scrolled_window_set_child(window, viewport(details))
         gtk_scrolled_window_set_policy(window, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_propagate_natural_height(window, 1)
         return scroller

@@ -13,7 +13,7 @@ import GtkSupport
 /// Small screens: the window opens no larger than the smallest monitor (`defaultSize`); its
 /// minimum size holds only the header bar, the page header (two lines of title at most, the
 /// URL and the app's name ellipsized) and a little of the lists, which scroll inside the
-/// window (`SheetScrolling`), as does a long failure message above its Close button.
+/// window (`SheetScrolling`), as does a long failure above its Close button.
 @MainActor
 final class SheetWindow {
     let window: Widget
@@ -112,8 +112,9 @@ final class SheetWindow {
         Widgets.addClass(closeButton, "suggested-action")
         let failureIcon = Widgets.icon("dialog-error-symbolic", size: 32)
         gtk_widget_set_halign(failureIcon, GTK_ALIGN_START)
-        Widgets.append(
-            failure, failureIcon, failureHeading, SheetScrolling.message(failureMessage), closeButton)
+        let failureDetails = Widgets.box(vertical: true, spacing: 12)
+        Widgets.append(failureDetails, failureIcon, failureHeading, failureMessage)
+        Widgets.append(failure, SheetScrolling.failureDetails(failureDetails), closeButton)
         Widgets.margins(failure, 24, 16, 24, 16)
         Widgets.append(content, failure)
 
