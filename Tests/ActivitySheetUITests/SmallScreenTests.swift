@@ -146,16 +146,17 @@ private func control(_ name: String, role: String = "push button", in controls: 
         let message = (1...60).map { "Line \($0) of what went wrong." }.joined(separator: "\n")
         try await fixture.call(Sheet1.update, [handle, .string("running"), .string("")])
         try await fixture.call(Sheet1.update, [handle, .string("failed"), .string(message)])
-        let controls = try await fixture.waitForControls(pid: pid, "the failure with Close") {
-            control("Close", in: $0) != nil
-        }
         let screen = Rect(x: 0, y: 0, width: fixture.screen.width, height: fixture.screen.height)
         let placed = try await fixture.windowRect(window)
         #expect(screen.contains(placed), "the window \(placed) is on the \(screen) screen")
-        let close = try #require(control("Close", in: controls))
-        #expect(
-            Rect(x: 0, y: 0, width: placed.width, height: placed.height).contains(close.bounds),
-            "\(close) inside the window \(placed)")
+        // Close has the focus and is scrolled into view at the end of the message.
+        let inside = Rect(x: 0, y: 0, width: placed.width, height: placed.height)
+        let controls = try await fixture.waitForControls(pid: pid, "Close focused and inside the window") {
+            guard let close = control("Close", in: $0) else { return false }
+            return close.focused && inside.contains(close.bounds)
+        }
+        let heading = try #require(control("Share App 1 did not finish", role: "label", in: controls))
+        #expect(!inside.contains(heading.bounds), "\(heading) scrolled away: the failure scrolls")
         let path = try await fixture.screenshot(window: window, pid: pid, name: "sheet-small-screen-failure")
         #expect(FileManager.default.fileExists(atPath: path))
         try await fixture.press("Return", window: window)

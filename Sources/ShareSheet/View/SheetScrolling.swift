@@ -40,6 +40,11 @@ enum SheetScrolling {
         let window = cgtk_scrolled_window(scroller)
         gtk_scrolled_window_set_policy(window, GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER)
         guard let adjustment = gtk_scrolled_window_get_hadjustment(window) else { return }
+        GtkSignals.connect(UnsafeMutableRawPointer(adjustment), "value-changed") {
+            let line =
+                "value-changed value=\(gtk_adjustment_get_value(adjustment)) upper=\(gtk_adjustment_get_upper(adjustment))\n"
+            if let f = fopen("/tmp/sheet-debug.txt", "a") { fputs(line, f); fclose(f) }
+        }
         GtkSignals.connect(UnsafeMutableRawPointer(adjustment), "changed") {
             let overflows =
                 gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_lower(adjustment)
@@ -62,11 +67,55 @@ enum SheetScrolling {
 
     /// The Share row and the Actions list in a vertical scroller that takes the window's
     /// remaining height.
+    static func lists(_ content: Widget) -> Widget { vertical(content) }
+
+    /// The failure view (icon, heading, message, `close`) in a vertical scroller that takes
+    /// the window's remaining height: a long message on a small screen scrolls instead of
+    /// growing the window past the screen. While the window has room it looks as without a
+    /// scroller, the space left below.
     ///
-    /// Its viewport gives the content its natural height (`GTK_SCROLL_NATURAL`): with GTK's
-    /// default, the minimum, a list taller than the window squeezed the Share row to its
-    /// minimum height and cut the second line of its names ("Share App" over a cut "App 1").
-    static func lists(_ content: Widget) -> Widget {
+    /// Not a scroller around the message alone, as tall as the message
+    /// (`propagate-natural-height`): GTK 4.8 measures that height for no particular width,
+    /// i.e. for the message on one line, and showed only its first line.
+    ///
+    /// `close` takes the focus when the view appears; once the layout sets the scroller's
+    /// range (`changed`), a focused `close` is brought into view the way a viewport does it
+    /// (`gtk_adjustment_clamp_page` over its bounds).
+    static func failure(_ content: Widget, close: Widget) -> Widget {
+        let scroller = vertical(content)
+        // The viewport's scroll-to-focus acts when the focus moves, here before the view is
+        // laid out, and scrolled it back to the top after the clamp below: off for this view.
+        if let port = gtk_scrolled_window_get_child(cgtk_scrolled_window(scroller)) {
+            gtk_viewport_set_scroll_to_focus(OpaquePointer(port), 0)
+        }
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(cgtk_scrolled_window(scroller)) else {
+            return scroller
+        }
+        GtkSignals.connect(UnsafeMutableRawPointer(adjustment), "changed") {
+            var bounds = graphene_rect_t()
+            guard let root = gtk_widget_get_root(close), gtk_root_get_focus(root) == close,
+                gtk_widget_compute_bounds(close, content, &bounds) != 0
+            else { return }
+            // The content's coordinates start inside its top margin: allow as much below.
+            let top = Double(bounds.origin.y)
+            let bottom = top + Double(bounds.size.height) + Double(gtk_widget_get_margin_bottom(content))
+            // After the allocation that emitted `changed`, which would undo a value set in it.
+            g_object_ref(UnsafeMutableRawPointer(adjustment))
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    gtk_adjustment_clamp_page(adjustment, top, bottom)
+                    g_object_unref(UnsafeMutableRawPointer(adjustment))
+                }
+            }
+        }
+        return scroller
+    }
+
+    /// A vertical scroller taking the remaining height, whose viewport gives the content its
+    /// natural height for the width (`GTK_SCROLL_NATURAL`): with GTK's default, the minimum,
+    /// a list taller than the window squeezed the Share row to its minimum height and cut the
+    /// second line of its names ("Share App" over a cut "App 1").
+    private static func vertical(_ content: Widget) -> Widget {
         let scroller = gtk_scrolled_window_new()!
         let window = cgtk_scrolled_window(scroller)
         let port = viewport(content)
@@ -74,18 +123,6 @@ enum SheetScrolling {
         gtk_scrolled_window_set_child(window, port)
         gtk_scrolled_window_set_policy(window, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_widget_set_vexpand(scroller, 1)
-        return scroller
-    }
-
-    /// The failure (icon, heading, message) in a scroller as tall as its content while the
-    /// window has room, so that on a small screen a long message scrolls and the Close button
-    /// below stays in the window; the window's minimum holds only a line of it.
-    static func failureDetails(_ details: Widget) -> Widget {
-        let scroller = gtk_scrolled_window_new()!
-        let window = cgtk_scrolled_window(scroller)
-        gtk_scrolled_window_set_child(window, viewport(details))
-        gtk_scrolled_window_set_policy(window, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_propagate_natural_height(window, 1)
         return scroller
     }
 

@@ -13,7 +13,7 @@ import GtkSupport
 /// Small screens: the window opens no larger than the smallest monitor (`defaultSize`); its
 /// minimum size holds only the header bar, the page header (two lines of title at most, the
 /// URL and the app's name ellipsized) and a little of the lists, which scroll inside the
-/// window (`SheetScrolling`), as does a long failure above its Close button.
+/// window (`SheetScrolling`), as does the failure view with a long message.
 @MainActor
 final class SheetWindow {
     let window: Widget
@@ -32,6 +32,7 @@ final class SheetWindow {
     private let progress: Widget
     private let spinner: Widget
     private let progressLabel: Widget
+    /// The failure view: a vertical scroller around its icon, heading, message and Close.
     private let failure: Widget
     private let failureHeading: Widget
     private let failureMessage: Widget
@@ -100,7 +101,7 @@ final class SheetWindow {
         Widgets.margins(progress, 24, 16, 24, 16)
         Widgets.append(content, progress)
 
-        failure = Widgets.box(vertical: true, spacing: 12)
+        let failureBox = Widgets.box(vertical: true, spacing: 12)
         failureHeading = Widgets.label("")
         Widgets.wrap(failureHeading, lines: 2)
         Widgets.addClass(failureHeading, "heading")
@@ -112,10 +113,9 @@ final class SheetWindow {
         Widgets.addClass(closeButton, "suggested-action")
         let failureIcon = Widgets.icon("dialog-error-symbolic", size: 32)
         gtk_widget_set_halign(failureIcon, GTK_ALIGN_START)
-        let failureDetails = Widgets.box(vertical: true, spacing: 12)
-        Widgets.append(failureDetails, failureIcon, failureHeading, failureMessage)
-        Widgets.append(failure, SheetScrolling.failureDetails(failureDetails), closeButton)
-        Widgets.margins(failure, 24, 16, 24, 16)
+        Widgets.append(failureBox, failureIcon, failureHeading, failureMessage, closeButton)
+        Widgets.margins(failureBox, 24, 16, 24, 16)
+        failure = SheetScrolling.failure(failureBox, close: closeButton)
         Widgets.append(content, failure)
 
         for activity in model.displayOrder {
