@@ -164,4 +164,23 @@ private func control(_ name: String, role: String = "push button", in controls: 
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
     }
+
+    @Test func onAn800x600ScreenWithPanelsTheSheetFitsTheWorkArea() async throws {
+        let fixture = try await SheetFixture(screen: .svga)
+        let panels = try await DesktopPanels(on: fixture, top: 32, bottom: 48)
+        let reply = fixture.show(SheetFixture.showBody(title: "A Long List", activities: manyActivities))
+        let pid = try await fixture.sheetPID()
+        let window = try await fixture.window(pid: pid)
+        let controls = try await fixture.waitForControls(pid: pid, "Cancel") {
+            control("Cancel", in: $0) != nil
+        }
+        let placed = try await fixture.windowRect(window)
+        // No window manager here to move it below the top panel: its height is what counts.
+        #expect(placed.height <= 600 - 32 - 48, "the window \(placed) is as tall as the work area at most")
+        let cancel = try #require(control("Cancel", in: controls))
+        #expect(Rect(x: 0, y: 0, width: placed.width, height: placed.height).contains(cancel.bounds))
+        try await fixture.press("Escape", window: window)
+        #expect(response(try await reply.value) == Sheet1.Response.cancelled.rawValue)
+        withExtendedLifetime(panels) {}
+    }
 }

@@ -32,6 +32,7 @@ final class SheetFixture: @unchecked Sendable {
         let height: Int
         static let standard = ScreenSize(width: 1280, height: 800)
         static let small = ScreenSize(width: 640, height: 480)
+        static let svga = ScreenSize(width: 800, height: 600)
     }
 
     /// `ownsBrokerName`: false leaves `org.activitybroker.Broker1` free for a real broker
