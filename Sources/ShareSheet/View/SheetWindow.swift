@@ -147,8 +147,9 @@ final class SheetWindow {
 
     /// The size the sheet opens at: 420×560, or less on a monitor (less its panels) smaller
     /// than that, so that on a 640×480 or an 800×600 screen the header bar with Cancel stays
-    /// on screen and the lists scroll inside the window. GTK clamps the default size to the
-    /// monitor itself on X11, but on Wayland only when the compositor sends bounds.
+    /// on screen and the lists scroll inside the window. GTK 4.8 also clamps the default size
+    /// to the work area on X11 (the tests pass without this), but on Wayland only when the
+    /// compositor sends `configure_bounds`, which is optional.
     static func defaultSize(fitting usable: (width: Int32, height: Int32)?) -> (width: Int32, height: Int32) {
         let preferred: (width: Int32, height: Int32) = (420, 560)
         guard let usable else { return preferred }
