@@ -40,11 +40,6 @@ enum SheetScrolling {
         let window = cgtk_scrolled_window(scroller)
         gtk_scrolled_window_set_policy(window, GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER)
         guard let adjustment = gtk_scrolled_window_get_hadjustment(window) else { return }
-        GtkSignals.connect(UnsafeMutableRawPointer(adjustment), "value-changed") {
-            let line =
-                "value-changed value=\(gtk_adjustment_get_value(adjustment)) upper=\(gtk_adjustment_get_upper(adjustment))\n"
-            if let f = fopen("/tmp/sheet-debug.txt", "a") { fputs(line, f); fclose(f) }
-        }
         GtkSignals.connect(UnsafeMutableRawPointer(adjustment), "changed") {
             let overflows =
                 gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_lower(adjustment)
