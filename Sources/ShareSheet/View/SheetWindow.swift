@@ -9,6 +9,11 @@ import GtkSupport
 /// calling app), the search line (shown while typing), a scrolling area with the Share row of
 /// large icons and the Actions list, and in its place after a choice the progress line or the
 /// failure message with a Close button.
+///
+/// Small screens: the window opens no larger than the smallest monitor (`defaultSize`); its
+/// minimum size holds only the header bar, the page header (two lines of title at most, the
+/// URL and the app's name ellipsized) and a little of the lists, which scroll inside the
+/// window (`SheetScrolling`), as does the failure view with a long message.
 @MainActor
 final class SheetWindow {
     let window: Widget
@@ -27,6 +32,7 @@ final class SheetWindow {
     private let progress: Widget
     private let spinner: Widget
     private let progressLabel: Widget
+    /// The failure view: a vertical scroller around its icon, heading, message and Close.
     private let failure: Widget
     private let failureHeading: Widget
     private let failureMessage: Widget
@@ -45,7 +51,8 @@ final class SheetWindow {
         self.strings = strings
         window = gtk_window_new()
         gtk_window_set_title(cgtk_window(window), strings.windowTitle(pageTitle: model.header.title))
-        gtk_window_set_default_size(cgtk_window(window), 420, 560)
+        let size = Self.defaultSize(fitting: MonitorArea.smallestUsableSize())
+        gtk_window_set_default_size(cgtk_window(window), size.width, size.height)
         Widgets.addClass(window, "activity-sheet")
 
         let headerBar = gtk_header_bar_new()!
@@ -81,10 +88,9 @@ final class SheetWindow {
         noMatches = Widgets.label(strings.noMatches, xalign: 0.5)
         Widgets.addClass(noMatches, "dim-label")
         Widgets.margins(noMatches, 24, 0, 24, 0)
-        shareScroller = Widgets.scrolled(shareRow, horizontal: true)
+        shareScroller = SheetScrolling.shareRow(shareRow)
         Widgets.append(listContent, shareHeading, shareScroller, actionsHeading, actionsList, noMatches)
-        lists = Widgets.scrolled(listContent, horizontal: false)
-        gtk_widget_set_vexpand(lists, 1)
+        lists = SheetScrolling.lists(listContent)
         Widgets.append(content, lists)
 
         progress = Widgets.box(vertical: false, spacing: 12)
@@ -95,7 +101,7 @@ final class SheetWindow {
         Widgets.margins(progress, 24, 16, 24, 16)
         Widgets.append(content, progress)
 
-        failure = Widgets.box(vertical: true, spacing: 12)
+        let failureBox = Widgets.box(vertical: true, spacing: 12)
         failureHeading = Widgets.label("")
         Widgets.wrap(failureHeading, lines: 2)
         Widgets.addClass(failureHeading, "heading")
@@ -107,8 +113,9 @@ final class SheetWindow {
         Widgets.addClass(closeButton, "suggested-action")
         let failureIcon = Widgets.icon("dialog-error-symbolic", size: 32)
         gtk_widget_set_halign(failureIcon, GTK_ALIGN_START)
-        Widgets.append(failure, failureIcon, failureHeading, failureMessage, closeButton)
-        Widgets.margins(failure, 24, 16, 24, 16)
+        Widgets.append(failureBox, failureIcon, failureHeading, failureMessage, closeButton)
+        Widgets.margins(failureBox, 24, 16, 24, 16)
+        failure = SheetScrolling.failure(failureBox, close: closeButton)
         Widgets.append(content, failure)
 
         for activity in model.displayOrder {
@@ -137,6 +144,17 @@ final class SheetWindow {
     }
 
     // MARK: Parts
+
+    /// The size the sheet opens at: 420×560, or less on a monitor (less its panels) smaller
+    /// than that, so that on a 640×480 or an 800×600 screen the header bar with Cancel stays
+    /// on screen and the lists scroll inside the window. GTK 4.8 also clamps the default size
+    /// to the work area on X11 (the tests pass without this), but on Wayland only when the
+    /// compositor sends `configure_bounds`, which is optional.
+    static func defaultSize(fitting usable: (width: Int32, height: Int32)?) -> (width: Int32, height: Int32) {
+        let preferred: (width: Int32, height: Int32) = (420, 560)
+        guard let usable else { return preferred }
+        return (min(preferred.width, usable.width), min(preferred.height, usable.height))
+    }
 
     private static func pageHeader(_ header: SheetHeader, strings: SheetStrings, app: DesktopApp?) -> Widget {
         let box = Widgets.box(vertical: true, spacing: 4)

@@ -20,12 +20,29 @@ final class SheetFixture: @unchecked Sendable {
     /// The environment for tools that look at the display and the accessibility bus.
     let toolEnvironment: [String: String]
 
+    /// The size of the Xvfb screen, in pixels.
+    let screen: ScreenSize
+
     /// The sheet's look: light or dark (GTK's `gtk-application-prefer-dark-theme` setting).
     enum Theme { case light, dark }
 
+    /// An X screen's size; `standard` is a laptop's, `small` a netbook's or an old projector's.
+    struct ScreenSize: Sendable {
+        let width: Int
+        let height: Int
+        static let standard = ScreenSize(width: 1280, height: 800)
+        static let small = ScreenSize(width: 640, height: 480)
+        static let svga = ScreenSize(width: 800, height: 600)
+    }
+
     /// `ownsBrokerName`: false leaves `org.activitybroker.Broker1` free for a real broker
-    /// started on `bus` (the end-to-end tests); `broker` is then a plain connection.
-    init(theme: Theme = .light, language: String = "en_US.UTF-8", ownsBrokerName: Bool = true) async throws {
+    /// started on `bus` (the end-to-end tests); `broker` is then a plain connection. `screen`:
+    /// the Xvfb screen's size (one monitor of that size).
+    init(
+        theme: Theme = .light, language: String = "en_US.UTF-8", ownsBrokerName: Bool = true,
+        screen: ScreenSize = .standard
+    ) async throws {
+        self.screen = screen
         directory = try Self.makeDirectory()
         let services = directory + "/services"
         let config = directory + "/config/gtk-4.0"
@@ -49,7 +66,7 @@ final class SheetFixture: @unchecked Sendable {
         try "[Settings]\ngtk-application-prefer-dark-theme=\(theme == .dark ? 1 : 0)\n"
             .write(toFile: config + "/settings.ini", atomically: true, encoding: .utf8)
 
-        xvfb = try XvfbServer()
+        xvfb = try XvfbServer(width: screen.width, height: screen.height)
         bus = try TestBus(serviceDirectory: services)
         broker = try bus.connect()
         if ownsBrokerName {
@@ -168,6 +185,11 @@ final class SheetFixture: @unchecked Sendable {
 
     /// Focuses the window and types `keys` (xdotool key names).
     func press(_ keys: String..., window: String) async throws {
+        try await display.press(keys, window: window, delay: 20)
+    }
+
+    /// Focuses the window and types the keys of `keys` (xdotool key names).
+    func press(contentsOf keys: [String], window: String) async throws {
         try await display.press(keys, window: window, delay: 20)
     }
 
