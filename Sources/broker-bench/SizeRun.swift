@@ -157,7 +157,7 @@ final class SizeRun {
     }
 
     /// Reads until `count` method replies arrived; throws on the first error reply.
-    private static func awaitReplies(_ connection: BlockingConnection, _ count: Int, what: String) throws {
+    static func awaitReplies(_ connection: BlockingConnection, _ count: Int, what: String) throws {
         var replies = 0
         let deadline = ContinuousClock.now + .seconds(120)
         while replies < count {
@@ -200,47 +200,13 @@ final class SizeRun {
     /// 10,000 RegisterActivity calls from 40 connections, each sending all of its calls at once
     /// (one thread per connection); ListActivities runs on `client` until the last reply.
     private func storm(client: BlockingConnection, list: EncodedCall) throws {
-        let perConnection = counts.storm / counts.stormConnections
-        let connections = try (0..<counts.stormConnections).map { _ in try BlockingConnection(address: address) }
+        let flood = try StormFlood(address: address, calls: counts.storm, connectionCount: counts.stormConnections)
         let listener = try BlockingConnection(address: address)
         try listener.addMatch(Broker1.activitiesChanged.rule())
-        let messages = try (0..<connections.count).map { c in
-            try (0..<perConnection).map { i in
-                try Self.brokerCall(
-                    Broker1.registerActivity, [.vardict(Workload.stormRegistration(connection: c, index: i))])
-            }
+        let (wall, calls, during) = try flood.run { stormOver in
+            try StormVictim(connection: client, call: list).measure(until: stormOver)
         }
-        let done = Locked(0)
-        let failures = Locked<[String]>([])
-        let group = DispatchGroup()
-        let gate = DispatchSemaphore(value: 0)
-        let start = Locked<UInt64>(0)
-        let finish = Locked<UInt64>(0)
-        for (c, connection) in connections.enumerated() {
-            let sends = messages[c]
-            group.enter()
-            Thread {
-                gate.wait()
-                for message in sends { connection.send(message) }
-                connection.flush()
-                do {
-                    try SizeRun.awaitReplies(connection, perConnection, what: "storm RegisterActivity")
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
-                }
-                let now = monotonicNanoseconds()
-                finish.withLock { $0 = max($0, now) }
-                done.withLock { $0 += 1 }
-                group.leave()
-            }.start()
-        }
-        start.withLock { $0 = monotonicNanoseconds() }
-        for _ in connections { gate.signal() }
-        let during = try StormVictim(connection: client, call: list).measure { done.withLock { $0 } >= connections.count }
-        group.wait()
-        if let failure = failures.withLock({ $0.first }) { throw BenchFailure(failure) }
-        let wall = finish.withLock { $0 } - start.withLock { $0 }
-        figures["storm"] = Figure(wallNanoseconds: wall, calls: perConnection * connections.count)
+        figures["storm"] = Figure(wallNanoseconds: wall, calls: calls)
         figures["listDuringStorm"] = during.victim
         figures["busDuringStorm"] = during.bus
         figures["pingDuringStorm"] = during.brokerPing
@@ -253,6 +219,6 @@ final class SizeRun {
             if message.member == Broker1.activitiesChanged.name.rawValue { signals += 1 }
         }
         figures["stormSignals"] = Figure(value: Double(signals))
-        withExtendedLifetime(connections) {}
+        withExtendedLifetime(flood) {}
     }
 }

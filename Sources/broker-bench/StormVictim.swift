@@ -22,24 +22,38 @@ struct StormVictim {
 
     /// Calls until `stormOver()`; every call's latency.
     func measure(until stormOver: () -> Bool) throws -> Samples {
-        let probes = [
+        let figures = try Self.alternate([call] + Self.probes(), on: connection, until: stormOver)
+        return Samples(victim: figures[0], bus: figures[1], brokerPing: figures[2])
+    }
+
+    /// The two probes: the bus's own `GetId`, the broker's `Peer.Ping`.
+    static func probes() throws -> [EncodedCall] {
+        [
             try EncodedCall(MethodCall(destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId")),
             try EncodedCall(MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping")),
         ]
-        var samples: [[UInt64]] = [[], [], []]
+    }
+
+    /// Sends `calls` in turn, one at a time on `connection`, until `stormOver()`; one figure
+    /// per call, in the order given; `record` sees every sample.
+    static func alternate(
+        _ calls: [EncodedCall], on connection: BlockingConnection, until stormOver: () -> Bool,
+        record: (Int, UInt64) -> Void = { _, _ in }
+    ) throws -> [Figure] {
+        var samples = [[UInt64]](repeating: [], count: calls.count)
         let start = monotonicNanoseconds()
         var turn = 0
         while !stormOver() {
-            let which = turn % 3
+            let which = turn % calls.count
             turn += 1
             let before = monotonicNanoseconds()
-            try connection.callDiscardingReply(which == 0 ? call : probes[which - 1])
-            samples[which].append(monotonicNanoseconds() - before)
+            try connection.callDiscardingReply(calls[which])
+            let elapsed = monotonicNanoseconds() - before
+            samples[which].append(elapsed)
+            record(which, elapsed)
         }
         let wall = monotonicNanoseconds() - start
-        return Samples(
-            victim: Figure(samples: samples[0], wallNanoseconds: wall), bus: Figure(samples: samples[1], wallNanoseconds: wall),
-            brokerPing: Figure(samples: samples[2], wallNanoseconds: wall))
+        return samples.map { Figure(samples: $0, wallNanoseconds: wall) }
     }
 
     /// The victim's p50 and p99 during the storm over Ping p50, per size (median over runs);

@@ -158,10 +158,10 @@ struct Workload {
     }
 
     /// A storm registration: its own host, so the measured lists keep their length.
-    static func stormRegistration(connection: Int, index: Int) -> [String: Value] {
+    static func stormRegistration(connection: Int, index: Int, tag: String = "") -> [String: Value] {
         registration(
-            id: "bench.storm.c\(connection).a\(index)", name: "Storm \(connection)/\(index)", icon: "bench-storm",
-            category: "share", host: "s\(index).c\(connection).storm.example", objectPath: "/org/bench/Storm")
+            id: "bench.storm\(tag).c\(connection).a\(index)", name: "Storm \(connection)/\(index)", icon: "bench-storm",
+            category: "share", host: "s\(index).c\(connection).storm\(tag).example", objectPath: "/org/bench/Storm")
     }
 
     /// A `RegisterActivity` record for one host.

@@ -23,6 +23,10 @@ let usage = """
                      WebKitWebView (default 20; 0 skips them; they need Xvfb, python3,
                      activity-browser and webkit-first-paint next to this binary)
       --browse-only  only the browser-window figures
+      --storm R      only the registration storm, R storms per size (a fresh broker each), the
+                     victim at 60 and 15 records with both probes (StormRun.swift)
+      --bus LIST     dbus-daemon (default), dbus-broker, or both (dbus-daemon,dbus-broker: the
+                     storm on each); other figures use the first
       --hot-paths    only ListActivities (distinct URLs) and Perform → Finished, interleaved
                      with Ping, from the bench and from a C client (HotPathRun.swift)
       --memory       only the broker's VmRSS, Pss and private memory, with N+M activities and
@@ -39,6 +43,8 @@ var browseSamples = 20
 var browseOnly = false
 var hotPaths = false
 var memoryOnly = false
+var stormRepeats = 0
+var buses: [BusKind] = [.dbusDaemon]
 var arguments = CommandLine.arguments.dropFirst()
 @MainActor func value(_ flag: String) -> String {
     guard let value = arguments.popFirst() else {
@@ -64,6 +70,9 @@ while let argument = arguments.popFirst() {
     case "--browse-only": browseOnly = true
     case "--hot-paths": hotPaths = true
     case "--memory": memoryOnly = true
+    case "--storm": stormRepeats = max(1, Int(value(argument)) ?? 1)
+    case "--bus":
+        buses = value(argument).split(separator: ",").map { BusKind(rawValue: String($0)) ?? .dbusDaemon }
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -76,7 +85,22 @@ while let argument = arguments.popFirst() {
 func say(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
 do {
-    let bus = try TestBus()
+    if stormRepeats > 0 {
+        for kind in buses {
+            let bus = try kind.start()
+            let launcher = try BrokerLauncher(bus: bus)
+            for size in sizes {
+                let lines = try StormRun(
+                    total: size, repeats: stormRepeats, address: bus.address, scratch: bus.directory + "/storm",
+                    launcher: launcher, busName: kind.rawValue
+                ).run()
+                print(lines.joined(separator: "\n"))
+            }
+            bus.stop()
+        }
+        exit(0)
+    }
+    let bus = try buses[0].start()
     let scratch = bus.directory + "/bench"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     let launcher = try BrokerLauncher(bus: bus)
