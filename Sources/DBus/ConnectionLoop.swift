@@ -100,20 +100,24 @@ final class WatchEntry: @unchecked Sendable {
     }
 }
 
-/// The timer of one libdbus timeout. Loop-confined like `WatchEntry`.
+/// The timer of one libdbus timeout. Loop-confined like `WatchEntry`: `update` checks it.
 final class TimeoutEntry: @unchecked Sendable {
     let timeout: OpaquePointer
     let timer: any DispatchSourceTimer
+    /// The connection's loop: the timer's queue and the only place the entry is changed.
+    let queue: DispatchQueue
     var resumed = false
     var cancelled = false
 
-    init(timeout: OpaquePointer, timer: any DispatchSourceTimer) {
+    init(timeout: OpaquePointer, timer: any DispatchSourceTimer, queue: DispatchQueue) {
         self.timeout = timeout
         self.timer = timer
+        self.queue = queue
     }
 
     /// Re-arms the timer with libdbus's current interval when enabled, suspends it otherwise.
     func update() {
+        dispatchPrecondition(condition: .onQueue(queue))
         if dbus_timeout_get_enabled(timeout) != 0 {
             let interval = DispatchTimeInterval.milliseconds(Int(max(dbus_timeout_get_interval(timeout), 0)))
             timer.schedule(deadline: .now() + interval, repeating: interval)
@@ -160,7 +164,7 @@ extension Connection {
         }
         let toggleTimeout: DBusTimeoutToggledFunction = { timeout, data in
             guard let timeout, let connection = LoopContext.from(data) else { return }
-            connection.timeouts[timeout]?.update()
+            connection.timeoutToggled(timeout)
         }
         // libdbus may call this with its lock held, and from any thread that changes the
         // connection's state (a message freed elsewhere): only schedule a dispatch, on the loop.
@@ -246,10 +250,24 @@ extension Connection {
         scheduleDispatch()
     }
 
+    /// libdbus turned a timeout on or off or changed its interval: hop onto the loop first, as
+    /// `watchToggled` does, since the entry and its timer are changed only there. (libdbus adds
+    /// connection timeouts only for its own pending calls, which this module does not use —
+    /// `PendingCall` keeps its own timers — and its source calls the toggle nowhere; the hop
+    /// keeps this right should either change.)
+    func timeoutToggled(_ timeout: OpaquePointer) {
+        guard isOnLoop else {
+            let box = UncheckedBox(timeout)
+            queue.async { [weak self] in self?.timeoutToggled(box.value) }
+            return
+        }
+        timeouts[timeout]?.update()
+    }
+
     private func addTimeout(_ timeout: OpaquePointer) {
         assertOnLoop()
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let entry = TimeoutEntry(timeout: timeout, timer: timer)
+        let entry = TimeoutEntry(timeout: timeout, timer: timer, queue: queue)
         timer.setEventHandler { [weak self] in
             guard let self, !entry.cancelled, self.raw != nil else { return }
             withExtendedLifetime(entry) { _ = dbus_timeout_handle(entry.timeout) }
