@@ -32,7 +32,9 @@ enum BusKind: String, CaseIterable {
         case .dbusBroker:
             let script = try Self.brokerLauncherScript()
             // Read by then: the bus printed its address from the script's last step.
-            defer { try? FileManager.default.removeItem(atPath: (script as NSString).deletingLastPathComponent) }
+            defer {
+                try? FileManager.default.removeItem(atPath: (script as NSString).deletingLastPathComponent)
+            }
             return try TestBus(daemon: script)
         }
     }
@@ -40,7 +42,8 @@ enum BusKind: String, CaseIterable {
     /// Writes the launcher script (and its Python part) into a directory of its own; its path.
     private static func brokerLauncherScript() throws -> String {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-broker-launch") else {
-            throw BenchFailure("--bus dbus-broker needs /usr/bin/dbus-broker-launch (Debian package dbus-broker)")
+            throw BenchFailure(
+                "--bus dbus-broker needs /usr/bin/dbus-broker-launch (Debian package dbus-broker)")
         }
         let directory = try TemporaryDirectory(prefix: "bench-dbus-broker").path
         let python = directory + "/activate.py"

@@ -19,16 +19,21 @@ struct StormRun {
     /// The bus's name in the printed lines (`dbus-daemon`, `dbus-broker`).
     let busName: String
 
-    static let names = ["ListActivities (60) during storm", "ListActivities (15) during storm", "bus GetId during storm", "broker Peer.Ping during storm"]
+    static let names = [
+        "ListActivities (60) during storm", "ListActivities (15) during storm", "bus GetId during storm",
+        "broker Peer.Ping during storm",
+    ]
 
     func run() throws -> [String] {
         let sizeRun = SizeRun(
-            total: total, counts: CallCounts(latency: 2000, perform: 0, storm: 10_000, stormConnections: 40, starts: 0),
+            total: total,
+            counts: CallCounts(latency: 2000, perform: 0, storm: 10_000, stormConnections: 40, starts: 0),
             address: address, scratch: scratch, launcher: launcher)
         let manifestDirectory = scratch + "/storm-\(total)/manifests"
         try Workload.writeManifests(into: manifestDirectory, range: 0..<sizeRun.workload.manifests)
         let ping = try EncodedCall(
-            MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+            MethodCall(
+                destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
         let lists = [try SizeRun.listCall(Workload.urlB), try SizeRun.listCall(Workload.urlA)]
         var pings: [Figure] = []
         var walls: [Double] = []
@@ -41,10 +46,13 @@ struct StormRun {
             let client = try BlockingConnection(address: address)
             for (call, expected) in zip(lists, [Workload.expectedB, Workload.expectedA]) {
                 let count = try client.call(call).body.first?.array?.count ?? -1
-                guard count == expected else { throw BenchFailure("ListActivities gave \(count), designed for \(expected)") }
+                guard count == expected else {
+                    throw BenchFailure("ListActivities gave \(count), designed for \(expected)")
+                }
             }
             pings.append(try timeCalls(2000) { try client.callDiscardingReply(ping) })
-            let flood = try StormFlood(address: address, calls: 10_000, connectionCount: 40, tag: "r\(repeat_)")
+            let flood = try StormFlood(
+                address: address, calls: 10_000, connectionCount: 40, tag: "r\(repeat_)")
             let calls = lists + (try StormVictim.probes())
             let recorder = SampleRecorder(count: calls.count)
             let (wall, _, figures) = try flood.run { stormOver in
@@ -62,20 +70,26 @@ struct StormRun {
         let floor = Figure.median(pings).p50Microseconds
         var lines = [
             "storm on \(busName), N+M = \(total), \(repeats) storms (samples pooled), Ping p50 \(String(format: "%.0f", floor)) µs (quiet, before each storm)",
-            String(format: "  storm wall time: %@ s", walls.map { String(format: "%.2f", $0) }.joined(separator: ", ")),
+            String(
+                format: "  storm wall time: %@ s",
+                walls.map { String(format: "%.2f", $0) }.joined(separator: ", ")),
         ]
         for (index, name) in Self.names.enumerated() {
             let figure = Figure(samples: pooled[index], wallNanoseconds: 0)
             let sorted = pooled[index].sorted()
             let p90 = sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, sorted.count * 9 / 10)]) / 1000
             let maximum = Double(sorted.last ?? 0) / 1000
-            let perStormP99 = perStorm.map { String(format: "%.0f", $0[index].p99Microseconds / floor) }.joined(separator: "/")
+            let perStormP99 = perStorm.map { String(format: "%.0f", $0[index].p99Microseconds / floor) }
+                .joined(separator: "/")
             lines.append(
                 name.padding(toLength: 34, withPad: " ", startingAt: 0)
                     + String(
-                        format: "| n %4d  p50 %6.0f µs %5.1f×  p90 %6.0f µs %5.1f×  p99 %7.0f µs %6.1f×  max %7.0f µs %6.1f×  (p99 per storm: %@×)",
-                        figure.count, figure.p50Microseconds, figure.p50Microseconds / floor, p90, p90 / floor,
-                        figure.p99Microseconds, figure.p99Microseconds / floor, maximum, maximum / floor, perStormP99))
+                        format:
+                            "| n %4d  p50 %6.0f µs %5.1f×  p90 %6.0f µs %5.1f×  p99 %7.0f µs %6.1f×  max %7.0f µs %6.1f×  (p99 per storm: %@×)",
+                        figure.count, figure.p50Microseconds, figure.p50Microseconds / floor, p90,
+                        p90 / floor,
+                        figure.p99Microseconds, figure.p99Microseconds / floor, maximum, maximum / floor,
+                        perStormP99))
         }
         return lines
     }

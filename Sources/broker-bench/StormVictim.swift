@@ -29,8 +29,12 @@ struct StormVictim {
     /// The two probes: the bus's own `GetId`, the broker's `Peer.Ping`.
     static func probes() throws -> [EncodedCall] {
         [
-            try EncodedCall(MethodCall(destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId")),
-            try EncodedCall(MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping")),
+            try EncodedCall(
+                MethodCall(destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId")
+            ),
+            try EncodedCall(
+                MethodCall(
+                    destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping")),
         ]
     }
 
@@ -60,7 +64,8 @@ struct StormVictim {
     /// the target is p99 ≤ 20× (issue 14; about 4,000× when served in arrival order).
     static func targets(_ report: Report) -> [Report.Target] {
         report.sizes.flatMap { size -> [Report.Target] in
-            guard let victims = report.perRun["\(size)"]?["listDuringStorm"], let pings = report.perRun["\(size)"]?["ping"],
+            guard let victims = report.perRun["\(size)"]?["listDuringStorm"],
+                let pings = report.perRun["\(size)"]?["ping"],
                 victims.count == pings.count, !victims.isEmpty
             else { return [] }
             func median(_ figures: [Figure], _ value: (Figure) -> Double) -> Double {
@@ -76,7 +81,8 @@ struct StormVictim {
             return [
                 Report.Target(
                     name: "victim ListActivities during the storm at \(size), p99 / Ping p50",
-                    measured: String(format: "%.1f× (p50 %.1f×; bus GetId p99 %.1f×)", p99, p50, busP99), limit: "≤ 20×",
+                    measured: String(format: "%.1f× (p50 %.1f×; bus GetId p99 %.1f×)", p99, p50, busP99),
+                    limit: "≤ 20×",
                     met: p99 <= 20)
             ]
         }

@@ -91,8 +91,8 @@ do {
             let launcher = try BrokerLauncher(bus: bus)
             for size in sizes {
                 let lines = try StormRun(
-                    total: size, repeats: stormRepeats, address: bus.address, scratch: bus.directory + "/storm",
-                    launcher: launcher, busName: kind.rawValue
+                    total: size, repeats: stormRepeats, address: bus.address,
+                    scratch: bus.directory + "/storm", launcher: launcher, busName: kind.rawValue
                 ).run()
                 print(lines.joined(separator: "\n"))
             }
