@@ -30,9 +30,9 @@ public struct BrokerLog: Sendable {
     /// An event a user or administrator may want to see.
     public func event(_ message: String) { sink("activity-broker: \(message)\n") }
 
-    /// An event that happens for every job (started, ended): the same line as `event`, written
-    /// with others in one batch a few milliseconds later instead of at once (`LogBatcher`), so
-    /// that logging costs the loop no system call per job. Lines logged later with `event` are
+    /// An event that happens for every job (started, ended) or registration: the same line as
+    /// `event`, written with others in one batch a few milliseconds later instead of at once
+    /// (`LogBatcher`), so that logging costs the loop no system call per job or registration. Lines logged later with `event` are
     /// written after it.
     public func frequentEvent(_ message: String) { batchSink("activity-broker: \(message)\n") }
 

@@ -25,7 +25,9 @@ final class Registrations: @unchecked Sendable {
         let activity = try RegistrationDecoder.decode(record, owner: caller)
         try activities.register(activity, owner: caller)
         watchOwner(caller)
-        log.event("registered \(activity.id) (by \(caller))")
+        // Batched: a burst of registrations (a storm of 10,000) would otherwise write one line
+        // to standard error per call on the loop (6 % of the broker's samples in a storm).
+        log.frequentEvent("registered \(activity.id) (by \(caller))")
     }
 
     /// `UnregisterActivity`: only the owner may.
