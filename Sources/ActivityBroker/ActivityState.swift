@@ -119,10 +119,23 @@ final class ActivityState: @unchecked Sendable {
     /// needs and does not know (`MachineEnvironment.refreshBeforeRefusing`): `Perform` calls it
     /// before it may refuse the activity as unavailable. At once for an unknown id.
     func refreshingUnknownNames(of id: String, then: @escaping () -> Void) {
-        guard let machine = machine as? MachineEnvironment, let activityID = try? ActivityID(id),
-            let activity = registry.activity(activityID), !availability(of: activity).isAvailable
-        else { return then() }
+        guard let machine = machine as? MachineEnvironment, let activity = unavailableActivity(id) else {
+            return then()
+        }
         machine.refreshBeforeRefusing(activity.busNameDependencies, then: then)
+    }
+
+    /// Whether `refreshingUnknownNames(of: id)` may wait on the bus before it runs its closure
+    /// (the activity exists and is unavailable now), so that a caller can bound what waits.
+    func mayWaitToRefresh(_ id: String) -> Bool {
+        machine is MachineEnvironment && unavailableActivity(id) != nil
+    }
+
+    private func unavailableActivity(_ id: String) -> Activity? {
+        guard let activityID = try? ActivityID(id), let activity = registry.activity(activityID),
+            !availability(of: activity).isAvailable
+        else { return nil }
+        return activity
     }
 
     private func changed() {

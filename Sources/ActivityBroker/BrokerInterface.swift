@@ -23,13 +23,25 @@ enum BrokerInterface {
                     }),
                 Broker1.perform.method(
                     .deferred { call, responder in
-                        // A bus name not known is asked about again (once) before a refusal.
-                        activities.refreshingUnknownNames(of: call.body[0].string ?? "") {
+                        let id = call.body[0].string ?? ""
+                        let caller = call.sender
+                        var items = call.body[1].vardict ?? [:]
+                        var options = call.body[2].vardict ?? [:]
+                        // A bus name not known is asked about again (once) before a refusal. What
+                        // waits for that answer is checked and bounded first, never the whole body.
+                        if activities.mayWaitToRefresh(id) {
                             do {
-                                try jobs.perform(
-                                    id: call.body[0].string ?? "", items: call.body[1].vardict ?? [:],
-                                    options: call.body[2].vardict ?? [:], caller: call.sender
-                                ) { path in responder.reply([.objectPath(path)]) }
+                                items = try ItemsDecoder.checkedForWaiting(items)
+                                options = try OptionSchema.perform.validate(options)
+                            } catch {
+                                return responder.fail(error)
+                            }
+                        }
+                        activities.refreshingUnknownNames(of: id) { [items, options] in
+                            do {
+                                try jobs.perform(id: id, items: items, options: options, caller: caller) { path in
+                                    responder.reply([.objectPath(path)])
+                                }
                             } catch {
                                 responder.fail(error)
                             }

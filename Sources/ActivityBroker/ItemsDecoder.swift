@@ -16,6 +16,14 @@ enum ItemsDecoder {
             text: optionalString(items[ItemKey.text], key: ItemKey.text))
     }
 
+    /// `items` checked as `decode` checks them, with only the keys `decode` reads: what a
+    /// `Perform` keeps while it waits on the bus is then bounded by the items' own limits,
+    /// whatever else a caller sent (unknown keys are ignored, not limited).
+    static func checkedForWaiting(_ items: [String: Value]) throws(ActivityError) -> [String: Value] {
+        _ = try decode(items)
+        return items.filter { $0.key == ItemKey.url || $0.key == ItemKey.title || $0.key == ItemKey.text }
+    }
+
     private static func optionalString(_ value: Value?, key: String) throws(ActivityError) -> String? {
         guard let value else { return nil }
         return try string(value, key: key)

@@ -10,12 +10,15 @@ import Locking
 /// 5 % of the broker's samples per job in a profile, the largest item of its per-job work. Here
 /// such a line (`append`) costs the caller a lock and a copy; the first of a batch schedules one
 /// write `delay` later on a global queue, which takes every line gathered by then. Every other
-/// line (`write`) is written at once, as before, after what waits: the log keeps the order in
-/// which lines were logged.
+/// line (`write`) is written at once, as before, after what waits: lines logged through
+/// `BrokerLog` keep the order in which they were logged. (The DBus module's own few lines go
+/// straight to standard error and may come before batched lines logged earlier.)
 ///
-/// Nothing is lost on a clean exit: `flush()` writes what waits, and the shared instance flushes
-/// from `atexit` (every `exit` of the broker's main). A crash loses at most `delay` of batched
-/// lines. One writer at a time, so lines never interleave.
+/// Nothing is lost on an exit that completes: `flush()` writes what waits, and the shared
+/// instance flushes from `atexit` (every `exit` of the broker's main). A crash, or a shutdown
+/// whose loop did not answer in time and logged after the flush, loses at most `delay` of
+/// batched lines. One writer at a time, and whole lines per write(2) (`pieces`), so lines
+/// never interleave or tear.
 ///
 /// Bounded: once `maximumPendingBytes` wait (standard error blocked, a reader that stopped), the
 /// line that crosses it is written by its caller at once, which then waits as an unbatched
@@ -91,11 +94,40 @@ final class LogBatcher: Sendable {
             return bytes
         }
         bytes.append(contentsOf: line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        for piece in Self.pieces(of: bytes) { writeWhole(bytes[piece]) }
+    }
+
+    /// The largest write a pipe takes whole or not at all (POSIX `PIPE_BUF` on Linux).
+    static let atomicWrite = 4096
+
+    /// `bytes` cut at line ends into runs of at most `atomicWrite` bytes (a longer line is a run
+    /// of its own), so that a write refused half-way (a non-blocking pipe that is full) loses
+    /// whole lines, as one write(2) per line did, and never glues a torn line to the next.
+    static func pieces(of bytes: [UInt8]) -> [Range<Int>] {
+        var pieces: [Range<Int>] = []
+        var start = 0
+        var lineStart = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+            let lineEnd = index + 1
+            if lineEnd - start > atomicWrite && lineStart > start {
+                pieces.append(start..<lineStart)
+                start = lineStart
+            }
+            lineStart = lineEnd
+        }
+        if lineStart > start { pieces.append(start..<lineStart) }
+        if bytes.count > lineStart { pieces.append(lineStart..<bytes.count) }
+        return pieces
+    }
+
+    /// Writes `piece`; stops at the first refusal (closed, full and non-blocking): the rest of
+    /// this piece is dropped, as a failed write(2) of a line was.
+    private func writeWhole(_ piece: ArraySlice<UInt8>) {
+        var offset = piece.startIndex
+        while offset < piece.endIndex {
+            let written = piece.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + (offset - piece.startIndex), piece.endIndex - offset) }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }  // nowhere to write (closed): dropped, as a failed write(2) was
+            guard written > 0 else { return }
             offset += written
         }
     }

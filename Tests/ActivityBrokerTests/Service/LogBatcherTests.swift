@@ -93,4 +93,42 @@ import Testing
         batcher.append(line)
         #expect(pipe.text.utf8.count == lines * line.utf8.count)
     }
+
+    @Test("A full non-blocking pipe loses whole lines only: no torn line, and what follows starts a line")
+    func aFullPipeLosesWholeLines() throws {
+        let pipe = try Pipe()
+        _ = fcntl(pipe.write, F_SETFL, fcntl(pipe.write, F_GETFL) | O_NONBLOCK)
+        let getPipeSize: Int32 = 1032  // F_GETPIPE_SZ (<linux/fcntl.h>; not in Swift's Glibc)
+        let capacity = Int(fcntl(pipe.write, getPipeSize))
+        try #require(capacity > 4096)
+        // Every page of the pipe full but one: a write larger than a page is then cut at 4096
+        // bytes, wherever that falls.
+        let page = [UInt8](repeating: UInt8(ascii: "."), count: 4096)
+        for _ in 0..<(capacity / 4096 - 1) { #expect(Glibc.write(pipe.write, page, page.count) == page.count) }
+        let filler = capacity - 4096
+        let batcher = LogBatcher(descriptor: pipe.write, delay: .seconds(3600))
+        // 150 lines, about 9 KB: more than a pipe takes whole, so one write(2) of all of them
+        // would be cut in the middle of a line.
+        for number in 0..<150 { batcher.append("job \(number) started, and a line long enough to matter\n") }
+        batcher.flush()
+        _ = pipe.text  // the reader catches up
+        batcher.write("stopped\n")
+        let text = pipe.text
+        let lines = text.dropFirst(filler).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "")
+        for line in lines.dropLast() {
+            #expect(line == "stopped" || (line.hasPrefix("job ") && line.hasSuffix("long enough to matter")))
+        }
+        #expect(lines.dropLast().last == "stopped")
+    }
+
+    @Test("Batches are cut at line ends into writes a pipe takes whole; a longer line is a write of its own")
+    func piecesEndAtLineEnds() {
+        let short = Array(String(repeating: "a", count: 999).utf8) + [10]
+        let long = Array(String(repeating: "b", count: 5000).utf8) + [10]
+        let bytes = short + short + short + short + short + long + short + Array("tail".utf8)
+        let pieces = LogBatcher.pieces(of: bytes)
+        #expect(pieces == [0..<4000, 4000..<5000, 5000..<10001, 10001..<11001, 11001..<11005])
+        #expect(pieces.allSatisfy { $0.count <= LogBatcher.atomicWrite || bytes[$0].filter { $0 == 10 }.count == 1 })
+    }
 }
