@@ -13,12 +13,15 @@ import ActivityKit
 /// 128 random bits, and no client picks a stored one), so no hashing is needed. Deleting the
 /// oldest row shifts its probe chain back, so the index has no tombstones and a lookup stays
 /// O(1) however many rows came and went. 10,000 rows take 16,384 slots and 32,768 index
-/// entries: 640 KB, where a dictionary of tokens to rows with their strings took 1.3 MB.
+/// entries: 640 KB mapped, where a dictionary of tokens to rows and its order took 1.3 MB.
+/// Both arrays are `PageBuffer`s: the ring's unwritten tail is not resident, and a buffer the
+/// table outgrew goes back to the system at once instead of staying in the malloc heap.
 ///
 /// Bounded like before, by time: the ring doubles when full and halves when a quarter full, so
 /// it holds what an afterlife's worth of `Perform`s left (each one a call the broker answered),
-/// and an empty table frees its storage. A value owned by `JobTable`, loop-confined with it.
-struct FinishedJobs {
+/// and an empty table frees its storage. Owned by `JobTable` (not copyable: it owns its pages),
+/// loop-confined with it.
+struct FinishedJobs: ~Copyable {
     /// One finished job, as it is added and read.
     struct Row: Equatable {
         let state: JobState
@@ -37,20 +40,18 @@ struct FinishedJobs {
         var activity: UInt32
         /// The caller's number in `callers`, shifted left by 3, or'ed with the state's code.
         var callerAndState: UInt32
-
-        static let empty = Slot(token: 0, expiry: 0, activity: 0, callerAndState: 0)
     }
 
     /// The smallest ring allocated.
     static let minimumCapacity = 16
 
     /// The rows oldest first from `first`, wrapping; the count is a power of two (or 0).
-    private var slots: [Slot] = []
+    private var slots = PageBuffer<Slot>(count: 0)
     private var first = 0
     /// Rows kept (some may have expired and wait for the next sweep).
     private(set) var count = 0
     /// Ring position plus one of the row whose token probes here; 0 for none. Twice the ring.
-    private var index: [UInt32] = []
+    private var index = PageBuffer<UInt32>(count: 0)
     private var activities = InternTable<ActivityID>()
     private var callers = InternTable<String>()
 
@@ -89,8 +90,8 @@ struct FinishedJobs {
         while count > 0, slots[first].expiry <= now { removeOldest() }
         if count == 0 {
             // A burst is over: give its storage back instead of keeping it for the next.
-            slots = []
-            index = []
+            slots = PageBuffer(count: 0)
+            index = PageBuffer(count: 0)
             first = 0
             return nil
         }
@@ -107,7 +108,7 @@ struct FinishedJobs {
 
     /// The index entry of `token`, nil when no row has it.
     private func find(_ token: UInt128) -> Int? {
-        guard !index.isEmpty else { return nil }
+        guard index.count > 0 else { return nil }
         var probe = home(token)
         while index[probe] != 0 {
             if slots[Int(index[probe]) - 1].token == token { return probe }
@@ -159,11 +160,11 @@ struct FinishedJobs {
     /// Moves the rows, oldest first, to the start of a ring of `capacity` slots with an index
     /// twice that size.
     private mutating func relayout(capacity: Int) {
-        var moved = [Slot](repeating: .empty, count: capacity)
+        var moved = PageBuffer<Slot>(count: capacity)
         for offset in 0..<count { moved[offset] = slots[(first + offset) & (slots.count - 1)] }
         slots = moved
         first = 0
-        index = [UInt32](repeating: 0, count: capacity * 2)
+        index = PageBuffer(count: capacity * 2)
         for position in 0..<count { link(position) }
     }
 
