@@ -66,7 +66,8 @@ struct FinishedJobs: ~Copyable {
         precondition(caller < 1 << 29, "more distinct callers than a row can name")
         let position = (first + count) & (slots.count - 1)
         slots[position] = Slot(
-            token: token.bits, expiry: row.expiry, activity: row.activityID.map { activities.retain($0) + 1 } ?? 0,
+            token: token.bits, expiry: row.expiry,
+            activity: row.activityID.map { activities.retain($0) + 1 } ?? 0,
             callerAndState: caller << 3 | Self.code(row.state))
         count += 1
         link(position)
@@ -95,7 +96,9 @@ struct FinishedJobs: ~Copyable {
             first = 0
             return nil
         }
-        if slots.count > Self.minimumCapacity, count <= slots.count / 4 { relayout(capacity: slots.count / 2) }
+        if slots.count > Self.minimumCapacity, count <= slots.count / 4 {
+            relayout(capacity: slots.count / 2)
+        }
         return slots[first].expiry
     }
 
@@ -122,7 +125,9 @@ struct FinishedJobs: ~Copyable {
     private mutating func link(_ position: Int) {
         let token = slots[position].token
         var probe = home(token)
-        while index[probe] != 0, slots[Int(index[probe]) - 1].token != token { probe = (probe + 1) & indexMask }
+        while index[probe] != 0, slots[Int(index[probe]) - 1].token != token {
+            probe = (probe + 1) & indexMask
+        }
         index[probe] = UInt32(position + 1)
     }
 

@@ -9,7 +9,9 @@ import Testing
     static let quick = try! ActivityID("org.test.quick")
     static let other = try! ActivityID("org.test.other")
 
-    static func row(_ expiry: UInt64, state: JobState = .completed, activity: ActivityID? = quick, caller: String = ":1.7")
+    static func row(
+        _ expiry: UInt64, state: JobState = .completed, activity: ActivityID? = quick, caller: String = ":1.7"
+    )
         -> FinishedJobs.Row
     {
         FinishedJobs.Row(state: state, activityID: activity, caller: caller, expiry: expiry)
@@ -21,13 +23,17 @@ import Testing
         JobToken(bits: UInt128(tag) * UInt128(capacity * 2) + UInt128(home))
     }
 
-    @Test("A row reads back as it was added: every state, with and without an activity, its caller and expiry")
+    @Test(
+        "A row reads back as it was added: every state, with and without an activity, its caller and expiry")
     func rowsReadBack() {
         var table = FinishedJobs()
         let rows: [(JobToken, FinishedJobs.Row)] = [
             (JobToken(bits: 1), Self.row(100, state: .completed)),
             (JobToken(bits: 2), Self.row(100, state: .failed, activity: Self.other, caller: ":1.9")),
-            (JobToken(bits: 3), Self.row(101, state: .cancelled, activity: nil, caller: ":1.1234567890123456789")),
+            (
+                JobToken(bits: 3),
+                Self.row(101, state: .cancelled, activity: nil, caller: ":1.1234567890123456789")
+            ),
             (JobToken(bits: 4), Self.row(102, state: .choosing, activity: nil)),
             (JobToken(bits: .max), Self.row(103, state: .running)),
         ]
@@ -64,7 +70,8 @@ import Testing
         #expect(table.count == 0)
     }
 
-    @Test("A full ring doubles and keeps every row; sweeping shrinks it, and an empty table frees its storage")
+    @Test(
+        "A full ring doubles and keeps every row; sweeping shrinks it, and an empty table frees its storage")
     func growsAndShrinks() {
         var table = FinishedJobs()
         #expect(table.capacity == 0)
@@ -73,15 +80,21 @@ import Testing
         #expect(table.capacity == minimum, "exactly full")
         table.insert(JobToken(bits: UInt128(minimum)), Self.row(UInt64(minimum) + 1))
         #expect(table.capacity == minimum * 2)
-        for n in (minimum + 1)..<(minimum * 8) { table.insert(JobToken(bits: UInt128(n)), Self.row(UInt64(n) + 1)) }
+        for n in (minimum + 1)..<(minimum * 8) {
+            table.insert(JobToken(bits: UInt128(n)), Self.row(UInt64(n) + 1))
+        }
         #expect(table.capacity == minimum * 8)
-        for n in 0..<(minimum * 8) { #expect(table.row(JobToken(bits: UInt128(n)), at: 0)?.expiry == UInt64(n) + 1) }
+        for n in 0..<(minimum * 8) {
+            #expect(table.row(JobToken(bits: UInt128(n)), at: 0)?.expiry == UInt64(n) + 1)
+        }
 
         // Down to an eighth: the ring halves (at a quarter), and the rows left still answer.
         #expect(table.sweep(at: UInt64(minimum * 7)) == UInt64(minimum * 7) + 1)
         #expect(table.count == minimum)
         #expect(table.capacity == minimum * 4)
-        for n in (minimum * 7)..<(minimum * 8) { #expect(table.row(JobToken(bits: UInt128(n)), at: 0) != nil) }
+        for n in (minimum * 7)..<(minimum * 8) {
+            #expect(table.row(JobToken(bits: UInt128(n)), at: 0) != nil)
+        }
         #expect(table.sweep(at: .max) == nil)
         #expect(table.capacity == 0)
     }
@@ -95,12 +108,18 @@ import Testing
         for n in minimum..<(minimum + 10) { table.insert(JobToken(bits: UInt128(n)), Self.row(UInt64(n))) }
         #expect(table.capacity == minimum, "ten slots freed, ten reused")
         #expect(table.count == minimum)
-        for n in 10..<(minimum + 10) { #expect(table.row(JobToken(bits: UInt128(n)), at: 0)?.expiry == UInt64(n)) }
+        for n in 10..<(minimum + 10) {
+            #expect(table.row(JobToken(bits: UInt128(n)), at: 0)?.expiry == UInt64(n))
+        }
         #expect(table.sweep(at: UInt64(minimum + 1)) == UInt64(minimum + 2))
-        for n in (minimum + 2)..<(minimum + 10) { #expect(table.row(JobToken(bits: UInt128(n)), at: 0) != nil) }
+        for n in (minimum + 2)..<(minimum + 10) {
+            #expect(table.row(JobToken(bits: UInt128(n)), at: 0) != nil)
+        }
     }
 
-    @Test("Tokens probing from the index's last entry wrap to its start, and survive the removal of the first of them")
+    @Test(
+        "Tokens probing from the index's last entry wrap to its start, and survive the removal of the first of them"
+    )
     func indexWraps() {
         var table = FinishedJobs()
         let capacity = FinishedJobs.minimumCapacity
@@ -116,7 +135,9 @@ import Testing
         // Removing the one at the last entry moves the chain back across the wrap.
         #expect(table.sweep(at: 1) == 2)
         #expect(table.row(colliding[0], at: 0) == nil)
-        for (n, token) in colliding.enumerated().dropFirst() { #expect(table.row(token, at: 0)?.expiry == UInt64(n) + 1) }
+        for (n, token) in colliding.enumerated().dropFirst() {
+            #expect(table.row(token, at: 0)?.expiry == UInt64(n) + 1)
+        }
         #expect(table.row(pushed, at: 0)?.expiry == 10)
         #expect(table.sweep(at: 3) == 4)
         #expect(table.row(colliding[3], at: 0)?.expiry == 4)
@@ -133,11 +154,13 @@ import Testing
         table.insert(JobToken(bits: 42), Self.row(20, state: .completed))
         #expect(table.row(JobToken(bits: 42), at: 0)?.state == .completed)
         #expect(table.sweep(at: 10) == 15)
-        #expect(table.row(JobToken(bits: 42), at: 11)?.expiry == 20, "the older row's sweep leaves the newer one")
+        #expect(
+            table.row(JobToken(bits: 42), at: 11)?.expiry == 20, "the older row's sweep leaves the newer one")
         #expect(table.sweep(at: 20) == nil)
     }
 
-    @Test("Against a dictionary: thousands of rows with crowded homes, swept at random instants, answer alike")
+    @Test(
+        "Against a dictionary: thousands of rows with crowded homes, swept at random instants, answer alike")
     func agreesWithADictionary() {
         var generator = SplitMix(seed: 0x5eed)
         var table = FinishedJobs()
@@ -151,9 +174,11 @@ import Testing
             // probe chains that cross each other and the index's end.
             let random = generator.next()
             let low = step % 2 == 0 ? 0xFFFF - random % 64 : random & 0xFFFF
-            let token = JobToken(bits: UInt128(generator.next()) << 64 | UInt128(generator.next() >> 16) << 16 | UInt128(low))
+            let token = JobToken(
+                bits: UInt128(generator.next()) << 64 | UInt128(generator.next() >> 16) << 16 | UInt128(low))
             let row = Self.row(
-                now + 800, state: [.completed, .failed, .cancelled][step % 3], activity: step % 5 == 0 ? nil : Self.quick,
+                now + 800, state: [.completed, .failed, .cancelled][step % 3],
+                activity: step % 5 == 0 ? nil : Self.quick,
                 caller: callers[Int(generator.next() % 7)])
             table.insert(token, row)
             model[token] = row
@@ -165,10 +190,14 @@ import Testing
                 #expect(table.count == model.count)
             }
             if step % 997 == 0 {
-                for token in added.suffix(1200) { #expect(table.row(token, at: now) == Self.live(model[token], at: now)) }
+                for token in added.suffix(1200) {
+                    #expect(table.row(token, at: now) == Self.live(model[token], at: now))
+                }
             }
         }
-        for token in added.suffix(1200) { #expect(table.row(token, at: now) == Self.live(model[token], at: now)) }
+        for token in added.suffix(1200) {
+            #expect(table.row(token, at: now) == Self.live(model[token], at: now))
+        }
         #expect(table.sweep(at: .max) == nil)
         #expect(table.capacity == 0)
     }
