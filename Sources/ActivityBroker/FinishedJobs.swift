@@ -17,9 +17,11 @@ import ActivityKit
 /// Both arrays are `PageBuffer`s: the ring's unwritten tail is not resident, and a buffer the
 /// table outgrew goes back to the system at once instead of staying in the malloc heap.
 ///
-/// Bounded like before, by time: the ring doubles when full and halves when a quarter full, so
-/// it holds what an afterlife's worth of `Perform`s left (each one a call the broker answered),
-/// and an empty table frees its storage. Owned by `JobTable` (not copyable: it owns its pages),
+/// Bounded by time and by count: the ring doubles when full and halves when a quarter full, so
+/// it holds what an afterlife's worth of `Perform`s left, and an empty table frees its storage;
+/// past `maximumRows` (callers performing faster than ~2,000 jobs a second for a whole
+/// afterlife) the oldest row leaves before its afterlife ends, so no rate of calls can grow it
+/// further. Owned by `JobTable` (not copyable: it owns its pages),
 /// loop-confined with it.
 struct FinishedJobs: ~Copyable {
     /// One finished job, as it is added and read.
@@ -44,6 +46,8 @@ struct FinishedJobs: ~Copyable {
 
     /// The smallest ring allocated.
     static let minimumCapacity = 16
+    /// The most rows kept (a power of two): 4 MB of ring and 1 MB of index at most.
+    static let maximumRows = 1 << 17
 
     /// The rows oldest first from `first`, wrapping; the count is a power of two (or 0).
     private var slots = PageBuffer<Slot>(count: 0)
@@ -61,6 +65,7 @@ struct FinishedJobs: ~Copyable {
     /// Adds a row; its expiry must not be earlier than the previous row's. A token added again
     /// (never, with random tokens) answers with its newer row from then on.
     mutating func insert(_ token: JobToken, _ row: Row) {
+        if count == Self.maximumRows { removeOldest() }
         if count == slots.count { relayout(capacity: max(Self.minimumCapacity, slots.count * 2)) }
         let caller = callers.retain(row.caller)
         precondition(caller < 1 << 29, "more distinct callers than a row can name")

@@ -43,6 +43,22 @@ import Testing
         #expect(table.count == 5)
     }
 
+    @Test("Past maximumRows the oldest row goes early: the table never holds more, and the newest rows answer")
+    func boundedByCount() {
+        var table = FinishedJobs()
+        let extra = 5
+        for number in 0..<(FinishedJobs.maximumRows + extra) {
+            table.insert(JobToken(bits: UInt128(number) &* 0x9E37_79B9_7F4A_7C15 | 1 << 100), Self.row(1_000))
+        }
+        #expect(table.count == FinishedJobs.maximumRows)
+        #expect(table.capacity == FinishedJobs.maximumRows)
+        #expect(table.row(JobToken(bits: 0 | 1 << 100), at: 0) == nil, "the oldest went early")
+        let newest = UInt128(FinishedJobs.maximumRows + extra - 1) &* 0x9E37_79B9_7F4A_7C15 | 1 << 100
+        #expect(table.row(JobToken(bits: newest), at: 0) != nil)
+        let oldestKept = UInt128(extra) &* 0x9E37_79B9_7F4A_7C15 | 1 << 100
+        #expect(table.row(JobToken(bits: oldestKept), at: 0) != nil)
+    }
+
     @Test("A row is gone from its expiry on, swept or not")
     func expiredIsGone() {
         var table = FinishedJobs()
