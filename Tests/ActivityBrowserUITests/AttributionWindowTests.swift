@@ -90,10 +90,15 @@ import Testing
             windowManager.terminate()
             _ = try? windowManager.waitForExit(deadline: .seconds(5))
         }
-        // openbox manages the display once the root window names its check window.
+        // openbox manages the display once the root window names its check window. (A full
+        // suite on two cores can take its time to start it; an openbox that exited says why.)
         try await waitUntil(
-            "openbox to manage the display", deadline: .seconds(20), interval: .milliseconds(50)
+            "openbox to manage the display", deadline: .seconds(60), interval: .milliseconds(50)
         ) {
+            if let ended = windowManager.termination {
+                Issue.record("openbox exited (\(ended)) before managing the display: \(windowManager.standardError)")
+                return true
+            }
             let run = try await ChildProcess.run(
                 "xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], environment: fixture.toolEnvironment)
             return run.standardOutput.contains("window id")

@@ -23,11 +23,13 @@ struct CatalogHardeningTests {
         try await f.startBroker()
         let app = try f.bus.connect()
 
-        try f.write(TestManifest.json(id: "org.test.fresh"), to: "data/activity-broker/extensions/fresh.json")
         // Calls keep coming while the files are read: eight callers each call again as soon as
         // answered, so the broker has calls queued however short the reload is (5,000 files
         // take tens of ms on every core). Each registration logs a line; the log then shows, in
-        // the broker's own order, whether a call was served during the reload.
+        // the broker's own order, whether a call was served during the reload. On a machine so
+        // loaded that the callers get no turn during one reload, the next reload gets its
+        // chance: up to five, each started by a new manifest; a loop blocked by the reading
+        // serves no call in any of them.
         let stop = Locked(false)
         let callers = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -43,27 +45,41 @@ struct CatalogHardeningTests {
                 try await group.waitForAll()
             }
         }
-        try await waitUntil("the reload to be applied", deadline: .seconds(60)) {
-            Self.reloadWindow(in: f.log) != nil
+        var served = false
+        for attempt in 1...5 where !served {
+            try f.write(TestManifest.json(id: "org.test.fresh\(attempt)"), to: "data/activity-broker/extensions/fresh\(attempt).json")
+            try await waitUntil("reload \(attempt) to be applied", deadline: .seconds(60)) {
+                Self.reloadWindows(in: f.log).count >= attempt
+            }
+            served = Self.reloadWindows(in: f.log).contains { window in
+                window.contains { $0.contains("registered org.test.tick") }
+            }
         }
         stop.withLock { $0 = true }
         try await callers.value
-        let window = try #require(Self.reloadWindow(in: f.log))
-        #expect(window.contains { $0.contains("registered org.test.tick") }, "no call was served while the catalog was read")
+        #expect(served, "no call was served while the catalog was read, in five reloads")
         try await waitUntil("the new manifest", deadline: .seconds(60)) {
-            try await f.offered(Self.url).contains("org.test.fresh")
+            try await f.offered(Self.url).contains("org.test.fresh1")
         }
     }
 
-    /// The log lines between the start of a reload and its result, once both are logged.
-    static func reloadWindow(in log: String) -> [Substring]? {
+    /// The log lines between the start of each reload and its result, for the reloads whose
+    /// result is logged.
+    static func reloadWindows(in log: String) -> [[Substring]] {
         let lines = log.split(separator: "\n")
-        guard let start = lines.firstIndex(where: { $0.contains("reading the static catalog again") }),
-            let end = lines[start...].firstIndex(where: {
-                $0.contains("static activities reloaded") || $0.contains("the static catalog is unchanged")
-            })
-        else { return nil }
-        return Array(lines[start..<end])
+        var windows: [[Substring]] = []
+        var start: Int?
+        for (index, line) in lines.enumerated() {
+            if line.contains("reading the static catalog again") {
+                start = index
+            } else if let begun = start,
+                line.contains("static activities reloaded") || line.contains("the static catalog is unchanged")
+            {
+                windows.append(Array(lines[begun..<index]))
+                start = nil
+            }
+        }
+        return windows
     }
 
     @Test("Item 7: a desktop entry that is a symlink to a file over 1 MiB is skipped, not read")
