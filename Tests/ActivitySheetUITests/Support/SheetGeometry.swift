@@ -12,7 +12,7 @@ struct PlacedControl: Sendable, CustomStringConvertible {
     let bounds: Rect
     let focused: Bool
 
-    /// Parses one line of `sheet-geometry.py`; nil for anything else.
+    /// Parses one line of `sheet-tree.py --geometry`; nil for anything else.
     init?(line: Substring) {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         guard fields.count >= 6, let x = Int(fields[2]), let y = Int(fields[3]), let width = Int(fields[4]),
@@ -32,9 +32,9 @@ extension SheetFixture {
     /// does not see it yet).
     func placedControls(pid: UInt32) async throws -> [PlacedControl] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Resources/sheet-geometry.py").path
+            .appendingPathComponent("Resources/sheet-tree.py").path
         let run = try await ChildProcess.run(
-            "/usr/bin/python3", [script, "\(pid)"], environment: toolEnvironment, deadline: .seconds(30))
+            "/usr/bin/python3", [script, "\(pid)", "--geometry"], environment: toolEnvironment, deadline: .seconds(30))
         guard run.termination == .exited(0) else { return [] }
         return run.standardOutput.split(separator: "\n").compactMap(PlacedControl.init(line:))
     }
