@@ -14,6 +14,10 @@ final class ActivityState: @unchecked Sendable {
     enum Change {
         /// The set of activities changed: every answer is stale and clients should hear of it.
         case activities
+        /// One registration came, went or changed: the activities it showed before and shows
+        /// after (an id's dynamic version, or the static one it shadowed). Answers about sites
+        /// none of them matches are still right; clients should hear of it.
+        case registration([Activity])
         /// Only availability answers may differ; no remembered activity changed its answer.
         case availability
     }
@@ -73,14 +77,16 @@ final class ActivityState: @unchecked Sendable {
 
     /// Registers a dynamic activity of `owner` (see `Registry.register`).
     func register(_ activity: Activity, owner: String) throws(ActivityError) {
+        let before = registry.activity(activity.id)
         try registry.register(activity, owner: owner)
-        changed()
+        changed(activity.id, before: before)
     }
 
     /// Unregisters a dynamic activity (see `Registry.unregister`).
     func unregister(_ id: ActivityID, caller: String) throws(ActivityError) {
+        let before = registry.activity(id)
         try registry.unregister(id, caller: caller)
-        changed()
+        changed(id, before: before)
     }
 
     /// Removes every activity of `owner`; returns their ids.
@@ -141,5 +147,14 @@ final class ActivityState: @unchecked Sendable {
     private func changed() {
         availabilityCache.removeAll()
         onChange?(.activities)
+    }
+
+    /// One id's visible activity changed from `before` to what the registry shows now: only
+    /// answers that involve either version are stale (a storm of registrations for other sites
+    /// leaves every other site's ranking and availability in place).
+    private func changed(_ id: ActivityID, before: Activity?) {
+        let versions = [before, registry.activity(id)].compactMap { $0 }
+        availabilityCache.remove([id])
+        onChange?(.registration(versions))
     }
 }

@@ -127,6 +127,9 @@ public final class Broker: @unchecked Sendable {
                 case .activities:
                     offers.invalidate(records: true)
                     announcer.announce()
+                case .registration(let versions):
+                    offers.invalidate(changed: versions)
+                    announcer.announce()
                 case .availability:
                     offers.invalidate(records: false)
                 }

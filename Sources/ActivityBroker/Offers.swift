@@ -50,11 +50,31 @@ final class Offers: @unchecked Sendable {
         return replies.bytes
     }
 
+    /// The sites whose ranked offers are kept (for tests).
+    var cachedSites: Int {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return sites.count
+    }
+
     /// Drops the cached offers; `records` too when the activities themselves changed.
     func invalidate(records: Bool) {
         if records { offeredRecords.removeAll() }
         sites.removeAll()
         replies.removeAll()
+    }
+
+    /// Drops what one registration can have changed, given the versions of its activity
+    /// before and after: their records, and the sites whose URLs either version matches (only
+    /// there could the ranked list differ; elsewhere the candidates are the same). The
+    /// marshalled answers of the sites kept stay right: none of them holds either version.
+    func invalidate(changed versions: [Activity]) {
+        for locale in offeredRecords.keys {
+            for version in versions { offeredRecords[locale]?[version.id] = nil }
+        }
+        let stale = sites.keys.filter { key in
+            versions.contains { $0.match.matches(scheme: key.scheme, host: key.host) }
+        }
+        for key in stale { sites[key] = nil }
     }
 
     /// `ListActivities`: matching, available, not excluded, not the caller's own unless asked,

@@ -44,6 +44,11 @@ public struct AvailabilityCache: Sendable {
         dependentsOnPrograms.removeAll(keepingCapacity: true)
     }
 
+    /// Forgets the answers of `ids` (activities that were registered, replaced or removed).
+    public mutating func remove(_ ids: some Sequence<ActivityID>) {
+        for id in ids { _ = forget(id) }
+    }
+
     /// Forgets every answer (the machine changed in a way not named) and returns whether any
     /// activity of `registry` answered before would now answer the other way.
     public mutating func machineChanged(_ registry: Registry, in env: some Environment) -> Bool {

@@ -225,16 +225,27 @@ struct PageLoaderTests {
 
     /// Regression (issue 11, item 16): a gzip bomb grew the process by hundreds of MiB before
     /// the 5 MiB limit was enforced. The cap now holds as the decompressed bytes arrive.
+    ///
+    /// The peak is the whole test process's, and tests running beside this one (the held-call
+    /// tests build 17 MB messages) can raise it during a load: so the peak is reset before each
+    /// load, and a growth is believed only if it shows in three loads running. The bug grew the
+    /// peak by over 600 MiB every time; a neighbour's allocation does not line up three times.
     @Test func aGzipBombStopsAtTheCap() async throws {
         try await withLoopbackServer { server in
-            let before = peakResidentKiB()
-            await #expect(throws: PageLoadError.tooLarge(limit: 5 * 1024 * 1024)) {
-                try await PageLoader().load(server.url("/gzip-bomb"))
+            var growths: [Int] = []
+            for _ in 0..<3 {
+                resetPeakResident()
+                let before = peakResidentKiB()
+                await #expect(throws: PageLoadError.tooLarge(limit: 5 * 1024 * 1024)) {
+                    try await PageLoader().load(server.url("/gzip-bomb"))
+                }
+                let grown = peakResidentKiB() - before
+                #expect(before > 0)
+                growths.append(grown)
+                if grown < 128 * 1024 { break }
             }
-            let grown = peakResidentKiB() - before
-            // 4 GiB decompressed; before the fix the peak grew by over 600 MiB (other tests in
-            // this process can only add to the peak, never hide a growth).
-            #expect(before > 0 && grown < 128 * 1024, "the peak resident size grew by \(grown) KiB")
+            // 4 GiB decompressed.
+            #expect(growths.contains { $0 < 128 * 1024 }, "the peak resident size grew by \(growths) KiB")
         }
     }
 
@@ -249,6 +260,15 @@ struct PageLoaderTests {
 }
 
 /// The process's peak resident set (`VmHWM` of /proc/self/status) in KiB, or -1.
+/// Sets this process's peak resident size (VmHWM) back to its resident size now
+/// (`/proc/self/clear_refs`, value 5).
+func resetPeakResident() {
+    let descriptor = open("/proc/self/clear_refs", O_WRONLY)
+    guard descriptor >= 0 else { return }
+    _ = write(descriptor, "5", 1)
+    close(descriptor)
+}
+
 func peakResidentKiB() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""

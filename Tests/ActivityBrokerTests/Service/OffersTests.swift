@@ -37,7 +37,12 @@ import Testing
                 defaultLocale: nil, queue: queue, replyBudget: replyBudget)
             activities.onChange = { [unowned self] change in
                 changes.append(change)
-                offers.invalidate(records: change == .activities)
+                // As the broker does (Broker.swift).
+                switch change {
+                case .activities: offers.invalidate(records: true)
+                case .availability: offers.invalidate(records: false)
+                case .registration(let versions): offers.invalidate(changed: versions)
+                }
             }
         }
 
@@ -85,7 +90,16 @@ import Testing
         #expect(
             try parts.offered("https://example.org/", options: [OptionKey.includeOwn: .boolean(true)], caller: ":1.9")
                 == ["b.share", "d.dynamic", "a.action"])
-        #expect(parts.onLoop { parts.changes } == [.activities, .activities])
+        #expect(parts.onLoop { parts.changes.map(Self.kind) } == ["activities", "registration d.dynamic"])
+    }
+
+    /// A change as a word, and for a registration the ids of the versions it names.
+    static func kind(_ change: ActivityState.Change) -> String {
+        switch change {
+        case .activities: "activities"
+        case .availability: "availability"
+        case .registration(let versions): (["registration"] + versions.map(\.id.rawValue)).joined(separator: " ")
+        }
     }
 
     /// An activity for `hosts` and `paths` (any when nil), opening `https://share.example/?u={url}`.
@@ -115,6 +129,44 @@ import Testing
         let long = "https://www.example.org/news/" + String(repeating: "x", count: SharedURL.maxLength - 40)
         #expect(try parts.offered(long) == [])
         #expect(try parts.offered("https://www.example.org/news/3") == ["a.any", "b.news"])
+    }
+
+    @Test("A registration for another site keeps this site's ranking; one that matches it, changes or leaves is seen at once")
+    func registrationsDropOnlyTheSitesTheyMatch() throws {
+        let parts = Parts()
+        parts.onLoop {
+            parts.activities.setStatic(Self.layer([Self.site("a.any"), Self.site("b.org", hosts: ["example.org"])]), schemeDefaults: [:])
+        }
+        #expect(try parts.offered("https://example.org/") == ["a.any", "b.org"])
+        #expect(parts.onLoop { parts.offers.cachedSites } == 1)
+
+        // A storm's registration for some other host: the site's ranking stays.
+        try parts.onLoop { try parts.activities.register(Self.site("c.other", hosts: ["other.example"]), owner: ":1.9") }
+        #expect(parts.onLoop { parts.offers.cachedSites } == 1)
+        #expect(try parts.offered("https://example.org/") == ["a.any", "b.org"])
+        #expect(try parts.offered("https://other.example/") == ["a.any", "c.other"])
+
+        // One that matches the site is offered on the next call.
+        try parts.onLoop { try parts.activities.register(Self.site("d.org", hosts: ["*.example.org", "example.org"]), owner: ":1.9") }
+        #expect(parts.onLoop { parts.offers.cachedSites } == 1, "example.org dropped, other.example kept")
+        #expect(try parts.offered("https://example.org/") == ["a.any", "b.org", "d.org"])
+
+        // Registered again with a new name: the answer carries the new record.
+        var renamed = Self.site("d.org", hosts: ["example.org"])
+        renamed.name = "Renamed"
+        try parts.onLoop {
+            try parts.activities.unregister(renamed.id, caller: ":1.9")
+            try parts.activities.register(renamed, owner: ":1.9")
+        }
+        let names = try parts.onLoop {
+            try parts.offers.listActivities(items: [ItemKey.url: .string("https://example.org/")], options: [:], caller: ":1.1")
+        }.values.first?.array?.compactMap { $0.vardict?[RecordKey.name]?.string }
+        #expect(names == ["a.any", "b.org", "Renamed"])
+
+        // Gone at once when it leaves; and a site only the old version matched loses it too.
+        try parts.onLoop { try parts.activities.unregister(renamed.id, caller: ":1.9") }
+        #expect(try parts.offered("https://example.org/") == ["a.any", "b.org"])
+        #expect(try parts.offered("https://other.example/") == ["a.any", "c.other"])
     }
 
     @Test("A use of an activity of the site re-ranks it; a use of another one leaves the ranking as it was")
