@@ -58,7 +58,6 @@ final class BrokerLauncher {
             let digits = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
             let kilobytes = Double(digits ?? "") ?? 0
             SmapsDump.save(pid: pid, kilobytes: kilobytes)
-            MemoryReading.note(pid: pid, rss: kilobytes)
             return kilobytes
         }
         return 0

@@ -22,6 +22,13 @@ struct PerformMemoryRun {
     let extensionDirectories: [String]
 
     func run() throws -> [String: Figure] {
+        var readings: [MemoryReading] = []
+        return try run(readings: &readings)
+    }
+
+    /// `run()`, appending the broker's memory before and after the Performs to `readings`
+    /// (`--memory` prints their Pss and private pages too).
+    func run(readings: inout [MemoryReading]) throws -> [String: Figure] {
         let (broker, _) = try launcher.start(extensionDirectories: extensionDirectories, wrapped: true)
         defer { try? launcher.stop(broker) }
         let provider = try ProviderService(address: address)
@@ -34,7 +41,9 @@ struct PerformMemoryRun {
                     Broker1.call(Broker1.listActivities, [.vardict([ItemKey.url: .string(url)]), .vardict([:])])))
         }
         var figures: [String: Figure] = [:]
-        figures["rssBeforePerforms"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
+        let before = MemoryReading.read(pid: broker.pid)
+        readings.append(before)
+        figures["rssBeforePerforms"] = Figure(value: before.rss)
         let perform = try EncodedCall(
             Broker1.call(
                 Broker1.perform,
@@ -57,7 +66,9 @@ struct PerformMemoryRun {
             pings.append(monotonicNanoseconds() - middle)
         }
         let wall = monotonicNanoseconds() - began
-        figures["rssAfterPerforms"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
+        let after = MemoryReading.read(pid: broker.pid)
+        readings.append(after)
+        figures["rssAfterPerforms"] = Figure(value: after.rss)
         figures["performPaired"] = Figure(samples: performs, wallNanoseconds: wall)
         figures["pingPaired"] = Figure(samples: pings, wallNanoseconds: wall)
         FileHandle.standardError.write(
