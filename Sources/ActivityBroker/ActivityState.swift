@@ -121,27 +121,22 @@ final class ActivityState: @unchecked Sendable {
         }
     }
 
-    /// Runs `then` once the machine has been asked again about any bus name `id`'s activity
-    /// needs and does not know (`MachineEnvironment.refreshBeforeRefusing`): `Perform` calls it
-    /// before it may refuse the activity as unavailable. At once for an unknown id.
-    func refreshingUnknownNames(of id: String, then: @escaping () -> Void) {
-        guard let machine = machine as? MachineEnvironment, let activity = unavailableActivity(id) else {
-            return then()
-        }
-        machine.refreshBeforeRefusing(activity.busNameDependencies, then: then)
-    }
-
-    /// Whether `refreshingUnknownNames(of: id)` may wait on the bus before it runs its closure
-    /// (the activity exists and is unavailable now), so that a caller can bound what waits.
-    func mayWaitToRefresh(_ id: String) -> Bool {
-        machine is MachineEnvironment && unavailableActivity(id) != nil
-    }
-
-    private func unavailableActivity(_ id: String) -> Activity? {
-        guard let activityID = try? ActivityID(id), let activity = registry.activity(activityID),
-            !availability(of: activity).isAvailable
+    /// The bus names to ask the machine about again before a `Perform` of `id` may be refused
+    /// as unavailable: those its activity needs, when it is unavailable now; nil when there is
+    /// nothing to wait for (an unknown id, an available activity, a machine that is not the
+    /// bus). The caller bounds what it keeps before it waits (`refresh`).
+    func namesToRefresh(beforePerforming id: String) -> Set<String>? {
+        guard machine is MachineEnvironment, let activityID = try? ActivityID(id),
+            let activity = registry.activity(activityID), !availability(of: activity).isAvailable
         else { return nil }
-        return activity
+        return activity.busNameDependencies
+    }
+
+    /// Runs `then` once the machine has been asked again about those of `names` it does not
+    /// know (`MachineEnvironment.refreshBeforeRefusing`; at once when it knows them all).
+    func refresh(_ names: Set<String>, then: @escaping () -> Void) {
+        guard let machine = machine as? MachineEnvironment else { return then() }
+        machine.refreshBeforeRefusing(names, then: then)
     }
 
     private func changed() {

@@ -29,7 +29,8 @@ enum BrokerInterface {
                         var options = call.body[2].vardict ?? [:]
                         // A bus name not known is asked about again (once) before a refusal. What
                         // waits for that answer is checked and bounded first, never the whole body.
-                        if activities.mayWaitToRefresh(id) {
+                        let names = activities.namesToRefresh(beforePerforming: id)
+                        if names != nil {
                             do {
                                 items = try ItemsDecoder.checkedForWaiting(items)
                                 options = try OptionSchema.perform.validate(options)
@@ -37,7 +38,7 @@ enum BrokerInterface {
                                 return responder.fail(error)
                             }
                         }
-                        activities.refreshingUnknownNames(of: id) { [items, options] in
+                        let start = { [items, options] in
                             do {
                                 try jobs.perform(id: id, items: items, options: options, caller: caller) { path in
                                     responder.reply([.objectPath(path)])
@@ -46,6 +47,7 @@ enum BrokerInterface {
                                 responder.fail(error)
                             }
                         }
+                        if let names { activities.refresh(names, then: start) } else { start() }
                     }),
                 Broker1.registerActivity.method(
                     .immediate { call in
