@@ -108,7 +108,7 @@ let package = Package(
         .target(name: "ActivityFuzzing", dependencies: ["ActivityKit"]),
         .executableTarget(name: "activity-fuzz", dependencies: ["ActivityFuzzing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
-        .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
+        .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit", "ActivityFuzzing"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "CGtk", "DBus"]),
         .testTarget(
             name: "ActivitySheetUITests",
@@ -129,7 +129,10 @@ let package = Package(
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "TestSupport"]),
         .testTarget(
             name: "ActivityBrokerTests",
-            dependencies: ["ActivityBroker", "ActivityBrokerInterface", "ActivityKit", "DBus", "SystemSupport", "TestSupport"]
+            dependencies: [
+                "ActivityBroker", "ActivityBrokerInterface", "ActivityFuzzing", "ActivityKit", "DBus", "SystemSupport",
+                "TestSupport",
+            ]
         ),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "ActivityBrokerClient"]),
         .testTarget(

@@ -21,7 +21,7 @@ enum ItemsDecoder {
     /// whatever else a caller sent (unknown keys are ignored, not limited).
     static func checkedForWaiting(_ items: [String: Value]) throws(ActivityError) -> [String: Value] {
         _ = try decode(items)
-        return items.filter { $0.key == ItemKey.url || $0.key == ItemKey.title || $0.key == ItemKey.text }
+        return items.filter { ItemKey.known.contains($0.key) }
     }
 
     private static func optionalString(_ value: Value?, key: String) throws(ActivityError) -> String? {

@@ -4,6 +4,8 @@ import DBus
 /// Keys of the items (`a{sv}`) that describe what is shared.
 public enum ItemKey {
     public static let url = "url", title = "title", text = "text"
+    /// Every item key the broker reads; other keys are ignored (forward compatibility).
+    public static let known: Set<String> = [url, title, text]
 
     /// The items `a{sv}` of a URL and an optional title and text (absent keys for nil).
     public static func record(url: String, title: String?, text: String?) -> [String: Value] {

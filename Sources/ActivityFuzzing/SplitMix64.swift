@@ -1,4 +1,4 @@
-// SplitMix64: the seeded generator that makes a mutation run repeatable.
+// SplitMix64: the seeded generator that makes a mutation run, and a randomized test, repeatable.
 
 /// A small, fast generator with a 64-bit state (Steele, Lea, Flood 2014): the same seed gives
 /// the same inputs on every machine, so a smoke-run failure reproduces from its seed alone.

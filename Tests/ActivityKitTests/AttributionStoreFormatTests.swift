@@ -1,4 +1,5 @@
 // AttributionStoreFormat: the store file and listing round-trip, hold days only, and refuse anything else.
+import ActivityFuzzing
 import ActivityKit
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 @Suite("Attribution store format")
 struct AttributionStoreFormatTests {
     static func sample() -> AttributionStore {
-        var random = SeededGenerator(state: 2)
+        var random = SplitMix64(seed: 2)
         var store = AttributionStore()
         let t0 = AttributionStoreTests.t0
         store.record(AttributionStoreTests.click("ads.example", "shop.example", id: 1), now: t0)

@@ -1,4 +1,5 @@
 // AttributionStore's rules with a fake clock and a seeded random source (API.md §11).
+import ActivityFuzzing
 import Foundation
 import Testing
 
@@ -32,7 +33,7 @@ struct AttributionStoreTests {
         "Click, trigger: one report for the pair, due 24–48 h later, with the click's id; the click is used up"
     )
     func clickThenTrigger() {
-        var random = SeededGenerator(state: 1)
+        var random = SplitMix64(seed: 1)
         var store = AttributionStore()
         store.record(Self.click(), now: Self.t0)
         let now = Self.t0 + 2 * Self.hour
@@ -53,7 +54,7 @@ struct AttributionStoreTests {
 
     @Test("The delay is uniform over 24–48 h: all of it used, nothing outside")
     func delaySpread() {
-        var random = SeededGenerator(state: 42)
+        var random = SplitMix64(seed: 42)
         var buckets = [Int](repeating: 0, count: 24)
         for i in 0..<2400 {
             var store = AttributionStore()
@@ -82,7 +83,7 @@ struct AttributionStoreTests {
             ("ads.example", "shop.example", 8 * 86_400),
         ])
     func nothing(source: String, destination: String, after: Int) {
-        var random = SeededGenerator(state: 3)
+        var random = SplitMix64(seed: 3)
         var store = AttributionStore()
         store.record(Self.click(), now: Self.t0)
         let outcome = store.record(
@@ -106,7 +107,7 @@ struct AttributionStoreTests {
 
     @Test("Priority: a higher one replaces the pending data, an equal or lower one does not")
     func priority() {
-        var random = SeededGenerator(state: 5)
+        var random = SplitMix64(seed: 5)
         var store = AttributionStore()
         store.record(Self.click(), now: Self.t0)
         let now = Self.t0 + Self.hour
@@ -148,7 +149,7 @@ struct AttributionStoreTests {
 
     @Test("Caps: the oldest click and the oldest report make room")
     func caps() {
-        var random = SeededGenerator(state: 9)
+        var random = SplitMix64(seed: 9)
         var store = AttributionStore()
         for i in 0..<(AttributionStore.clickCapacity + 5) {
             store.record(Self.click("s\(i).example", "d.example"), now: Self.t0)
@@ -169,7 +170,7 @@ struct AttributionStoreTests {
 
     @Test("Overdue reports are all due at once; a failure retries once an hour later, then drops")
     func catchUpAndRetry() {
-        var random = SeededGenerator(state: 11)
+        var random = SplitMix64(seed: 11)
         var store = AttributionStore()
         for source in ["a.example", "b.example"] {
             store.record(Self.click(source, "shop.example"), now: Self.t0)
@@ -194,7 +195,7 @@ struct AttributionStoreTests {
 
     /// A store with one report for (ads.example, shop.example), triggered at `now`.
     static func reported(now: Int = t0, seed: UInt64 = 12) -> AttributionStore {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         var store = AttributionStore()
         store.record(click(at: now), now: now)
         _ = store.record(trigger(4), destinationSite: "shop.example", now: now, using: &random)
@@ -222,7 +223,7 @@ struct AttributionStoreTests {
 
     @Test("Once an endpoint has the report, a higher priority no longer changes it (both get the same data)")
     func partlySentKeepsItsData() {
-        var random = SeededGenerator(state: 13)
+        var random = SplitMix64(seed: 13)
         var store = Self.reported()
         store.answered(store.reports[0].pair, by: [.source], now: Self.t0 + 2 * Self.day)
         let outcome = store.record(

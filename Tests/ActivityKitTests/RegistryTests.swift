@@ -1,20 +1,9 @@
 // Tests of the registry: masking and precedence, owners and limits, and the index against a brute-force scan.
 
+import ActivityFuzzing
 import Testing
 
 @testable import ActivityKit
-
-/// A seeded generator (SplitMix64) so the randomized test is the same every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 struct RegistryTests {
     @Test func higherLayerFileMasksAndWins() {
@@ -132,7 +121,7 @@ struct RegistryTests {
     }
 
     @Test func indexAgreesWithBruteForce() throws {
-        var rng = SeededGenerator(state: 20_261_129)
+        var rng = SplitMix64(seed: 20_261_129)
         let domains = [
             "youtube.com", "m.youtube.com", "youtu.be", "example.org", "a.b.example.org",
             "xn--bcher-kva.example", "org", "evil-youtube.com",

@@ -1,5 +1,6 @@
 // The afterlife's table alone: rows read back whole, expire oldest first, grow and shrink, wrap around, and agree with a dictionary.
 import ActivityBrokerInterface
+import ActivityFuzzing
 import ActivityKit
 import Testing
 
@@ -178,7 +179,7 @@ import Testing
     @Test(
         "Against a dictionary: thousands of rows with crowded homes, swept at random instants, answer alike")
     func agreesWithADictionary() {
-        var generator = SplitMix(seed: 0x5eed)
+        var generator = SplitMix64(seed: 0x5eed)
         var table = FinishedJobs()
         var model: [JobToken: FinishedJobs.Row] = [:]
         var added: [JobToken] = []
@@ -222,19 +223,6 @@ import Testing
     static func live(_ row: FinishedJobs.Row?, at now: UInt64) -> FinishedJobs.Row? {
         guard let row, now < row.expiry else { return nil }
         return row
-    }
-
-    /// A small seeded generator, so a failure repeats.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
 
