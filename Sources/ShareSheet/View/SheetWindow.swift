@@ -250,9 +250,10 @@ final class SheetWindow {
         parent.attach(window)
         FirstFrameReport.arm(window)
         gtk_window_present(cgtk_window(window))
-        // Show the focus ring from the start: the sheet is used from the keyboard, and GTK
-        // would show it only after the first key press.
-        gtk_window_set_focus_visible(cgtk_window(window), 1)
+        // Show the focus ring from the start and keep it: the sheet is used from the keyboard,
+        // GTK would show it only after the first key press, hides it 3 s later, and never
+        // sees the keys the sheet moves the focus with (`FocusRing`).
+        FocusRing.keepShown(window)
     }
 
     /// Draws `model`.

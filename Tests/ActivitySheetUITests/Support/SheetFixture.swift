@@ -251,15 +251,20 @@ final class SheetFixture: @unchecked Sendable {
     /// Writes a PNG of the window (focused first, so the focus ring shows where keys go) to
     /// `.build/screenshots/<name>.png` and returns its path.
     func screenshot(window: String, pid: UInt32, name: String) async throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let directory = root.appendingPathComponent(".build/screenshots")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("\(name).png").path
+        let path = try Self.screenshotPath(name)
         try await tool("xdotool", ["windowfocus", "--sync", window])
         _ = try await waitForTree(pid: pid, "a focused control") { Self.focused($0) != nil }
         try await tool("import", ["-window", window, path])
         return path
+    }
+
+    /// `.build/screenshots/<name>.png` (the directory made if missing).
+    static func screenshotPath(_ name: String) throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let directory = root.appendingPathComponent(".build/screenshots")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("\(name).png").path
     }
 
     /// The mean brightness of an image, 0 (black) to 1 (white), as ImageMagick computes it.
