@@ -1,4 +1,4 @@
-// The focused activity keeps its focus ring on screen, also once the keyboard has rested (GTK 4 hid it for good after 3 s).
+// The focused activity keeps its focus ring after the keyboard rests (GTK 4 hid it for good after 3 s).
 import ActivityBrokerInterface
 import DBus
 import Foundation
@@ -63,19 +63,24 @@ private func isRing(_ change: PictureChange, around control: Rect) -> Bool {
 
         let telegram = try #require(button("Telegram", in: shown)?.bounds)
         let copyLink = try #require(button("Copy Link", in: shown)?.bounds)
-        #expect(button("Telegram", in: moved)?.bounds == telegram && button("Copy Link", in: moved)?.bounds == copyLink)
+        #expect(
+            button("Telegram", in: moved)?.bounds == telegram
+                && button("Copy Link", in: moved)?.bounds == copyLink)
         // Right after the key, the ring has moved with the focus.
-        let gained = try await fixture.change(between: restedOnTelegram, and: justOnCopyLink, around: copyLink)
+        let gained = try await fixture.change(
+            between: restedOnTelegram, and: justOnCopyLink, around: copyLink)
         #expect(isRing(gained, around: copyLink), "Copy Link \(copyLink) just focused: \(gained)")
         // Shown for longer than 3 s, Telegram still wore the ring that it lost with the focus.
         let lost = try await fixture.change(between: restedOnTelegram, and: justOnCopyLink, around: telegram)
         #expect(isRing(lost, around: telegram), "Telegram \(telegram) focused, then not: \(lost)")
         // And a rest after the key, Copy Link still wears it.
-        let kept = try await fixture.change(between: restedOnTelegram, and: restedOnCopyLink, around: copyLink)
+        let kept = try await fixture.change(
+            between: restedOnTelegram, and: restedOnCopyLink, around: copyLink)
         #expect(isRing(kept, around: copyLink), "Copy Link \(copyLink) after a rest: \(kept)")
 
         // Kept for people to look at: the sheet after a rest of the keyboard.
-        let picture = try SheetFixture.screenshotPath("sheet-focus-rested-\(theme == .dark ? "dark" : "light")")
+        let picture = try SheetFixture.screenshotPath(
+            "sheet-focus-rested-\(theme == .dark ? "dark" : "light")")
         try? FileManager.default.removeItem(atPath: picture)
         try FileManager.default.copyItem(atPath: restedOnCopyLink, toPath: picture)
 
