@@ -5,17 +5,13 @@ import PackageDescription
 /// `ACTIVITY_BROKER_STATIC=1 make release`: the release broker with the Swift runtime linked in
 /// (README, "Installing"): 2.3 MB less resident memory with 10,000 activities, but none of its
 /// runtime pages shared with the other Swift programs, and `lib_FoundationICU.so` (IDN host
-/// normalization, opened on first use) found only on the system's library path. The static
-/// libraries do not name what they need: FoundationEssentials needs the three below. Debug
-/// builds never: ThreadSanitizer intercepts libdispatch, which would be inside the binary.
+/// normalization, opened on first use) found only on the system's library path. The daemon
+/// links no FoundationEssentials (scripts/check-layers.py), so no static library of its own
+/// needs naming here. Debug builds never: ThreadSanitizer intercepts libdispatch, which would
+/// be inside the binary.
 let staticRuntime: [LinkerSetting] =
     Context.environment["ACTIVITY_BROKER_STATIC"] == "1"
-    ? [
-        .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
-        .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
-        .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
-        .linkedLibrary("swiftSynchronization", .when(configuration: .release)),
-    ] : []
+    ? [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))] : []
 
 let package = Package(
     name: "ActivityBroker",

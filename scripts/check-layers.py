@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the layers of docs/architecture.md: every target imports only the project modules
 listed for it below (arrows point down only), CDBus only in DBus, CCurl only in TextPages (CCurlLoader in ReportTransport),
-CGtk/CWebKit only in the UI targets, the client never the service, and the domain uses no D-Bus and no process APIs.
+CGtk/CWebKit only in the UI targets, the client never the service, the domain uses no D-Bus and no process APIs,
+and no module of the daemon imports Foundation or FoundationEssentials.
 Run by `make test`; exits 1 naming each import that breaks a rule."""
 import pathlib
 import re
@@ -56,9 +57,28 @@ ALLOWED = {
     "gtk-first-frame": {"CGtk", "FloorSupport"},
     "webkit-first-paint": {"CGtk", "CWebKit", "FloorSupport"},
 }
-# System modules a layer must not use (none at present: the domain may use Glibc's maths and
-# dlopen, for the ICU normalizers without full Foundation; FORBIDDEN_TEXT keeps processes out).
+# System modules a layer must not use. The domain may use Glibc's maths and dlopen (the ICU
+# normalizers without Foundation); FORBIDDEN_TEXT keeps processes out of it.
 FORBIDDEN_SYSTEM: dict[str, set[str]] = {}
+
+# The daemon (`activity-broker` and every module it may import, transitively) links no
+# Foundation: FoundationEssentials alone cost it ~1.5 MB of resident memory (issue 14). Its
+# modules use the stdlib, Glibc and Dispatch, and their own stand-ins (SystemSupport's
+# ProcessEnvironment, DirectoryTree, SystemCalls.readFile; ActivityKit's Timestamp; [UInt8]).
+DAEMON_ROOT = "activity-broker"
+FOUNDATION_MODULES = {"Foundation", "FoundationEssentials", "FoundationInternationalization",
+                      "FoundationNetworking", "FoundationXML"}
+
+
+def daemon_modules() -> set[str]:
+    """`DAEMON_ROOT` and what ALLOWED lets it import, transitively."""
+    found, todo = set(), [DAEMON_ROOT]
+    while todo:
+        module = todo.pop()
+        if module not in found:
+            found.add(module)
+            todo.extend(ALLOWED.get(module, ()))
+    return found
 # Text that must not appear in a target's sources: process, signal, pipe and socket APIs in the domain.
 FORBIDDEN_TEXT = {
     "ActivityKit": [
@@ -79,6 +99,7 @@ def main() -> int:
     root = pathlib.Path(__file__).resolve().parent.parent / "Sources"
     project = {p.name for p in root.iterdir() if p.is_dir()}
     problems = []
+    daemon = daemon_modules()
     for target in sorted(project):
         if target not in ALLOWED:
             problems.append(f"{target}: not in scripts/check-layers.py's table; give it a layer")
@@ -91,6 +112,10 @@ def main() -> int:
                     problems.append(f"{rel}: {target} may not import {module}")
                 if module in FORBIDDEN_SYSTEM.get(target, ()):
                     problems.append(f"{rel}: {target} may not import {module}")
+                if module in FOUNDATION_MODULES and target in daemon:
+                    problems.append(
+                        f"{rel}: {target} is linked into {DAEMON_ROOT}, which imports no {module} "
+                        "(use the stdlib, Glibc, Dispatch or SystemSupport's stand-ins)")
             for pattern in FORBIDDEN_TEXT.get(target, ()):
                 if re.search(pattern, text):
                     problems.append(f"{rel}: {target} may not use {pattern}")

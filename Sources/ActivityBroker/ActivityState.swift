@@ -1,7 +1,6 @@
 // The broker's registry and what of it can run here: the state every feature reads.
 import ActivityKit
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// The registry (static layers and registrations) with the availability of each activity on

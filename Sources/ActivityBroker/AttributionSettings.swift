@@ -1,7 +1,6 @@
 // AttributionSettings: where click measurement keeps its state, and its off switch in config.json.
 import ActivityKit
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -14,7 +13,6 @@ import SystemSupport
 struct AttributionSettings: Sendable {
     /// Larger configuration files are not read (and count as "on").
     static let configurationSizeLimit = 64 << 10
-    static let switchKey = "private_click_measurement"
 
     /// `$XDG_STATE_HOME/activity-broker/attribution.json`.
     let storeFile: String
@@ -28,15 +26,9 @@ struct AttributionSettings: Sendable {
 
     /// Whether clicks may be kept and reports sent now.
     var isEnabled: Bool {
-        guard let data = try? SystemCalls.readFile(configurationFile, limit: Self.configurationSizeLimit),
-            let configuration = try? JSONDecoder().decode(Switch.self, from: data)
-        else { return true }
-        return configuration.enabled ?? true
-    }
-
-    /// The one key of config.json read here; a value that is not a boolean leaves it on.
-    private struct Switch: Decodable {
-        let enabled: Bool?
-        enum CodingKeys: String, CodingKey { case enabled = "private_click_measurement" }
+        guard let data = try? SystemCalls.readFile(configurationFile, limit: Self.configurationSizeLimit) else {
+            return true
+        }
+        return AttributionSwitch.isEnabled(configuration: data)
     }
 }

@@ -1,7 +1,6 @@
 // AttributionStoreFile: attribution.json on disk — read once at start, replaced atomically after each change.
 import ActivityKit
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -19,7 +18,7 @@ struct AttributionStoreFile: Sendable {
     /// The stored clicks and reports. A missing file is an empty store; an unreadable or
     /// corrupt one is an empty store and one log line (the file is replaced at the next write).
     func load() -> AttributionStore {
-        let data: Data
+        let data: [UInt8]
         do {
             data = try SystemCalls.readFile(path, limit: AttributionStoreFormat.maximumFileSize)
         } catch  where error.code == ENOENT {

@@ -1,6 +1,5 @@
 // AttributionTriggerCaller: whether a process runs the `share` executable installed beside the broker.
 import ActivityBrokerInterface
-import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -23,7 +22,7 @@ struct AttributionTriggerCaller: Sendable {
     /// The `share` beside the running broker (`/proc/self/exe`'s directory): nil when the
     /// broker's own path cannot be read, and then no process is accepted.
     static func besideBroker() -> AttributionTriggerCaller? {
-        guard var own = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+        guard var own = PathName.symbolicLinkTarget("/proc/self/exe") else {
             return nil
         }
         // The kernel marks a replaced binary (a package upgrade under a running broker).

@@ -1,7 +1,6 @@
 // Attributions: Private Click Measurement in the broker — keeps clicks, applies triggers, sends reports when due.
 import ActivityKit
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// The broker's side of API.md §11 around the pure `AttributionStore`.
@@ -22,7 +21,7 @@ final class Attributions: @unchecked Sendable {
     private let file: AttributionStoreFile
     private let queue: DispatchQueue
     private let log: BrokerLog
-    private let clock: @Sendable () -> Date
+    private let clock: @Sendable () -> Timestamp
     private let sender: any AttributionReportSending
     private var random = SystemRandomNumberGenerator()
     private(set) var store = AttributionStore()
@@ -32,7 +31,7 @@ final class Attributions: @unchecked Sendable {
 
     init(
         settings: AttributionSettings, queue: DispatchQueue, log: BrokerLog,
-        clock: @escaping @Sendable () -> Date,
+        clock: @escaping @Sendable () -> Timestamp,
         sender: any AttributionReportSending
     ) {
         self.settings = settings
@@ -45,7 +44,7 @@ final class Attributions: @unchecked Sendable {
 
     deinit { timer?.cancel() }
 
-    private var now: Int { Int(clock().timeIntervalSince1970.rounded(.down)) }
+    private var now: Int { Int(clock().secondsSince1970.rounded(.down)) }
 
     /// Reads the store and sends what is overdue. On the loop.
     func start() {

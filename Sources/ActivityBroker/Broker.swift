@@ -3,7 +3,6 @@ import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -45,9 +44,9 @@ public final class Broker: @unchecked Sendable {
     private let attributions: Attributions
 
     /// Connects to the bus and builds the service; `start()` exports it and takes the name.
-    public init(configuration: BrokerConfiguration, clock base: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(configuration: BrokerConfiguration, clock base: @escaping @Sendable () -> Timestamp = { Timestamp.now() }) throws {
         let offset = configuration.clockOffset
-        let clock: @Sendable () -> Date = { base().addingTimeInterval(offset) }
+        let clock: @Sendable () -> Timestamp = { base().adding(seconds: offset) }
         let log = BrokerLog(verbose: configuration.verbose)
         let connection = try Connection(bus: configuration.bus)
         let paths = XDGPaths(environment: configuration.environment)

@@ -1,8 +1,8 @@
 // The daemon's settings (API.md §9), parsed from its command line.
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
+import SystemSupport
 
 /// What `activity-broker` was asked to do.
 public struct BrokerConfiguration: Sendable {
@@ -14,7 +14,7 @@ public struct BrokerConfiguration: Sendable {
     public var replace = false
     public var verbose = false
     /// The environment the broker resolves XDG directories, PATH and candidates' `env` in.
-    public var environment: [String: String] = ProcessInfo.processInfo.environment
+    public var environment: [String: String] = ProcessEnvironment.current
     /// How long a finished job stays readable by its caller (API.md §6), as a row of `FinishedJobs`. The hidden flag
     /// `--job-afterlife SECONDS` (a testing aid, e.g. `0.2`) shortens it.
     public var jobAfterlife: Duration = .seconds(60)
@@ -29,7 +29,7 @@ public struct BrokerConfiguration: Sendable {
     /// SECONDS` moves the broker's clock (a report becomes due without waiting a day),
     /// `--attribution-ca FILE` trusts a test CA for reports, `--attribution-connect-to
     /// HOST:PORT:HOST2:PORT2` (repeatable) sends a report for HOST to a loopback server.
-    public var clockOffset: TimeInterval = 0
+    public var clockOffset: Double = 0
     public var attributionCAFile: String?
     public var attributionConnectTo: [String] = []
 

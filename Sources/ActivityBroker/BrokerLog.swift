@@ -1,6 +1,5 @@
 // One line per event on standard error (per-job lines in batches); never a URL, title or text, and outside text only made printable.
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// The broker's log. Lines look like `activity-broker: registered org.example.share (by :1.42)`.

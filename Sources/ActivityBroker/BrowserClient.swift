@@ -2,7 +2,6 @@
 import ActivityBrokerInterface
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// The broker's client of the browser window service.

@@ -3,7 +3,6 @@ import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// A browsing session. Loop-confined like the `BrowsingSessions` that owns it.

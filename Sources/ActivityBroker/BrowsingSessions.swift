@@ -3,7 +3,6 @@ import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// `Browse` (API.md §10): the broker gives the app a `Session1` object and asks the browser

@@ -1,8 +1,8 @@
 // Which application a caller is, as far as its process tells: the `app_id` a share sheet shows.
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
+import SystemSupport
 
 /// The application id of a calling process (a desktop file id such as `org.gnome.Nautilus`),
 /// or "" when it cannot be told — the sheet then shows no app name.
@@ -30,15 +30,21 @@ enum CallerApplication {
     /// A few small reads of /proc: cheap enough for the loop.
     static func id(ofProcess pid: UInt32, procRoot: String = "/proc") -> String {
         let base = "\(procRoot)/\(pid)"
-        if let info = try? String(contentsOfFile: base + "/root/.flatpak-info", encoding: .utf8),
+        if let info = text(ofFile: base + "/root/.flatpak-info"),
             let id = id(fromFlatpakInfo: info)
         {
             return id
         }
-        if let cgroup = try? String(contentsOfFile: base + "/cgroup", encoding: .utf8), let id = id(fromCgroup: cgroup) {
+        if let cgroup = text(ofFile: base + "/cgroup"), let id = id(fromCgroup: cgroup) {
             return id
         }
         return ""
+    }
+
+    /// The UTF-8 text of a small file; nil when it cannot be read or is not UTF-8.
+    private static func text(ofFile path: String) -> String? {
+        guard let bytes = try? SystemCalls.readFile(path, limit: 1 << 20) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// `name=` of the `[Application]` group of a `.flatpak-info` key file.

@@ -2,7 +2,6 @@
 import ActivityBrokerInterface
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// Tells subscribers the set of activities changed: at most one `ActivitiesChanged` and one

@@ -1,6 +1,5 @@
 // The message of a job whose program failed: how it ended and the last lines it wrote to stderr, made safe to show.
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -19,7 +18,7 @@ enum ChildFailureMessage {
 
     /// `<program> exited with status N` (or `was killed by signal N`), then `: <tail>` when the
     /// child wrote anything to stderr.
-    static func message(program: String, exit: ProcessExit, standardError: Data?) -> String {
+    static func message(program: String, exit: ProcessExit, standardError: [UInt8]?) -> String {
         let name = lastPathComponent(program)
         let ending: String
         switch exit {
@@ -41,7 +40,7 @@ enum ChildFailureMessage {
     }
 
     /// The last `maximumLines` non-empty lines of `data`, sanitized; nil when nothing printable is left.
-    static func tail(of data: Data) -> String? {
+    static func tail(of data: [UInt8]) -> String? {
         var bytes = data.suffix(capturedBytes)
         // The kept window may start inside a multi-byte character: drop its continuation bytes.
         while let first = bytes.first, first & 0xC0 == 0x80 { bytes = bytes.dropFirst() }

@@ -1,7 +1,6 @@
 // Installed applications as "Open in <Name>" activities (API.md §4.1), read from disk.
 import ActivityKit
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -21,7 +20,7 @@ struct DesktopApplicationsSource {
 
     init(environment: [String: String], machine: MachineEnvironment) {
         self.environment = environment
-        self.home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        self.home = environment["HOME"] ?? XDGPaths().home
         self.machine = machine
         self.applicationDirectories = DesktopApplicationScanner.applicationDirectories(
             environment: environment, home: home)
@@ -129,7 +128,7 @@ struct DesktopApplicationsSource {
     private static func desktopFiles(under directory: String) -> (
         files: [String: String], problems: [(file: String, message: String)]
     ) {
-        guard let subpaths = try? FileManager.default.subpathsOfDirectory(atPath: directory) else { return ([:], []) }
+        guard let subpaths = try? DirectoryTree.subpaths(of: directory) else { return ([:], []) }
         var files: [String: String] = [:]
         var problems: [(file: String, message: String)] = []
         for relative in subpaths {

@@ -3,7 +3,6 @@ import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// How a dispatch ended: the job's final state and the `Finished` results.

@@ -1,6 +1,5 @@
 // The job table's one timer: set for the earliest instant any job needs (a timeout, the end of an afterlife).
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// One `DispatchSourceTimer` on the loop, set for the earliest deadline it was given since it

@@ -3,7 +3,6 @@ import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// The broker's jobs by token. Loop-confined (the connection's loop, like every feature).

@@ -2,7 +2,6 @@
 import ActivityKit
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -28,18 +27,19 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
     private let locator = ExecutableLocator()
     private var ownedNames: Set<String> = []
     private var activatableNames: Set<String> = []
-    private var activatableRefreshed = Date.distantPast
+    /// When the names were last read (the monotonic clock); nil before the first answer.
+    private var activatableRefreshed: DispatchTime?
     /// Set while a `ListActivatableNames` call is out; what waits for its answer.
     private var activatableRefresh: [() -> Void]?
     private var pathWatcher: DirectoryWatcher?
     private var subscriptions: [Subscription] = []
     /// How old the activatable names may be before a lookup miss refreshes them.
-    private let activatableRefreshInterval: TimeInterval
+    private let activatableRefreshInterval: Double
 
     /// Called on the loop, in a turn of its own, with what may have changed.
     var onChange: ((MachineChange) -> Void)?
 
-    init(connection: Connection, environment: [String: String], activatableRefreshInterval: TimeInterval = 5) {
+    init(connection: Connection, environment: [String: String], activatableRefreshInterval: Double = 5) {
         self.connection = connection
         self.activatableRefreshInterval = activatableRefreshInterval
         self.variables = environment
@@ -86,10 +86,15 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
     /// Never calls out: a miss at most starts a refresh whose answer arrives in a later turn.
     func hasBusName(_ name: String) -> Bool {
         if isKnown(name) { return true }
-        if Date().timeIntervalSince(activatableRefreshed) > activatableRefreshInterval {
-            refreshActivatableNames()
-        }
+        if activatableNamesAreStale { refreshActivatableNames() }
         return false
+    }
+
+    /// Whether the activatable names were never read or are older than the refresh interval.
+    private var activatableNamesAreStale: Bool {
+        guard let refreshed = activatableRefreshed else { return true }
+        let age = Double(DispatchTime.now().uptimeNanoseconds - refreshed.uptimeNanoseconds) / 1e9
+        return age > activatableRefreshInterval
     }
 
     func hasVariable(_ name: String) -> Bool {
@@ -129,7 +134,7 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
             let fresh = Set(names)
             let changed = fresh.symmetricDifference(activatableNames)
             activatableNames = fresh
-            activatableRefreshed = Date()
+            activatableRefreshed = DispatchTime.now()
             let waiting = activatableRefresh ?? []
             activatableRefresh = nil
             if !changed.isEmpty { onChange?(.busNames(changed)) }

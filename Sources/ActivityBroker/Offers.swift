@@ -3,7 +3,6 @@ import ActivityBrokerInterface
 import ActivityKit
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// Answers the read-only `Broker1` methods from `ActivityState`, usage scores and a clock.
@@ -17,7 +16,7 @@ import Glibc
 final class Offers: @unchecked Sendable {
     private let activities: ActivityState
     private let scores: () -> UsageScores
-    private let clock: @Sendable () -> Date
+    private let clock: @Sendable () -> Timestamp
     private let defaultLocale: String?
     private let queue: DispatchQueue
     /// `ListActivities` records by locale ("" for none), valid until the registry changes.
@@ -33,7 +32,7 @@ final class Offers: @unchecked Sendable {
     private var nextSerial: UInt64 = 0
 
     init(
-        activities: ActivityState, scores: @escaping () -> UsageScores, clock: @escaping @Sendable () -> Date,
+        activities: ActivityState, scores: @escaping () -> UsageScores, clock: @escaping @Sendable () -> Timestamp,
         defaultLocale: String?, queue: DispatchQueue, replyBudget: Int = OffersReplyCache.defaultBudget
     ) {
         self.activities = activities

@@ -2,7 +2,6 @@
 import ActivityBrokerInterface
 import ActivityKit
 import Dispatch
-import FoundationEssentials
 
 import Glibc
 import Locking

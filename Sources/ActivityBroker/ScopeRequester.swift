@@ -2,7 +2,6 @@
 import ActivityKit
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// Asks the systemd user manager to put each child the broker launches in its own transient

@@ -2,7 +2,6 @@
 import ActivityBrokerInterface
 import DBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// What the sheet answered to `Show`.

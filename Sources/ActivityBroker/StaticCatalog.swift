@@ -2,7 +2,6 @@
 // applications' desktop entries, reloaded when those directories change.
 import ActivityKit
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SystemSupport
 

@@ -1,7 +1,6 @@
 // The usage ranking's scores, kept in $XDG_STATE_HOME/activity-broker/usage.json.
 import ActivityKit
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// Holds `UsageScores` and writes them atomically, debounced, never with a URL in them:
@@ -19,7 +18,7 @@ final class UsageStore: @unchecked Sendable {
     private var writeScheduled = false
     /// Uses counted since the file was last read, re-applied by `reloadKeepingOwnUses`; kept
     /// only while a replaced broker may still write the file (`expectReload`).
-    private var usesSinceLoad: [(id: ActivityID, at: Date)] = []
+    private var usesSinceLoad: [(id: ActivityID, at: Timestamp)] = []
     private var tracksOwnUses = false
     private var clearedSinceLoad = false
 
@@ -42,7 +41,7 @@ final class UsageStore: @unchecked Sendable {
             guard let data = try file.load() else { return }
             scores = try UsageFileFormat.decode(data)
             // A file from before the cap (or edited by hand) is brought under it, least used first.
-            if scores.prune(keepingAtMost: UsageScores.maxEntries, at: Date()) > 0 { save() }
+            if scores.prune(keepingAtMost: UsageScores.maxEntries, at: Timestamp.now()) > 0 { save() }
         } catch {
             log.event(
                 "usage file \(BrokerLog.printable(path)) is unreadable or corrupt; starting with empty usage (\(BrokerLog.printable("\(error)")))"
@@ -51,7 +50,7 @@ final class UsageStore: @unchecked Sendable {
         }
     }
 
-    func recordUse(of id: ActivityID, at now: Date) {
+    func recordUse(of id: ActivityID, at now: Timestamp) {
         scores.recordUse(of: id, at: now)
         if tracksOwnUses { usesSinceLoad.append((id, now)) }
         save()

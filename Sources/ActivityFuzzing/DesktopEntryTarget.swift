@@ -47,7 +47,7 @@ extension FuzzTarget {
         }
         let entry: DesktopEntry
         do throws(DesktopEntryError) {
-            entry = try DesktopEntry(data: Data(bytes), fileName: desktopFileName)
+            entry = try DesktopEntry(data: bytes, fileName: desktopFileName)
         } catch {
             try checkError(error, desktopFileName, "desktop entry")
             return false

@@ -25,10 +25,10 @@ extension FuzzTarget {
         ]
     ) { bytes throws(FuzzFailure) in
         let data = Data(bytes)
-        if Manifest.isMask(data) { return false }
+        if Manifest.isMask(bytes) { return false }
         let activity: Activity
         do throws(ActivityError) {
-            activity = try Manifest.decode(data, fileName: manifestFileName, origin: .user)
+            activity = try Manifest.decode(bytes, fileName: manifestFileName, origin: .user)
         } catch {
             try FuzzFailure.require(
                 error.name == "InvalidArgument", "a manifest error is InvalidArgument", "\(error)")
@@ -58,7 +58,7 @@ extension FuzzTarget {
         else { return }
         let again: Activity
         do {
-            again = try Manifest.decode(written, fileName: manifestFileName, origin: .user)
+            again = try Manifest.decode(Array(written), fileName: manifestFileName, origin: .user)
         } catch {
             throw FuzzFailure(
                 "an accepted manifest, written again, is accepted",

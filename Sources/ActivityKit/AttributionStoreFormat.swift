@@ -1,7 +1,5 @@
 // AttributionStoreFormat: attribution.json and the `share attributions --json` listing — sites, ids and days only.
 
-import FoundationEssentials
-
 /// The text forms of an `AttributionStore`.
 ///
 /// The listing (API.md §11) is an array of objects: `kind` `click` or `report`,
@@ -22,15 +20,15 @@ public enum AttributionStoreFormat {
     public static let maximumFileSize = 1 << 20
 
     /// The store file's content.
-    public static func file(_ store: AttributionStore) -> Data {
-        Data(("{\"version\":\(version),\"attributions\":" + array(store, file: true) + "}\n").utf8)
+    public static func file(_ store: AttributionStore) -> [UInt8] {
+        Array(("{\"version\":\(version),\"attributions\":" + array(store, file: true) + "}\n").utf8)
     }
 
     /// The `share attributions --json` array.
     public static func listing(_ store: AttributionStore) -> String { array(store, file: false) }
 
     /// Reads a store file; nil when it is not one (the caller starts empty and logs it).
-    public static func store(fromFile data: Data) -> AttributionStore? {
+    public static func store(fromFile data: [UInt8]) -> AttributionStore? {
         guard data.count <= maximumFileSize, case .object(let top)? = JSONValue.parse(data),
             top["version"] == .int(version), case .array(let entries)? = top["attributions"]
         else { return nil }

@@ -1,7 +1,5 @@
 // HostName: normalization of URL hosts and host patterns (lower case, no trailing dot, IDNA, IPv6 canonical form).
 
-import FoundationEssentials
-
 /// Turns hosts into the one form they are compared in: registered names lower-cased, without a
 /// trailing dot, Unicode labels converted to `xn--` Punycode; IPv6 literals in RFC 5952 form
 /// without brackets. The same function serves URLs and match-rule globs, so both sides agree.

@@ -1,9 +1,7 @@
 // JSONValue: a plain JSON tree, so manifest type errors are reported in our words, not Foundation's.
 
-import FoundationEssentials
-
 /// A decoded JSON value. Numbers that are integral and fit in `Int` decode as `.int`.
-enum JSONValue: Decodable, Hashable, Sendable {
+enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -12,31 +10,12 @@ enum JSONValue: Decodable, Hashable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
-            self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let i = try? c.decode(Int.self) {
-            self = .int(i)
-        } else if let d = try? c.decode(Double.self) {
-            self = .double(d)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([JSONValue].self) {
-            self = .array(a)
-        } else {
-            self = .object(try c.decode([String: JSONValue].self))
-        }
-    }
-
     /// Parses `data` (RFC 8259, UTF-8); `nil` when it is not JSON.
     ///
     /// A direct parser over the bytes: going through `JSONDecoder` and `Decodable` tried each
     /// kind in turn, and each miss threw an error with its coding path, which made reading
     /// 1,000 manifests take half a second.
-    static func parse(_ data: Data) -> JSONValue? {
+    static func parse(_ data: [UInt8]) -> JSONValue? {
         data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
             return parser.document()
@@ -47,7 +26,7 @@ enum JSONValue: Decodable, Hashable, Sendable {
     ///
     /// The same parser as `parse`: it only notes the first failure, so the broker's path
     /// costs nothing more.
-    static func parseReportingError(_ data: Data) -> Result<JSONValue, JSONSyntaxError> {
+    static func parseReportingError(_ data: [UInt8]) -> Result<JSONValue, JSONSyntaxError> {
         data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
             if let value = parser.document() { return .success(value) }
@@ -62,7 +41,7 @@ enum JSONValue: Decodable, Hashable, Sendable {
     /// For messages only (`share check`): it walks the bytes again, skipping siblings with
     /// the same parser, so the tree `parse` builds needs to carry no positions. Where a key
     /// is repeated, the last one counts, as in `parse`.
-    static func offsets(of path: [JSONPathStep], in data: Data) -> (key: Int?, value: Int)? {
+    static func offsets(of path: [JSONPathStep], in data: [UInt8]) -> (key: Int?, value: Int)? {
         data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
             return parser.locate(path)

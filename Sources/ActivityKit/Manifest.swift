@@ -1,7 +1,5 @@
 // Manifest: decoding and validation of one activity manifest file (API.md §4).
 
-import FoundationEssentials
-
 /// Decodes manifest files. Every error is `.invalidArgument` whose message starts with the file name
 /// and the field, e.g. "telegram.json: perform: expected exactly one of exec, open, dbus, candidates".
 ///
@@ -27,7 +25,7 @@ public enum Manifest {
     ]
 
     /// Whether the file's contents mask a lower file of the same name (empty or only white space).
-    public static func isMask(_ data: Data) -> Bool {
+    public static func isMask(_ data: [UInt8]) -> Bool {
         data.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
@@ -37,7 +35,7 @@ public enum Manifest {
     ///   - fileName: the name used in messages, e.g. "telegram.json".
     ///   - origin: the layer it was read from.
     /// - Throws: `.invalidArgument` naming the file and the field.
-    public static func decode(_ data: Data, fileName: String, origin: ActivityOrigin) throws(ActivityError)
+    public static func decode(_ data: [UInt8], fileName: String, origin: ActivityOrigin) throws(ActivityError)
         -> Activity
     {
         let d = ManifestDecoder(file: fileName)

@@ -1,7 +1,5 @@
 // ManifestCheck: the broker's manifest validation with positions, for authors (`share check`).
 
-import FoundationEssentials
-
 /// One finding in a manifest file, located by line and column.
 public struct ManifestDiagnostic: Equatable, Sendable {
     public enum Severity: String, Sendable {
@@ -51,7 +49,7 @@ public enum ManifestCheck {
     }
 
     /// Checks `data`; `fileName` is the name `Manifest.decode` puts in its messages.
-    public static func check(_ data: Data, fileName: String, origin: ActivityOrigin = .user) -> Result {
+    public static func check(_ data: [UInt8], fileName: String, origin: ActivityOrigin = .user) -> Result {
         if Manifest.isMask(data) { return Result(activity: nil, diagnostics: [], isMask: true) }
         if data.count > Manifest.maxFileSize {
             return failure(
@@ -87,7 +85,7 @@ public enum ManifestCheck {
 
     /// A warning for each top-level key the broker ignores, with the nearest known key when
     /// one is a likely typo (`catgory` → `category`).
-    static func unknownKeyWarnings(_ json: JSONValue, data: Data) -> [ManifestDiagnostic] {
+    static func unknownKeyWarnings(_ json: JSONValue, data: [UInt8]) -> [ManifestDiagnostic] {
         guard case .object(let top) = json else { return [] }
         return top.keys.filter { !Manifest.topLevelKeys.contains($0) }.map { key in
             let offset = JSONValue.offsets(of: [.key(key)], in: data)
@@ -133,7 +131,7 @@ public enum ManifestCheck {
     /// Turns `Manifest.decode`'s message ("FILE: FIELD: MESSAGE") into a located diagnostic:
     /// at the field's value, at the key for an unknown key, and at the enclosing object when the
     /// field is missing.
-    static func located(_ message: String, fileName: String, json: JSONValue, data: Data)
+    static func located(_ message: String, fileName: String, json: JSONValue, data: [UInt8])
         -> ManifestDiagnostic
     {
         var rest = Substring(message)
@@ -187,7 +185,7 @@ public enum ManifestCheck {
     }
 
     /// 1-based line and column (in Unicode scalars) of a byte offset.
-    public static func lineAndColumn(of offset: Int, in data: Data) -> (line: Int, column: Int) {
+    public static func lineAndColumn(of offset: Int, in data: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
         for byte in data.prefix(max(0, offset)) {

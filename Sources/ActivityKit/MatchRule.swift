@@ -1,7 +1,5 @@
 // MatchRule: the "match" of a manifest or registration: schemes, host globs and path prefixes.
 
-import FoundationEssentials
-
 /// Which URLs an activity applies to; every present part must hold (API.md §4).
 ///
 /// - `schemes` compare case-insensitively (default `http`, `https`).

@@ -1,5 +1,4 @@
 // The offer pipeline's pure steps: match → availability → default handler → ranking, then per call exclusions, own activities and the alias fold.
-import FoundationEssentials
 
 /// What `ListActivities` offers, step by step, without the wire or any cache.
 ///
@@ -11,7 +10,7 @@ public enum OfferPipeline {
     /// URL's scheme (`DefaultHandlerAliasing.prepare`), ranking.
     public static func ranked(
         in registry: Registry, for url: SharedURL, isAvailable: (Activity) -> Bool, schemeDefault: SchemeDefault? = nil,
-        usage: UsageScores, now: Date, locale: String?
+        usage: UsageScores, now: Timestamp, locale: String?
     ) -> [Activity] {
         let available = DefaultHandlerAliasing.prepare(registry.matching(url).filter(isAvailable), schemeDefault: schemeDefault)
         return Ranking.order(available, usage: usage, now: now, locale: locale)
@@ -23,7 +22,7 @@ public enum OfferPipeline {
     /// with the entries whose `match.pathMatches(url.path)` fails left out, in the same order.
     public static func rankedForSite(
         in registry: Registry, scheme: String, host: String?, isAvailable: (Activity) -> Bool,
-        schemeDefault: SchemeDefault? = nil, usage: UsageScores, now: Date, locale: String?
+        schemeDefault: SchemeDefault? = nil, usage: UsageScores, now: Timestamp, locale: String?
     ) -> [Activity] {
         let available = DefaultHandlerAliasing.prepare(
             registry.matching(scheme: scheme, host: host).filter(isAvailable), schemeDefault: schemeDefault)

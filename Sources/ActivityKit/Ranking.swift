@@ -1,12 +1,10 @@
 // Ranking: the presentation order of ListActivities (API.md §5).
 
-import FoundationEssentials
-
 /// Orders activities for presentation.
 public enum Ranking {
     /// `share` before `action`; within a category decayed usage score descending, then `priority`
     /// descending, then localized name ascending (case- and diacritic-insensitive, then exact), then id.
-    public static func order(_ activities: [Activity], usage: UsageScores, now: Date, locale: String?)
+    public static func order(_ activities: [Activity], usage: UsageScores, now: Timestamp, locale: String?)
         -> [Activity]
     {
         // Keys are computed once and indices sorted: comparing moves small values, not activities.

@@ -1,7 +1,5 @@
 // UsageFileFormat: usage.json read and written by hand (the JSON parser of manifests, ISO 8601 in UTC), not through JSONDecoder and JSONEncoder.
 
-import FoundationEssentials
-
 /// The bytes of usage.json for `UsageScores`, and back.
 ///
 /// Why not `JSONEncoder` / `JSONDecoder` with the ISO 8601 date strategy: for a file of at most
@@ -20,7 +18,7 @@ public enum UsageFileFormat {
 
     /// The file's bytes: sorted ids, two-space indents, whole seconds.
     /// - Throws: `Problem` for a score that is not a finite number (JSON has none).
-    public static func encode(_ scores: UsageScores) throws(Problem) -> Data {
+    public static func encode(_ scores: UsageScores) throws(Problem) -> [UInt8] {
         var out = "{\n  \"entries\" : {"
         var first = true
         for (id, entry) in scores.entries.sorted(by: { $0.key < $1.key }) {
@@ -34,12 +32,12 @@ public enum UsageFileFormat {
             out += "      \"score\" : " + number(entry.score) + "\n    }"
         }
         out += first ? "\n\n  }\n}" : "\n  }\n}"
-        return Data(out.utf8)
+        return Array(out.utf8)
     }
 
     /// The scores in `data`.
     /// - Throws: `Problem` naming what is not as expected (not JSON, a missing or mistyped field).
-    public static func decode(_ data: Data) throws(Problem) -> UsageScores {
+    public static func decode(_ data: [UInt8]) throws(Problem) -> UsageScores {
         let document: JSONValue
         switch JSONValue.parseReportingError(data) {
         case .success(let value): document = value
@@ -78,8 +76,8 @@ public enum UsageFileFormat {
     // MARK: ISO 8601 in UTC
 
     /// `date` as `YYYY-MM-DDTHH:MM:SSZ` (the second it falls in).
-    static func iso8601(_ date: Date) -> String {
-        let seconds = Int((date.timeIntervalSince1970).rounded(.down))
+    static func iso8601(_ date: Timestamp) -> String {
+        let seconds = Int((date.secondsSince1970).rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = seconds - days * 86_400
         let (year, month, day) = CivilCalendar.civil(fromDays: days)
@@ -89,7 +87,7 @@ public enum UsageFileFormat {
     }
 
     /// The time of `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±hh:mm|±hhmm)`; nil for anything else.
-    static func date(iso8601 text: String) -> Date? {
+    static func date(iso8601 text: String) -> Timestamp? {
         let b = Array(text.utf8)
         var i = 0
         func digits(_ count: Int) -> Int? {
@@ -138,6 +136,6 @@ public enum UsageFileFormat {
         }
         guard i == b.count else { return nil }
         let seconds = CivilCalendar.days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return Timestamp(secondsSince1970: Double(seconds) + fraction)
     }
 }

@@ -1,6 +1,5 @@
 // UsageScores: per-activity usage with a 14-day half-life, stored by the broker as usage.json.
 
-import FoundationEssentials
 import Glibc
 
 /// One activity's usage: the score at `lastUsed`.
@@ -8,10 +7,10 @@ public struct UsageEntry: Codable, Hashable, Sendable {
     /// The score at `lastUsed` (each completed job adds 1).
     public var score: Double
     /// When it was last used.
-    public var lastUsed: Date
+    public var lastUsed: Timestamp
 
     /// Builds an entry.
-    public init(score: Double, lastUsed: Date) {
+    public init(score: Double, lastUsed: Timestamp) {
         self.score = score
         self.lastUsed = lastUsed
     }
@@ -21,7 +20,7 @@ public struct UsageEntry: Codable, Hashable, Sendable {
 /// title or text. The broker stores exactly this value as usage.json. The clock is always passed in.
 public struct UsageScores: Codable, Hashable, Sendable {
     /// The score halves every 14 days without use.
-    public static let halfLife: TimeInterval = 14 * 86_400
+    public static let halfLife: Double = 14 * 86_400
 
     /// Activity id → entry.
     public var entries: [String: UsageEntry]
@@ -32,13 +31,13 @@ public struct UsageScores: Codable, Hashable, Sendable {
     }
 
     /// The score of `id` decayed to `now` (0 when never used; a clock that went back does not raise it).
-    public func score(of id: ActivityID, at now: Date) -> Double {
+    public func score(of id: ActivityID, at now: Timestamp) -> Double {
         guard let e = entries[id.rawValue] else { return 0 }
         return UsageScores.decayed(e, to: now)
     }
 
     /// Counts one completed use: decays the old score to `now`, then adds 1.
-    public mutating func recordUse(of id: ActivityID, at now: Date) {
+    public mutating func recordUse(of id: ActivityID, at now: Timestamp) {
         let old = entries[id.rawValue].map { UsageScores.decayed($0, to: now) } ?? 0
         let last = max(now, entries[id.rawValue]?.lastUsed ?? now)
         entries[id.rawValue] = UsageEntry(score: old + 1, lastUsed: last)
@@ -56,7 +55,7 @@ public struct UsageScores: Codable, Hashable, Sendable {
 
     /// Drops entries that are not finite or not positive (a hand-edited or corrupt file), and those
     /// decayed below `threshold` at `now`, so the file does not grow forever.
-    public mutating func prune(at now: Date, below threshold: Double = 0.001) {
+    public mutating func prune(at now: Timestamp, below threshold: Double = 0.001) {
         entries = entries.filter { _, e in
             e.score.isFinite && e.score > 0 && UsageScores.decayed(e, to: now) >= threshold
         }
@@ -70,7 +69,7 @@ public struct UsageScores: Codable, Hashable, Sendable {
     /// Keeps at most `limit` entries, dropping the least used (lowest score decayed to `now`;
     /// the oldest on a tie) first. Returns how many were dropped.
     @discardableResult
-    public mutating func prune(keepingAtMost limit: Int, at now: Date) -> Int {
+    public mutating func prune(keepingAtMost limit: Int, at now: Timestamp) -> Int {
         guard entries.count > limit else { return 0 }
         let ranked = entries.sorted { a, b in
             let (x, y) = (UsageScores.decayed(a.value, to: now), UsageScores.decayed(b.value, to: now))
@@ -83,9 +82,9 @@ public struct UsageScores: Codable, Hashable, Sendable {
         return dropped
     }
 
-    static func decayed(_ e: UsageEntry, to now: Date) -> Double {
+    static func decayed(_ e: UsageEntry, to now: Timestamp) -> Double {
         guard e.score.isFinite, e.score > 0 else { return 0 }
-        let age = max(0, now.timeIntervalSince(e.lastUsed))
+        let age = max(0, now.seconds(since: e.lastUsed))
         return e.score * pow(0.5, age / halfLife)
     }
 }

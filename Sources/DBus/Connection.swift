@@ -1,7 +1,6 @@
 // The connection to a bus: its loop, its state, connecting and closing, names and bus helpers.
 import CDBus
 import Dispatch
-import FoundationEssentials
 import Locking
 
 /// Which bus to connect to.

@@ -1,7 +1,6 @@
 // Outgoing method calls: the pending-call handle, sending, timeouts and reply delivery.
 import CDBus
 import Dispatch
-import FoundationEssentials
 import Glibc
 import Locking
 

@@ -1,5 +1,4 @@
 // The one-shot reply handle of a method call.
-import FoundationEssentials
 import Locking
 
 /// Replies to one method call, once, from any thread (the reply is sent on the loop).

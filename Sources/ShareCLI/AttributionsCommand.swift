@@ -23,7 +23,7 @@ enum AttributionsCommand {
         let path = XDGPaths().stateHome + AttributionStoreFormat.pathInStateHome
         var store = AttributionStore()
         if let data = FileManager.default.contents(atPath: path) {
-            guard let read = AttributionStoreFormat.store(fromFile: data) else {
+            guard let read = AttributionStoreFormat.store(fromFile: Array(data)) else {
                 throw ShareFailure("\(path) is not a click measurement file", exit: .failed)
             }
             store = read

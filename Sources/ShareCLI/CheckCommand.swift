@@ -18,7 +18,7 @@ enum CheckCommand {
                 continue
             }
             let name = (file as NSString).lastPathComponent
-            let result = ManifestCheck.check(data, fileName: name)
+            let result = ManifestCheck.check(Array(data), fileName: name)
             for diagnostic in result.diagnostics { Output.line(diagnostic.formatted(file: file)) }
             if result.isMask {
                 Output.line("\(file): ok (empty: masks a file of the same name in a lower directory)")

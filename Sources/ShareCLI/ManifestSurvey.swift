@@ -42,7 +42,7 @@ struct ManifestSurvey {
                     problems.append("\(path): error: cannot read the file")
                     continue
                 }
-                let result = ManifestCheck.check(data, fileName: name, origin: origin)
+                let result = ManifestCheck.check(Array(data), fileName: name, origin: origin)
                 if result.isMask {
                     entries[name] = .masked
                 } else if let activity = result.activity {

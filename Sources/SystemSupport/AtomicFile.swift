@@ -1,5 +1,4 @@
 // Writes files atomically: temporary file in the same directory, fsync, rename, fsync the directory.
-import FoundationEssentials
 import Glibc
 
 /// Atomic replacement of small files (state such as usage.json).
@@ -14,7 +13,7 @@ public enum AtomicFile {
     /// no temporary file behind.
     /// - Throws: `SystemError` naming the failed call and path.
     public static func write(
-        _ data: Data, to path: String, permissions: mode_t = 0o600, directoryPermissions: mode_t = 0o700
+        _ data: [UInt8], to path: String, permissions: mode_t = 0o600, directoryPermissions: mode_t = 0o700
     ) throws(SystemError) {
         let directory = PathName.parent(path)
         try createDirectories(directory, permissions: directoryPermissions)
@@ -50,7 +49,7 @@ public enum AtomicFile {
         }
     }
 
-    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws(SystemError) {
+    private static func writeAll(_ data: [UInt8], to fd: Int32, path: String) throws(SystemError) {
         var offset = 0
         while offset < data.count {
             let written = data.withUnsafeBytes { buffer in

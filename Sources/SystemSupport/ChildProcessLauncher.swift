@@ -1,6 +1,5 @@
 // Starts child processes watched on a queue: own process group, stdin fed, output captured, exit reported.
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// Starts programs without a shell (through `ProcessSpawner`) and watches them on a caller's queue.
@@ -25,7 +24,7 @@ public struct ChildProcessLauncher: Sendable {
 
     public init(
         queue: DispatchQueue, locator: ExecutableLocator = ExecutableLocator(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.current
     ) {
         Self.processSetup
         self.queue = queue

@@ -1,6 +1,5 @@
 // Watches directories with inotify, including ones that do not exist yet, and reports changes debounced.
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// Reports "something changed in these directories" through inotify, debounced.
@@ -48,7 +47,7 @@ public final class DirectoryWatcher: @unchecked Sendable {
     /// further events (a steady stream still reports every 10 × `debounce`).
     /// - Throws: `SystemError` when inotify cannot be initialized (e.g. the instance limit).
     public init(
-        directories: [String], queue: DispatchQueue, debounce: TimeInterval = 0.1,
+        directories: [String], queue: DispatchQueue, debounce: Double = 0.1,
         onChange: @escaping @Sendable (Set<String>) -> Void
     ) throws(SystemError) {
         self.queue = queue

@@ -1,5 +1,4 @@
 // Finds programs on a PATH string, with a cache the broker invalidates when PATH directories change.
-import FoundationEssentials
 import Glibc
 import Locking
 
@@ -62,7 +61,7 @@ public final class ExecutableLocator: Sendable {
     }
 
     /// Looks `name` up on the PATH of `environment` (default: the process environment).
-    public func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public func find(_ name: String, environment: [String: String] = ProcessEnvironment.current) -> String? {
         find(name, path: environment["PATH"] ?? Self.defaultPath)
     }
 

@@ -26,4 +26,13 @@ package enum PathName {
     package static func join(_ directory: String, _ name: String) -> String {
         directory == "/" ? "/" + name : directory + "/" + name
     }
+
+    /// The target of the symbolic link at `path` as stored (`readlink`); nil when it is not one
+    /// or cannot be read.
+    package static func symbolicLinkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

@@ -1,5 +1,4 @@
 // How a spawned child ended: exit status or signal, and captured output.
-import FoundationEssentials
 import Glibc
 
 /// How a child process ended.
@@ -68,7 +67,7 @@ public struct ProcessTermination: Sendable {
     public var exit: ProcessExit
     /// Standard output, when `SpawnOptions.captureStandardOutput` was set (truncated at
     /// `SpawnOptions.captureLimit`).
-    public var standardOutput: Data?
+    public var standardOutput: [UInt8]?
     /// Standard error, when `SpawnOptions.captureStandardError` was set.
-    public var standardError: Data?
+    public var standardError: [UInt8]?
 }

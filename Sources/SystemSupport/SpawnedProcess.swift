@@ -1,6 +1,5 @@
 // A running child process: exit watched through a pidfd, stdin fed and output read without blocking.
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// One child started by `ChildProcessLauncher`.
@@ -80,7 +79,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// Ends the child: SIGTERM to its process group now, SIGKILL to the group after `grace`
     /// seconds if it has not ended by then (0 kills at once). Does nothing once the completion
     /// ran. May be called from any thread; acts asynchronously on the queue.
-    public func terminate(grace: TimeInterval = 5) {
+    public func terminate(grace: Double = 5) {
         queue.async { [self] in
             guard onExit != nil, killTimer == nil else { return }
             if grace <= 0 {
@@ -186,7 +185,7 @@ private final class CapturedStream {
     private let limit: Int
     private let window: CaptureWindow
     /// What was kept; in `.tail` mode it may hold up to twice `limit` between trims.
-    private var kept = Data()
+    private var kept: [UInt8] = []
     private(set) var isFinished = false
     private var onFinished: (() -> Void)?
     /// Set by `detach`: the stream keeps itself alive until its end of file.
@@ -201,10 +200,10 @@ private final class CapturedStream {
     }
 
     /// The bytes kept: the first or the last `limit` of what was read.
-    var data: Data {
+    var data: [UInt8] {
         switch window {
         case .head: return kept
-        case .tail: return kept.count > limit ? Data(kept.suffix(limit)) : kept
+        case .tail: return kept.count > limit ? Array(kept.suffix(limit)) : kept
         }
     }
 
@@ -227,7 +226,7 @@ private final class CapturedStream {
     /// descendant that still writes into the pipe is never blocked by a full pipe.
     func detach() {
         onFinished = nil
-        kept = Data()
+        kept = []
         guard !isFinished else { return }
         retainedSelf = self
     }
@@ -262,7 +261,7 @@ private final class CapturedStream {
         case .tail:
             kept.append(contentsOf: bytes.suffix(limit))
             // Trim in batches: amortized O(1) per byte, at most twice `limit` held.
-            if kept.count > 2 * max(limit, 1) { kept = Data(kept.suffix(limit)) }
+            if kept.count > 2 * max(limit, 1) { kept.removeFirst(kept.count - limit) }
         }
     }
 }

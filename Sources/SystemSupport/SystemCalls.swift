@@ -1,5 +1,4 @@
 // Thin wrappers over Linux calls: GNU extensions reached through dlsym, and small I/O helpers.
-import FoundationEssentials
 import Glibc
 
 /// Thin wrappers over GNU/Linux functions reached through `dlsym`, because Swift's Glibc
@@ -73,7 +72,7 @@ package enum SystemCalls {
     /// Reads a whole regular file, at most `limit` bytes.
     /// - Throws: `SystemError` from `open`/`read`; `EFBIG` ("read") when the file is larger than
     ///   `limit`; `EINVAL` ("open") when it is not a regular file (a FIFO would block the loop).
-    package static func readFile(_ path: String, limit: Int) throws(SystemError) -> Data {
+    package static func readFile(_ path: String, limit: Int) throws(SystemError) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; no effect on regular files.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw SystemError("open", path: path) }
@@ -82,19 +81,26 @@ package enum SystemCalls {
         guard fstat(fd, &info) == 0 else { throw SystemError("fstat", path: path) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw SystemError("open", path: path, code: EINVAL) }
         guard Int(info.st_size) <= limit else { throw SystemError("read", path: path, code: EFBIG) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
+        // Read straight into the result, sized by fstat plus one byte to see the end of file
+        // (or growth) without a second buffer; it grows if the file did.
+        var data = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var filled = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if filled == data.count {
+                // The file may have grown since fstat.
+                guard filled <= limit else { throw SystemError("read", path: path, code: EFBIG) }
+                data.append(contentsOf: repeatElement(0, count: min(max(filled, 4_096), limit + 1 - filled)))
+            }
+            let count = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw SystemError("read", path: path)
             }
-            // The file may have grown since fstat.
-            guard data.count + count <= limit else { throw SystemError("read", path: path, code: EFBIG) }
-            data.append(contentsOf: buffer[0..<count])
+            filled += count
+            guard filled <= limit else { throw SystemError("read", path: path, code: EFBIG) }
         }
+        data.removeLast(data.count - filled)
         return data
     }
 

@@ -1,5 +1,4 @@
 // The XDG Base Directory locations, from an injectable environment.
-import FoundationEssentials
 import Glibc
 
 /// XDG base directories (Base Directory Specification 0.8) and the desktop files found through
@@ -26,7 +25,7 @@ public struct XDGPaths: Hashable, Sendable {
     /// `$XDG_CURRENT_DESKTOP` split at colons (e.g. `["ubuntu", "GNOME"]`); empty when unset.
     public var currentDesktops: [String]
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessEnvironment.current) {
         home = Self.absolute(environment["HOME"]) ?? Self.passwordHome() ?? "/"
         // A home of "/" must not give "//.local/share".
         let base = home == "/" ? "" : home

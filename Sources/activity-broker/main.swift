@@ -2,7 +2,6 @@
 import ActivityBroker
 import ActivityBrokerInterface
 import Dispatch
-import FoundationEssentials
 import Glibc
 import Locking
 import SystemSupport

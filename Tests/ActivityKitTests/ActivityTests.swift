@@ -31,7 +31,7 @@ struct ActivityTests {
 
     static func copyLink() throws -> Activity {
         try Manifest.decode(
-            Data(
+            Array(
                 """
                 {"id":"copy","name":"Copy Link","category":"action","requires":{"dbus_names":["org.freedesktop.Notifications"]},
                  "perform":{"candidates":[

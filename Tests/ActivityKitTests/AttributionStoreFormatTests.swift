@@ -49,7 +49,7 @@ struct AttributionStoreFormatTests {
     @Test("A report written before trigger_day and answered existed: its trigger counts a day before send_after")
     func olderReport() throws {
         let text = #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":1,"priority":0,"send_after":"2026-12-08","attempts":0}]}"#
-        let report = try #require(AttributionStoreFormat.store(fromFile: Data(text.utf8))?.reports.first)
+        let report = try #require(AttributionStoreFormat.store(fromFile: Array(text.utf8))?.reports.first)
         #expect(report.triggerDay.description == "2026-12-07" && report.answered.isEmpty)
         #expect(AttributionDay(containing: report.restartSendTime).description == "2026-12-09")
     }
@@ -79,16 +79,16 @@ struct AttributionStoreFormatTests {
             #"{"version":1,"attributions":[{"kind":"other","source_site":"a.example","destination_site":"b.example","source_id":1}]}"#,
         ])
     func corrupt(text: String) {
-        #expect(AttributionStoreFormat.store(fromFile: Data(text.utf8)) == nil)
+        #expect(AttributionStoreFormat.store(fromFile: Array(text.utf8)) == nil)
     }
 
     @Test("A file over the size limit is not read")
     func oversized() {
         let padding = String(repeating: " ", count: AttributionStoreFormat.maximumFileSize)
-        let data = Data((#"{"version":1,"attributions":[]}"# + padding).utf8)
+        let data = Array((#"{"version":1,"attributions":[]}"# + padding).utf8)
         #expect(AttributionStoreFormat.store(fromFile: data) == nil)
         #expect(
             AttributionStoreFormat.store(
-                fromFile: Data(#"{"version":1,"attributions":[]}"#.utf8))?.isEmpty == true)
+                fromFile: Array(#"{"version":1,"attributions":[]}"#.utf8))?.isEmpty == true)
     }
 }

@@ -16,7 +16,7 @@ import Testing
     }
 
     static func load(_ name: String) throws -> Activity {
-        let data = try Data(contentsOf: extensionsDirectory.appendingPathComponent(name))
+        let data = Array(try Data(contentsOf: extensionsDirectory.appendingPathComponent(name)))
         return try Manifest.decode(data, fileName: name, origin: .builtin)
     }
 

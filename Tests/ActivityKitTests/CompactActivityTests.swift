@@ -8,8 +8,8 @@ import Testing
 struct CompactActivityTests {
     static let names = ["de": "Teilen", "fr": "Partager", "ja": "共有する", "pt_BR": "Compartilhar", "sr@latin": "Podeli"]
 
-    static func manifest(_ index: Int) -> Data {
-        Data(
+    static func manifest(_ index: Int) -> [UInt8] {
+        Array(
             """
             {"id": "org.example.compact\(index)", "name": "Compact \(index)", "icon": "org.example.compact-icon",
              "names": {"de": "Kompakt \(index)", "fr": "Compact (fr) \(index)"}, "category": "share",

@@ -63,12 +63,12 @@ struct HardeningTests {
 
     @Test("Item 8: scores are pruned to the cap, least used first, and recording past the cap prunes")
     func scoresArePruned() {
-        let now = Date()
+        let now = Timestamp.now()
         var scores = UsageScores()
         for n in 0..<(UsageScores.maxEntries + 500) {
-            scores.entries["org.test.t\(n)"] = UsageEntry(score: 1, lastUsed: now.addingTimeInterval(-Double(n)))
+            scores.entries["org.test.t\(n)"] = UsageEntry(score: 1, lastUsed: now.adding(seconds: -Double(n)))
         }
-        scores.entries["org.test.fav"] = UsageEntry(score: 40, lastUsed: now.addingTimeInterval(-86_400))
+        scores.entries["org.test.fav"] = UsageEntry(score: 40, lastUsed: now.adding(seconds: -86_400))
         let dropped = scores.prune(keepingAtMost: UsageScores.maxEntries, at: now)
         #expect(dropped == 501)
         #expect(scores.entries.count == UsageScores.maxEntries)

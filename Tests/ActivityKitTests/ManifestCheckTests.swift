@@ -8,7 +8,7 @@ import Testing
 @Suite struct ManifestCheckTests {
     /// Checks `text` and returns its diagnostics as "LINE:COLUMN severity FIELD: MESSAGE".
     private func findings(_ text: String) -> [String] {
-        ManifestCheck.check(Data(text.utf8), fileName: "t.json").diagnostics.map {
+        ManifestCheck.check(Array(text.utf8), fileName: "t.json").diagnostics.map {
             "\($0.line):\($0.column) \($0.severity.rawValue) \($0.field): \($0.message)"
         }
     }
@@ -23,7 +23,7 @@ import Testing
         """
 
     @Test func aValidManifestHasNoDiagnosticsAndItsActivity() {
-        let result = ManifestCheck.check(Data(valid.utf8), fileName: "t.json")
+        let result = ManifestCheck.check(Array(valid.utf8), fileName: "t.json")
         #expect(result.diagnostics.isEmpty)
         #expect(result.activity?.id.rawValue == "test.ok")
         #expect(!result.hasErrors)
@@ -169,7 +169,7 @@ import Testing
               "perform": {"open": "https://x.example/?u={url}"}
             }
             """
-        let result = ManifestCheck.check(Data(text.utf8), fileName: "t.json")
+        let result = ManifestCheck.check(Array(text.utf8), fileName: "t.json")
         #expect(result.activity != nil, "warnings do not make the file invalid")
         #expect(!result.hasErrors)
         #expect(
@@ -189,7 +189,7 @@ import Testing
     }
 
     @Test func anEmptyFileIsAMaskNotAnError() {
-        let result = ManifestCheck.check(Data(" \n".utf8), fileName: "t.json")
+        let result = ManifestCheck.check(Array(" \n".utf8), fileName: "t.json")
         #expect(result.isMask)
         #expect(result.diagnostics.isEmpty)
     }
@@ -197,13 +197,13 @@ import Testing
     @Test func theCheckAgreesWithTheBrokersDecoder() throws {
         // Same verdict as Manifest.decode on each shipped-style case: valid and broken.
         for text in [valid, "{\"id\": 1}", "{"] {
-            let decoded = (try? Manifest.decode(Data(text.utf8), fileName: "t.json", origin: .user)) != nil
-            #expect((ManifestCheck.check(Data(text.utf8), fileName: "t.json").activity != nil) == decoded)
+            let decoded = (try? Manifest.decode(Array(text.utf8), fileName: "t.json", origin: .user)) != nil
+            #expect((ManifestCheck.check(Array(text.utf8), fileName: "t.json").activity != nil) == decoded)
         }
     }
 
     @Test func offsetsFindTheLastOfRepeatedKeysAndArrayElements() throws {
-        let data = Data("{\"a\": 1, \"b\": [10, {\"c\": true}], \"a\": 2}".utf8)
+        let data = Array("{\"a\": 1, \"b\": [10, {\"c\": true}], \"a\": 2}".utf8)
         let a = try #require(JSONValue.offsets(of: [.key("a")], in: data))
         #expect(a.key == 33 && a.value == 38)
         let c = try #require(JSONValue.offsets(of: [.key("b"), .index(1), .key("c")], in: data))
@@ -214,7 +214,7 @@ import Testing
 
     @Test func parseIsUnchangedForTheBroker() {
         // The fast path still answers nil on bad input and a tree on good input.
-        #expect(JSONValue.parse(Data("{\"a\": [1, 2.5, \"x\", null, false]}".utf8)) != nil)
-        #expect(JSONValue.parse(Data("{\"a\": }".utf8)) == nil)
+        #expect(JSONValue.parse(Array("{\"a\": [1, 2.5, \"x\", null, false]}".utf8)) != nil)
+        #expect(JSONValue.parse(Array("{\"a\": }".utf8)) == nil)
     }
 }

@@ -9,7 +9,7 @@ struct ManifestTests {
     static func decode(_ json: String, file: String = "x.json", origin: ActivityOrigin = .user) throws
         -> Activity
     {
-        try Manifest.decode(Data(json.utf8), fileName: file, origin: origin)
+        try Manifest.decode(Array(json.utf8), fileName: file, origin: origin)
     }
 
     @Test func telegramExampleFromAPI() throws {
@@ -282,9 +282,9 @@ struct ManifestTests {
     }
 
     @Test func masks() {
-        #expect(Manifest.isMask(Data()))
-        #expect(Manifest.isMask(Data(" \n\t".utf8)))
-        #expect(!Manifest.isMask(Data("{}".utf8)))
+        #expect(Manifest.isMask([]))
+        #expect(Manifest.isMask(Array(" \n\t".utf8)))
+        #expect(!Manifest.isMask(Array("{}".utf8)))
     }
 
     @Test(arguments: [

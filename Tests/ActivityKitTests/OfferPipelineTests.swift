@@ -5,7 +5,7 @@ import Testing
 @testable import ActivityKit
 
 @Suite struct OfferPipelineTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = Timestamp(secondsSince1970: 1_800_000_000)
 
     /// An activity that needs the program `program` (exec), or nothing (open) when nil.
     func needing(_ program: String?, _ ident: String, category: ActivityCategory = .share) -> Activity {

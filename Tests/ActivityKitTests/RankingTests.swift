@@ -6,8 +6,8 @@ import Testing
 @testable import ActivityKit
 
 struct RankingTests {
-    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    func days(_ d: Double) -> Date { t0.addingTimeInterval(d * 86_400) }
+    let t0 = Timestamp(secondsSince1970: 1_800_000_000)
+    func days(_ d: Double) -> Timestamp { t0.adding(seconds: d * 86_400) }
 
     @Test func decayHalvesEveryFourteenDays() {
         var u = UsageScores()

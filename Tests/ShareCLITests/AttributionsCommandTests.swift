@@ -32,7 +32,7 @@ struct AttributionsCommandTests {
     func listAndClear() async throws {
         let broker = try await shareTestBroker()
         let path = broker.environment["XDG_STATE_HOME"]! + "/activity-broker/attribution.json"
-        try AtomicFile.write(Data(Self.file.utf8), to: path)
+        try AtomicFile.write(Array(Self.file.utf8), to: path)
         let json = try await broker.share(["attributions", "--json"])
         #expect(json.status == 0, "\(json.errors)")
         #expect(

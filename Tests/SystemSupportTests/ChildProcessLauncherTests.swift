@@ -58,7 +58,7 @@ import Testing
                 environment: ["XDG_ACTIVATION_TOKEN": "token 1"], captureStandardOutput: true),
             launcher: launcher)
         #expect(result?.exit == .exited(0))
-        #expect(result?.standardOutput == Data("token 1|kept".utf8))
+        #expect(result?.standardOutput == Array("token 1|kept".utf8))
     }
 
     @Test func exitCodeIsReportedExactlyOnce() throws {
@@ -78,8 +78,8 @@ import Testing
         let captured = try run(
             ["/bin/sh", "-c", "echo out; echo err >&2"],
             options: SpawnOptions(captureStandardOutput: true, captureStandardError: true))
-        #expect(captured?.standardOutput == Data("out\n".utf8))
-        #expect(captured?.standardError == Data("err\n".utf8))
+        #expect(captured?.standardOutput == Array("out\n".utf8))
+        #expect(captured?.standardError == Array("err\n".utf8))
         let discarded = try run(["/bin/sh", "-c", "echo out"])
         #expect(discarded?.standardOutput == nil)
         #expect(discarded?.exit == .exited(0))
@@ -173,7 +173,7 @@ import Testing
         let result = try run(
             ["/bin/sh", "-c", "for f in /proc/$$/fd/*; do echo \"${f##*/}\"; done"],
             options: SpawnOptions(captureStandardOutput: true))
-        let fds = result?.standardOutput.flatMap { String(data: $0, encoding: .utf8) }?
+        let fds = result?.standardOutput.flatMap { String(validating: $0, as: UTF8.self) }?
             .split(separator: "\n").map(String.init) ?? []
         #expect(fds.contains("0") && fds.contains("1") && fds.contains("2"))
         #expect(!fds.contains(String(leaked)))
@@ -185,7 +185,7 @@ import Testing
         let groupDone = Awaited<ProcessTermination>()
         let grouped = try ChildProcessLauncher(queue: queue).spawn(
             ["/bin/sh", "-c", script], options: SpawnOptions(captureStandardOutput: true)) { groupDone.set($0) }
-        let groupIDs = groupDone.wait()?.standardOutput.flatMap { String(data: $0, encoding: .utf8) }?
+        let groupIDs = groupDone.wait()?.standardOutput.flatMap { String(validating: $0, as: UTF8.self) }?
             .split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) ?? []
         #expect(groupIDs.first == String(grouped.pid))
         #expect(groupIDs.last != String(grouped.pid))
@@ -194,7 +194,7 @@ import Testing
         let led = try ChildProcessLauncher(queue: queue).spawn(
             ["/bin/sh", "-c", script], options: SpawnOptions(captureStandardOutput: true, newSession: true)
         ) { sessionDone.set($0) }
-        let sessionIDs = sessionDone.wait()?.standardOutput.flatMap { String(data: $0, encoding: .utf8) }?
+        let sessionIDs = sessionDone.wait()?.standardOutput.flatMap { String(validating: $0, as: UTF8.self) }?
             .split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) ?? []
         #expect(sessionIDs == [String(led.pid), String(led.pid)])
     }

@@ -24,7 +24,7 @@ import Testing
             ["/bin/sh", "-c", script],
             options: SpawnOptions(captureStandardError: true, captureLimit: 2048, captureWindow: .tail))
         #expect(result?.exit == .exited(4))
-        let kept = result?.standardError ?? Data()
+        let kept = result?.standardError ?? []
         #expect(kept.count == 2048)
         #expect(String(decoding: kept, as: UTF8.self).hasSuffix("xxxthe end\n"))
     }
@@ -33,7 +33,7 @@ import Testing
         let result = try run(
             ["/bin/sh", "-c", "printf 'first\\n' >&2; head -c 100000 /dev/zero | tr '\\0' y >&2"],
             options: SpawnOptions(captureStandardError: true, captureLimit: 16))
-        #expect(result?.standardError == Data("first\nyyyyyyyyyy".utf8))
+        #expect(result?.standardError == Array("first\nyyyyyyyyyy".utf8))
     }
 
     @Test func reportAtExitDoesNotWaitForADescendantHoldingThePipe() throws {
@@ -51,7 +51,7 @@ import Testing
             kill(pid, SIGKILL)
         }
         #expect(result?.exit == .exited(3))
-        #expect(result?.standardError == Data("it failed\n".utf8))
+        #expect(result?.standardError == Array("it failed\n".utf8))
     }
 
     private func contents(of path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }

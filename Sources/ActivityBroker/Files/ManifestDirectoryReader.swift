@@ -1,6 +1,5 @@
 // Reads the *.json files of one manifest directory, each file's failure kept to itself.
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -28,7 +27,7 @@ public struct ManifestDirectoryListing: Sendable {
     public var directory: String
     /// File name (e.g. `telegram.json`) → contents. An empty file is here with empty data
     /// (it masks a lower manifest of the same name).
-    public var files: [String: Data] = [:]
+    public var files: [String: [UInt8]] = [:]
     /// File name → why it was skipped; the other files are unaffected.
     public var errors: [String: ManifestFileError] = [:]
     /// Set when the directory exists but cannot be listed. A missing directory is normal and
@@ -87,7 +86,7 @@ public struct ManifestDirectoryReader: Sendable {
     }
 
     /// The contents of the file `name` of `directory` (any thread).
-    public func read(_ name: String, in directory: String) -> Result<Data, ManifestFileError> {
+    public func read(_ name: String, in directory: String) -> Result<[UInt8], ManifestFileError> {
         do throws(SystemError) {
             return .success(try SystemCalls.readFile(PathName.join(directory, name), limit: sizeLimit))
         } catch {

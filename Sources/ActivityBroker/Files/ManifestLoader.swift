@@ -1,7 +1,6 @@
 // ManifestLoader: reads and decodes one manifest directory on every core, with a deterministic result.
 import ActivityKit
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// Reads and decodes the manifests of one directory, the files spread over
@@ -60,7 +59,7 @@ struct ManifestLoader: Sendable {
         entries.reserveCapacity(names.count)
         for name in names {
             let path = directory + "/" + name
-            let data: Data
+            let data: [UInt8]
             switch reader.read(name, in: directory) {
             case .success(let read): data = read
             case .failure(let error):

@@ -1,6 +1,5 @@
 // The usage ranking's file on disk: load once, debounced atomic writes, flush on shutdown.
 import Dispatch
-import FoundationEssentials
 import Glibc
 import SystemSupport
 
@@ -19,7 +18,7 @@ public final class UsageStoreFile: @unchecked Sendable {
     private let queue: DispatchQueue
     private let delay: DispatchTimeInterval
     private let onWriteError: @Sendable (SystemError) -> Void
-    private var pending: Data?
+    private var pending: [UInt8]?
     private var timer: DispatchSourceTimer?
     /// Writes done so far; lets tests count writes without timing.
     private(set) var writeCount = 0
@@ -29,7 +28,7 @@ public final class UsageStoreFile: @unchecked Sendable {
     ///   - onWriteError: called on the queue when a debounced write fails (the data stays
     ///     pending and goes out with the next `schedule` or `flush`).
     public init(
-        path: String, queue: DispatchQueue, delay: TimeInterval = 1,
+        path: String, queue: DispatchQueue, delay: Double = 1,
         onWriteError: @escaping @Sendable (SystemError) -> Void
     ) {
         self.path = path
@@ -43,7 +42,7 @@ public final class UsageStoreFile: @unchecked Sendable {
     /// The file's bytes, or nil when it does not exist (a first start). Blocking; any thread.
     /// - Throws: `SystemError` when it exists but cannot be read, is not a regular file, or is
     ///   larger than `sizeLimit` (`EFBIG`): the caller logs it once and starts empty.
-    public func load() throws(SystemError) -> Data? {
+    public func load() throws(SystemError) -> [UInt8]? {
         do {
             return try SystemCalls.readFile(path, limit: Self.sizeLimit)
         } catch where error.code == ENOENT {
@@ -58,7 +57,7 @@ public final class UsageStoreFile: @unchecked Sendable {
     }
 
     /// Replaces the data to be written; it is written within `delay` seconds.
-    public func schedule(_ data: Data) {
+    public func schedule(_ data: [UInt8]) {
         dispatchPrecondition(condition: .onQueue(queue))
         pending = data
         guard timer == nil else { return }

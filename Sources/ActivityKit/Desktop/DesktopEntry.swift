@@ -1,5 +1,4 @@
 // A parsed desktop entry file (Desktop Entry Specification 1.5): groups, typed values, localized lookup.
-import FoundationEssentials
 
 /// One `.desktop` file, parsed and checked against the syntax rules of the Desktop Entry
 /// Specification 1.5.
@@ -35,11 +34,16 @@ public struct DesktopEntry: Hashable, Sendable {
     }
 
     /// Parses a file read as bytes; throws for invalid UTF-8 (the specification requires UTF-8).
-    public init(data: Data, fileName: String) throws(DesktopEntryError) {
-        guard let text = String(data: data, encoding: .utf8) else {
+    public init(data: [UInt8], fileName: String) throws(DesktopEntryError) {
+        guard let text = String(validating: Self.droppingByteOrderMark(data), as: UTF8.self) else {
             throw DesktopEntryError(fileName: fileName, line: nil, message: "not valid UTF-8")
         }
         try self.init(parsing: text, fileName: fileName)
+    }
+
+    /// `bytes` without a leading UTF-8 byte order mark, which `String(data:encoding:)` dropped.
+    static func droppingByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
     }
 
     /// The group names in file order (the first is always `Desktop Entry`).

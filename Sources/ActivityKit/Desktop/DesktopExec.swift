@@ -1,5 +1,4 @@
 // An Exec line split into arguments with its field codes, expanded for one URL or into a broker argv template.
-import FoundationEssentials
 
 /// Why an Exec line cannot be used.
 public enum DesktopExecError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -239,11 +238,31 @@ public struct DesktopExec: Hashable, Sendable {
     }
 
     /// The local path of a `file:` URL on this host (no host, or `localhost`), percent-decoded.
+    ///
+    /// Read as Foundation's `URLComponents` read it (a differential test holds them together):
+    /// the path ends at `?` or `#`, is not normalized, and a stray `%` stays as written; a path
+    /// whose escapes decode to invalid UTF-8 has none.
     static func localPath(ofFileURL url: String) -> String? {
-        guard scheme(of: url) == "file", let components = URLComponents(string: url) else { return nil }
-        let host = components.host ?? ""
-        guard host.isEmpty || host.lowercased() == "localhost" else { return nil }
-        let path = components.path
-        return path.hasPrefix("/") ? path : nil
+        guard scheme(of: url) == "file" else { return nil }
+        let bytes = Array(url.utf8)
+        var rest = bytes[(bytes.firstIndex(of: UInt8(ascii: ":"))! + 1)...]
+        if let end = rest.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            rest = rest[..<end]
+        }
+        if rest.starts(with: [0x2F, 0x2F]) {
+            let authority = rest.dropFirst(2).prefix { $0 != UInt8(ascii: "/") }
+            rest = rest[authority.endIndex...]
+            // The host: after the last `@` (userinfo), before a port's `:` (outside an IPv6 literal).
+            var host = authority
+            if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[(at + 1)...] }
+            if let colon = host.lastIndex(of: UInt8(ascii: ":")), !host[colon...].contains(UInt8(ascii: "]"))
+            {
+                host = host[..<colon]
+            }
+            guard let name = SharedURL.percentDecoded(host), name.isEmpty || name.lowercased() == "localhost"
+            else { return nil }
+        }
+        guard let path = SharedURL.percentDecoded(rest), path.hasPrefix("/") else { return nil }
+        return path
     }
 }

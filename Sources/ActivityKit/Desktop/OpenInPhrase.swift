@@ -1,5 +1,4 @@
 // "Open in <App>" for every locale an application's entry or the broker's phrase table knows.
-import FoundationEssentials
 
 /// The names of an installed application's "Open in <App>" activity (API.md §4.1): the
 /// entry's own localized `Name[…]` inside the broker's "Open in %@" phrase for that locale.

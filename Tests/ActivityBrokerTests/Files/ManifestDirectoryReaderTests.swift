@@ -26,7 +26,7 @@ import Testing
         let listing = ManifestDirectoryReader(sizeLimit: 1_000).read(directory: directory.path)
         #expect(listing.directoryError == nil)
         #expect(listing.files == [
-            "a.json": Data("{\"id\":\"a\"}".utf8), "link.json": Data("{\"id\":\"a\"}".utf8), "masked.json": Data(),
+            "a.json": Array("{\"id\":\"a\"}".utf8), "link.json": Array("{\"id\":\"a\"}".utf8), "masked.json": [],
         ])
         #expect(listing.errors["big.json"] == .tooLarge(limit: 1_000))
         #expect(listing.errors["dir.json"] == .notRegularFile)

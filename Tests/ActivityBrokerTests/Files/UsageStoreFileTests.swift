@@ -21,8 +21,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory.file("dir.json"), withIntermediateDirectories: true)
         #expect(throws: SystemError.self) { try store(directory.file("dir.json")).load() }
         let present = directory.file("usage.json")
-        try AtomicFile.write(Data("{\"a\":1}".utf8), to: present)
-        #expect(try store(present).load() == Data("{\"a\":1}".utf8))
+        try AtomicFile.write(Array("{\"a\":1}".utf8), to: present)
+        #expect(try store(present).load() == Array("{\"a\":1}".utf8))
     }
 
     @Test func scheduledWritesInABurstCoalesceIntoOne() throws {
@@ -32,7 +32,7 @@ import Testing
         let file = store(path)
         // All in one turn of the queue: the timer cannot fire in between.
         queue.sync {
-            for index in 1...20 { file.schedule(Data("v\(index)".utf8)) }
+            for index in 1...20 { file.schedule(Array("v\(index)".utf8)) }
         }
         #expect(eventually { contents(of: path) == "v20" })
         queue.sync {
@@ -47,8 +47,8 @@ import Testing
         let path = directory.file("usage.json")
         let file = store(path, delay: 3600)
         try queue.sync {
-            file.schedule(Data("a".utf8))
-            file.schedule(Data("b".utf8))
+            file.schedule(Array("a".utf8))
+            file.schedule(Array("b".utf8))
             #expect(contents(of: path) == nil)
             try file.flush()
             #expect(contents(of: path) == "b")
@@ -61,10 +61,10 @@ import Testing
     @Test func aFailedDebouncedWriteIsReportedAndKeptPending() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try AtomicFile.write(Data(), to: directory.file("file"))
+        try AtomicFile.write([], to: directory.file("file"))
         let errors = Awaited<SystemError>()
         let file = store(directory.file("file/usage.json"), errors: errors)
-        queue.sync { file.schedule(Data("x".utf8)) }
+        queue.sync { file.schedule(Array("x".utf8)) }
         #expect(errors.wait() != nil)
         queue.sync { #expect(file.hasPendingWrite) }
     }

@@ -37,7 +37,7 @@ final class InstalledSession: @unchecked Sendable {
     /// Writes a file atomically (creating directories), optionally executable.
     func write(_ path: String, _ contents: String, executable: Bool = false) throws {
         try AtomicFile.write(
-            Data(contents.utf8), to: path, permissions: executable ? 0o755 : 0o644, directoryPermissions: 0o755)
+            Array(contents.utf8), to: path, permissions: executable ? 0o755 : 0o644, directoryPermissions: 0o755)
     }
 
     /// A program in `bin` that records its arguments (one a line, via a rename, so the file

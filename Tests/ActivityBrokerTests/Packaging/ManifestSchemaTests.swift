@@ -107,7 +107,7 @@ struct ManifestSchemaTests {
         }
         for (name, json) in Self.valid {
             #expect(throws: Never.self, "\(name)") {
-                try Manifest.decode(Data(json.utf8), fileName: name, origin: .user)
+                try Manifest.decode(Array(json.utf8), fileName: name, origin: .user)
             }
         }
     }
@@ -124,7 +124,7 @@ struct ManifestSchemaTests {
         // The set is only worth testing if each file is really broken for the broker.
         for (name, json) in Self.broken {
             #expect(throws: ActivityError.self, "\(name)") {
-                try Manifest.decode(Data(json.utf8), fileName: name, origin: .user)
+                try Manifest.decode(Array(json.utf8), fileName: name, origin: .user)
             }
         }
     }

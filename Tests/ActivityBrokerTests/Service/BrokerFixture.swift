@@ -85,7 +85,7 @@ final class BrokerFixture: @unchecked Sendable {
     /// `mode`. `AtomicFile` opens its temporary close-on-exec: a child spawned meanwhile by
     /// another test must not inherit it, or exec'ing the script later fails with ETXTBSY.
     func write(_ text: String, to relative: String, mode: mode_t = 0o644) throws {
-        try AtomicFile.write(Data(text.utf8), to: "\(root)/\(relative)", permissions: mode, directoryPermissions: 0o755)
+        try AtomicFile.write(Array(text.utf8), to: "\(root)/\(relative)", permissions: mode, directoryPermissions: 0o755)
     }
 
     func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }

@@ -122,10 +122,10 @@ struct FailureMessageTests {
         var bytes: [UInt8] = [0xA9]
         bytes += Array("one\ntwo\nthree\nfour\nfive\nsix \u{1B}]0;title\u{07}end\u{85}\n".utf8)
         bytes += [0xFF, 0x41, 0x0A]
-        let tail = ChildFailureMessage.tail(of: Data(bytes))
+        let tail = ChildFailureMessage.tail(of: bytes)
         #expect(tail == "three | four | five | six end | \u{FFFD}A")
-        #expect(ChildFailureMessage.tail(of: Data("\n \t\n\u{1B}[2J\n".utf8)) == nil)
-        let long = Data(repeating: UInt8(ascii: "z"), count: 10_000)
+        #expect(ChildFailureMessage.tail(of: Array("\n \t\n\u{1B}[2J\n".utf8)) == nil)
+        let long = [UInt8](repeating: UInt8(ascii: "z"), count: 10_000)
         #expect(ChildFailureMessage.tail(of: long)?.count == ChildFailureMessage.capturedBytes)
     }
 }

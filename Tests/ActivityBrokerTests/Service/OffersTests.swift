@@ -33,7 +33,7 @@ import Testing
         init(replyBudget: Int = OffersReplyCache.defaultBudget) {
             activities = ActivityState(machine: Machine(), queue: queue, log: BrokerLog(verbose: false) { _ in })
             offers = Offers(
-                activities: activities, scores: { [usage] in usage.scores }, clock: { Date(timeIntervalSince1970: 0) },
+                activities: activities, scores: { [usage] in usage.scores }, clock: { Timestamp(secondsSince1970: 0) },
                 defaultLocale: nil, queue: queue, replyBudget: replyBudget)
             activities.onChange = { [unowned self] change in
                 changes.append(change)
@@ -172,7 +172,7 @@ import Testing
     @Test("A use of an activity of the site re-ranks it; a use of another one leaves the ranking as it was")
     func usageReRanksOnlyTheSitesItTouches() throws {
         let parts = Parts()
-        let now = Date(timeIntervalSince1970: 0)
+        let now = Timestamp(secondsSince1970: 0)
         parts.onLoop {
             parts.activities.setStatic(
                 Self.layer([Self.site("a.one"), Self.site("b.two"), Self.site("c.elsewhere", hosts: ["other.example"])]),

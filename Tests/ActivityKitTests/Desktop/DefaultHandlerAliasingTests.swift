@@ -53,7 +53,7 @@ import Testing
             let json =
                 #"{"id":"org.example.b","name":"B","category":"action","perform":{"open":"{url}"}"# + extra
                 + "}"
-            return try Manifest.decode(Data(json.utf8), fileName: "b.json", origin: .user)
+            return try Manifest.decode(Array(json.utf8), fileName: "b.json", origin: .user)
         }
         #expect(try decode(#","default_handler_alias":true"#).defaultHandlerAlias)
         #expect(try !decode("").defaultHandlerAlias)
@@ -67,7 +67,7 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
                 "extensions/open-in-browser.json")
         let activity = try Manifest.decode(
-            try Data(contentsOf: url), fileName: "open-in-browser.json", origin: .builtin)
+            Array(try Data(contentsOf: url)), fileName: "open-in-browser.json", origin: .builtin)
         #expect(activity.defaultHandlerAlias)
     }
 

@@ -119,7 +119,7 @@ import Testing
 
     @Test func invalidUTF8IsAnError() {
         #expect(throws: DesktopEntryError.self) {
-            try DesktopEntry(data: Data([0x5B, 0xFF, 0xFE, 0x5D]), fileName: "bad.desktop")
+            try DesktopEntry(data: [0x5B, 0xFF, 0xFE, 0x5D], fileName: "bad.desktop")
         }
     }
 
