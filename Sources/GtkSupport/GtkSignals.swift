@@ -18,6 +18,8 @@ private typealias KeyThunk =
     @convention(c) (
         UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?
     ) -> gboolean
+private typealias ScrollThunk =
+    @convention(c) (UnsafeMutableRawPointer?, Double, Double, UnsafeMutableRawPointer?) -> gboolean
 private typealias WordThunk1 =
     @convention(c) (UnsafeMutableRawPointer?, UInt, UnsafeMutableRawPointer?) -> UInt
 private typealias WordThunk2 =
@@ -95,6 +97,22 @@ public enum GtkSignals {
             release: releaseKey)
     }
 
+    /// `GtkEventControllerScroll::scroll`: the handler gets the deltas (x, y) and returns whether
+    /// it consumed the event (else it goes on to the next controller or the parent widget).
+    public static func connectScroll(
+        _ controller: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (Double, Double) -> Bool
+    ) {
+        let thunk: ScrollThunk = { _, dx, dy, data in
+            guard let data else { return 0 }
+            let box = Unmanaged<SignalBox<@MainActor (Double, Double) -> Bool>>.fromOpaque(data)
+                .takeUnretainedValue()
+            return MainActor.assumeIsolated { box.handler(dx, dy) } ? 1 : 0
+        }
+        connectData(
+            controller, "scroll", unsafeBitCast(thunk, to: GCallback.self), SignalBox(handler),
+            release: releaseScroll)
+    }
+
     /// A signal with 1 to 3 arguments that are all word-sized or smaller (pointers, enums,
     /// integers, booleans; never `double`), such as `notify`, WebKit's `load-changed`,
     /// `decide-policy`, `load-failed` or `create`.
@@ -151,6 +169,9 @@ public enum GtkSignals {
         if let data {
             Unmanaged<SignalBox<@MainActor (UInt32, GdkModifierType) -> Bool>>.fromOpaque(data).release()
         }
+    }
+    private static let releaseScroll: GClosureNotify = { data, _ in
+        if let data { Unmanaged<SignalBox<@MainActor (Double, Double) -> Bool>>.fromOpaque(data).release() }
     }
     private static let releaseWords: GClosureNotify = { data, _ in
         if let data { Unmanaged<SignalBox<@MainActor (SignalWords) -> UInt>>.fromOpaque(data).release() }

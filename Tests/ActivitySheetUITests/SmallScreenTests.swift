@@ -5,30 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// 40 activities: 20 shares (far more than a row shows), then 20 actions.
-private let manyActivities: [[String: Value]] =
-    (1...20).map { index in
-        let icons = ["telegram", "mail-send", "signal-desktop", ""]
-        return SheetFixture.activity("share.\(index)", "Share App \(index)", "share", icon: icons[index % 4])
-    }
-    + (1...20).map { index in
-        let icons = ["edit-copy", "web-browser", "bookmark-new"]
-        return SheetFixture.activity("action.\(index)", "Action \(index)", "action", icon: icons[index % 3])
-    }
-
 private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
-
-/// A visible horizontal scroll bar (the Share row's; the lists' is vertical).
-private func sideways(scrollBarIn controls: [PlacedControl]) -> PlacedControl? {
-    controls.first { $0.role == "scroll bar" && $0.bounds.width > $0.bounds.height }
-}
-
-/// The control named `name` (a push button unless told), if visible.
-private func control(_ name: String, role: String = "push button", in controls: [PlacedControl])
-    -> PlacedControl?
-{
-    controls.first { $0.role == role && $0.name == name }
-}
 
 /// Geometry, not pixels: where GTK placed the window and its controls (each widget's bounds
 /// in window coordinates, as GTK's AT-SPI Component reports them) against the X screen.

@@ -5,7 +5,8 @@ import Foundation
 /// clicks; the service carries out the effects (the reply to `Show`, closing the window).
 ///
 /// Display order: the Share row (category `share`, in the order given) above the Actions list
-/// (category `action`, in the order given). Keyboard order follows the display order. The
+/// (category `action`, in the order given). Keyboard order follows the display order, and Left and Right
+/// what is drawn (`direction`: in a right-to-left layout Left goes to the next activity). The
 /// selection starts on the first activity *given* (the broker's ranking), whichever section it
 /// is drawn in (API.md §10: focus starts on the first offered activity).
 public struct SheetModel: Hashable, Sendable {
@@ -14,6 +15,8 @@ public struct SheetModel: Hashable, Sendable {
     public let activities: [SheetActivity]
     /// Share row first, then the Actions list.
     public let displayOrder: [SheetActivity]
+    /// Which way the sheet is drawn; the Left and Right keys follow it.
+    public let direction: SheetDirection
     /// What the user typed to filter by name.
     public private(set) var query = ""
     /// The activity that has the focus (nil only when the search matches nothing).
@@ -25,9 +28,10 @@ public struct SheetModel: Hashable, Sendable {
     /// The longest search kept (more typing is ignored).
     public static let maximumQueryLength = 64
 
-    public init(header: SheetHeader, activities: [SheetActivity]) {
+    public init(header: SheetHeader, activities: [SheetActivity], direction: SheetDirection = .leftToRight) {
         self.header = header
         self.activities = activities
+        self.direction = direction
         displayOrder =
             activities.filter { $0.category == .share } + activities.filter { $0.category == .action }
         selectedID = activities.first?.id
@@ -93,8 +97,9 @@ public struct SheetModel: Hashable, Sendable {
             }
         case .tab: moveBy(1, wrapping: true)
         case .shiftTab: moveBy(-1, wrapping: true)
-        case .right: moveBy(1, wrapping: false)
-        case .left: moveBy(-1, wrapping: false)
+        case .left, .right:
+            // In visual order: in a right-to-left layout Left goes to the next activity.
+            moveBy(direction.step(key) ?? 0, wrapping: false)
         case .down: moveDown()
         case .up: moveUp()
         }

@@ -9,6 +9,9 @@ import Foundation
 public struct SheetStrings: Hashable, Sendable {
     /// The language code of the table in use (`en`, `de`).
     public let language: String
+    /// The layout direction of the language asked for (right to left for Hebrew even while
+    /// its words fall back to English: `SheetDirection`).
+    public let direction: SheetDirection
 
     private let table: [Key: String]
 
@@ -55,6 +58,7 @@ public struct SheetStrings: Hashable, Sendable {
     public init(locale: String) {
         let language = Self.language(of: locale)
         self.language = Self.tables[language] == nil ? "en" : language
+        direction = SheetDirection(locale: locale)
         table = Self.tables[self.language] ?? [:]
     }
 

@@ -21,7 +21,7 @@ final class SheetSession {
         let app = DesktopApp(appID: request.appID)
         model = SheetModel(
             header: SheetHeader(title: request.title, url: request.url, appName: app?.name),
-            activities: request.activities)
+            activities: request.activities, direction: strings.direction)
         window = SheetWindow(model: model, strings: strings, app: app)
         self.responder = responder
         self.onClosed = onClosed

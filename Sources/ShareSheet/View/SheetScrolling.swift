@@ -33,6 +33,7 @@ enum SheetScrolling {
         // on the window) while they fit; the adjustment's `changed` follows the width and
         // the filtering.
         showsScrollbarOnOverflow(scroller)
+        SidewaysWheel.attach(to: scroller)
         return scroller
     }
 

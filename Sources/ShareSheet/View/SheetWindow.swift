@@ -140,6 +140,7 @@ final class SheetWindow {
             return self.onKey(key)
         }
         gtk_widget_add_controller(window, keys)
+        LayoutDirection.apply(model.direction, to: window)
         render(model)
     }
 
