@@ -77,20 +77,22 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
         let window = try await fixture.window(pid: pid)
         let placed = try await fixture.windowRect(window)
         let inside = Rect(x: 0, y: 0, width: placed.width, height: placed.height)
-        let controls = try await fixture.waitForControls(pid: pid, "the shares") {
-            control("Share App 20", in: $0) != nil
+        let controls = try await fixture.waitForControls(pid: pid, "the shares and the scroll bar") {
+            control("Share App 20", in: $0) != nil && sideways(scrollBarIn: $0) != nil
         }
         let second = try #require(control("Share App 2", in: controls))
         try await fixture.tool(
             "xdotool",
             [
-                "mousemove", "--sync", "\(placed.x + second.bounds.x + second.bounds.width / 2)",
+                "mousemove", "\(placed.x + second.bounds.x + second.bounds.width / 2)",
                 "\(placed.y + second.bounds.y + second.bounds.height / 2)", "click", "--repeat", "60", "--delay",
                 "15", "5",
             ])
+        // Sideways only: past the row's end the clicks go on to the lists, which scroll it up.
+        let bar = try #require(sideways(scrollBarIn: controls))
         let scrolled = try await fixture.waitForControls(pid: pid, "the last share scrolled into view") {
             guard let last = control("Share App 20", in: $0) else { return false }
-            return inside.contains(last.bounds)
+            return last.bounds.x >= bar.bounds.x && last.bounds.maxX <= bar.bounds.maxX
         }
         let first = try #require(control("Share App 1", in: scrolled))
         #expect(first.bounds.x >= inside.maxX, "\(first) scrolled out on the right")

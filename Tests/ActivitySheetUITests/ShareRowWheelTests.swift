@@ -28,7 +28,8 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
         let second = try #require(control("Share App 2", in: before))
         var clicks = 0
         var scrolled = before
-        while !isInView(control("Share App 20", in: scrolled), sideways: inside) {
+        let bar = try #require(sideways(scrollBarIn: before), "the row's scroll bar in \(before)")
+        while !isInView(control("Share App 20", in: scrolled), above: bar) {
             clicks += 1
             try #require(clicks <= 60, "the last share still hidden after 60 clicks: \(scrolled)")
             try await wheel(fixture, over: second, in: placed, button: 5, clicks: 1)
@@ -44,8 +45,9 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
         let last = try #require(control("Share App 20", in: scrolled))
         #expect(last.bounds.y == hidden.bounds.y, "the lists did not scroll: \(hidden) → \(last)")
 
-        // At the row's end the next click goes on to the lists, which scroll up.
-        try await wheel(fixture, over: last, in: placed, button: 5, clicks: 1)
+        // At the row's end the next clicks go on to the lists, which scroll up. (Three: under
+        // Xvfb the first click after a run of single ones was seen to go missing, before GTK.)
+        try await wheel(fixture, over: second, in: placed, button: 5, clicks: 3)
         let chained = try await fixture.waitForControls(pid: pid, "the lists scrolled") {
             guard let moved = control("Share App 20", in: $0) else { return false }
             return moved.bounds.y < last.bounds.y
@@ -53,8 +55,9 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
         let lastChained = try #require(control("Share App 20", in: chained))
         #expect(lastChained.bounds.x == last.bounds.x, "\(last) → \(lastChained): the row stayed at its end")
 
-        // The wheel up scrolls the row back to its start (then the lists back to the top).
-        try await wheel(fixture, over: lastChained, in: placed, button: 4, clicks: 60)
+        // The wheel up scrolls the row back to its start and the lists back to the top, in
+        // either order: where the row was, the pointer is over the lists or the row.
+        try await wheel(fixture, over: second, in: placed, button: 4, clicks: 60)
         _ = try await fixture.waitForControls(pid: pid, "the first share back in view") {
             guard let first = control("Share App 1", in: $0) else { return false }
             return inside.contains(first.bounds)
@@ -111,14 +114,17 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
         #expect(response(try await reply.value) == Sheet1.Response.cancelled.rawValue)
     }
 
-    /// Whether `control` is visible and lies between the window's left and right edges.
-    private func isInView(_ control: PlacedControl?, sideways window: Rect) -> Bool {
+    /// Whether `control` is visible and lies between the left and right ends of `bar`, the
+    /// row's scroll bar, as wide as the row's visible part.
+    private func isInView(_ control: PlacedControl?, above bar: PlacedControl) -> Bool {
         guard let control else { return false }
-        return control.bounds.x >= window.x && control.bounds.maxX <= window.maxX
+        return control.bounds.x >= bar.bounds.x && control.bounds.maxX <= bar.bounds.maxX
     }
 
     /// Moves the pointer to the middle of `target` (window coordinates of the window at
-    /// `window`) and clicks the wheel `button` `clicks` times.
+    /// `window`) and clicks the wheel `button` `clicks` times. Not `mousemove --sync`: it
+    /// waits for the pointer to move, forever when it is there already. The X server handles
+    /// the motion and the clicks in the order sent.
     private func wheel(
         _ fixture: SheetFixture, over target: PlacedControl, in window: Rect, button: Int, clicks: Int
     ) async throws {
@@ -126,6 +132,6 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
         let y = window.y + target.bounds.y + target.bounds.height / 2
         try await fixture.tool(
             "xdotool",
-            ["mousemove", "--sync", "\(x)", "\(y)", "click", "--repeat", "\(clicks)", "--delay", "15", "\(button)"])
+            ["mousemove", "\(x)", "\(y)", "click", "--repeat", "\(clicks)", "--delay", "15", "\(button)"])
     }
 }

@@ -40,6 +40,9 @@ enum SidewaysWheel {
             }
             return scrollEnclosingList(of: scroller, clicks: dy)
         }
+        // Before the scrolled window's own controller, which consumes the event whether or
+        // not it can use it (`scrollEnclosingList`).
+        gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)
         gtk_widget_add_controller(scroller, controller)
     }
 
