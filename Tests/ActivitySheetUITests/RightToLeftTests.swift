@@ -41,10 +41,14 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
         // The scrollbar's slider starts at the right end: that half of the bar is the darker.
         let bar = try #require(sideways(scrollBarIn: controls))
         let path = try await fixture.screenshot(window: window, pid: pid, name: "sheet-rtl")
-        let left = try await brightness(fixture, path, Rect(x: bar.bounds.x, y: bar.bounds.y, width: bar.bounds.width / 2, height: bar.bounds.height))
+        let left = try await brightness(
+            fixture, path,
+            Rect(x: bar.bounds.x, y: bar.bounds.y, width: bar.bounds.width / 2, height: bar.bounds.height))
         let right = try await brightness(
             fixture, path,
-            Rect(x: bar.bounds.x + bar.bounds.width / 2, y: bar.bounds.y, width: bar.bounds.width / 2, height: bar.bounds.height))
+            Rect(
+                x: bar.bounds.x + bar.bounds.width / 2, y: bar.bounds.y, width: bar.bounds.width / 2,
+                height: bar.bounds.height))
         #expect(right < left - 0.02, "the slider on the right: left half \(left), right half \(right)")
 
         // Left goes to the next activity, drawn to the left; Right comes back.
@@ -85,7 +89,8 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
             "xdotool",
             [
                 "mousemove", "\(placed.x + second.bounds.x + second.bounds.width / 2)",
-                "\(placed.y + second.bounds.y + second.bounds.height / 2)", "click", "--repeat", "60", "--delay",
+                "\(placed.y + second.bounds.y + second.bounds.height / 2)", "click", "--repeat", "60",
+                "--delay",
                 "15", "5",
             ])
         // Sideways only: past the row's end the clicks go on to the lists, which scroll it up.
@@ -104,8 +109,12 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
     private func brightness(_ fixture: SheetFixture, _ path: String, _ area: Rect) async throws -> Double {
         let output = try await fixture.tool(
             "convert",
-            [path, "-crop", "\(area.width)x\(area.height)+\(area.x)+\(area.y)", "+repage", "-colorspace", "gray",
-             "-format", "%[fx:mean]", "info:"])
-        return try #require(Double(output.trimmingCharacters(in: .whitespacesAndNewlines)), "convert said \(output)")
+            [
+                path, "-crop", "\(area.width)x\(area.height)+\(area.x)+\(area.y)", "+repage", "-colorspace",
+                "gray",
+                "-format", "%[fx:mean]", "info:",
+            ])
+        return try #require(
+            Double(output.trimmingCharacters(in: .whitespacesAndNewlines)), "convert said \(output)")
     }
 }

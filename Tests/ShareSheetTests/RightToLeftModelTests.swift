@@ -3,8 +3,12 @@ import Testing
 
 @testable import ShareSheet
 
-private func share(_ id: String) -> SheetActivity { SheetActivity(id: id, name: id, icon: "", category: .share) }
-private func action(_ id: String) -> SheetActivity { SheetActivity(id: id, name: id, icon: "", category: .action) }
+private func share(_ id: String) -> SheetActivity {
+    SheetActivity(id: id, name: id, icon: "", category: .share)
+}
+private func action(_ id: String) -> SheetActivity {
+    SheetActivity(id: id, name: id, icon: "", category: .action)
+}
 
 private func model(_ direction: SheetDirection) -> SheetModel {
     SheetModel(
@@ -14,7 +18,8 @@ private func model(_ direction: SheetDirection) -> SheetModel {
 
 @Suite struct RightToLeftModelTests {
     @Test func rightToLeftLocales() {
-        for locale in ["he_IL.UTF-8", "he", "iw_IL", "ar_EG.UTF-8", "ar", "fa-IR", "ur_PK", "yi_US", "ps_AF"] {
+        for locale in ["he_IL.UTF-8", "he", "iw_IL", "ar_EG.UTF-8", "ar", "fa-IR", "ur_PK", "yi_US", "ps_AF"]
+        {
             #expect(SheetDirection(locale: locale) == .rightToLeft, "\(locale)")
         }
         for locale in ["en_US.UTF-8", "de_DE", "C", "POSIX", "", "hr_HR", "fr", "sd_IN@devanagari", "hi_IN"] {
@@ -28,8 +33,11 @@ private func model(_ direction: SheetDirection) -> SheetModel {
         let hebrew = SheetStrings.choose(option: nil, environment: ["LANG": "he_IL.UTF-8"])
         #expect(hebrew.language == "en")
         #expect(hebrew.direction == .rightToLeft)
-        #expect(SheetStrings.choose(option: "de_DE", environment: ["LANG": "he_IL.UTF-8"]).direction == .leftToRight)
-        #expect(SheetStrings.choose(option: "ar", environment: ["LANG": "en_US.UTF-8"]).direction == .rightToLeft)
+        #expect(
+            SheetStrings.choose(option: "de_DE", environment: ["LANG": "he_IL.UTF-8"]).direction
+                == .leftToRight)
+        #expect(
+            SheetStrings.choose(option: "ar", environment: ["LANG": "en_US.UTF-8"]).direction == .rightToLeft)
     }
 
     @Test func inARightToLeftRowLeftGoesToTheNextActivity() {

@@ -26,13 +26,16 @@ import Testing
     @Test func rightToLeftDownMovesOnTowardsTheLeftEnd() throws {
         let start = 657.0
         let down = try #require(
-            SidewaysWheel.target(value: start, lower: 0, upper: 1000, page: 343, clicks: 1, direction: .rightToLeft))
+            SidewaysWheel.target(
+                value: start, lower: 0, upper: 1000, page: 343, clicks: 1, direction: .rightToLeft))
         #expect(abs(down - 608) < 0.01)
         #expect(
-            SidewaysWheel.target(value: start, lower: 0, upper: 1000, page: 343, clicks: -1, direction: .rightToLeft)
+            SidewaysWheel.target(
+                value: start, lower: 0, upper: 1000, page: 343, clicks: -1, direction: .rightToLeft)
                 == nil, "up at the start goes on to the vertical scroller")
         #expect(
-            SidewaysWheel.target(value: 0, lower: 0, upper: 1000, page: 343, clicks: 1, direction: .rightToLeft)
+            SidewaysWheel.target(
+                value: 0, lower: 0, upper: 1000, page: 343, clicks: 1, direction: .rightToLeft)
                 == nil, "down at the end too")
     }
 
