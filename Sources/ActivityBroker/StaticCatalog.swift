@@ -21,11 +21,7 @@ final class StaticCatalog: @unchecked Sendable {
     private let log: BrokerLog
     private var watcher: DirectoryWatcher?
     private var reportedProblems: [String: String] = [:]
-    /// What was handed to `onChange` last.
-    private struct Applied: Equatable, Sendable {
-        var layers: [StaticLayer]
-        var schemeDefaults: [String: SchemeDefault]
-    }
+    /// A digest of what was handed to `onChange` last (`Applied`).
     private var applied: Applied?
     private var reading = false
     private var changedWhileReading = false
@@ -81,7 +77,7 @@ final class StaticCatalog: @unchecked Sendable {
             let read = reader.read()
             // Compared here, off the loop: a reload that found what is loaded already (a
             // temporary file, an unrelated file) changes nothing and announces nothing.
-            let unchanged = previous == Applied(layers: read.layers, schemeDefaults: read.schemeDefaults)
+            let unchanged = previous == Applied(read.layers, read.schemeDefaults)
             queue.async { [self] in
                 reading = false
                 apply(read, announce: !unchanged)
@@ -94,10 +90,15 @@ final class StaticCatalog: @unchecked Sendable {
     }
 
     private func apply(_ read: CatalogReader.Result, announce: Bool = true) {
-        for path in read.readPaths { reportedProblems[path] = nil }
+        // Usually nothing was reported: then no path of the 10,000 read needs to be made.
+        if !reportedProblems.isEmpty {
+            for (directory, names) in read.read {
+                for name in names { reportedProblems[directory + "/" + name] = nil }
+            }
+        }
         for problem in read.problems { report(problem.file, problem.message) }
         guard announce else { return log.debug("the static catalog is unchanged") }
-        applied = Applied(layers: read.layers, schemeDefaults: read.schemeDefaults)
+        applied = Applied(read.layers, read.schemeDefaults)
         onChange?(read.layers, read.schemeDefaults)
         // The read's garbage (file contents, JSON trees, the interning tables) is freed by now,
         // in every worker's malloc arena: give its pages back rather than keep them resident.
@@ -119,8 +120,9 @@ struct CatalogReader: Sendable {
         var schemeDefaults: [String: SchemeDefault] = [:]
         /// Files skipped, and why.
         var problems: [(file: String, message: String)] = []
-        /// Manifests read without a problem (a problem reported before is forgotten).
-        var readPaths: [String] = []
+        /// Manifests read without a problem, as each directory's file names (a problem
+        /// reported before is forgotten).
+        var read: [(directory: String, names: [String])] = []
     }
 
     let manifestDirectories: [(origin: ActivityOrigin, path: String)]
@@ -132,7 +134,7 @@ struct CatalogReader: Sendable {
             let loaded = ManifestLoader(directory: directory.path, origin: directory.origin).load()
             result.layers.append(StaticLayer(origin: directory.origin, entries: loaded.entries))
             result.problems += loaded.problems
-            result.readPaths += loaded.readPaths
+            result.read.append((directory.path, loaded.readNames))
         }
         let loaded = applications.load()
         result.problems += loaded.problems

@@ -19,11 +19,27 @@ public struct ActivityInterner {
     /// replaced by equal ones seen before (and remembered for the next).
     public mutating func intern(_ activity: Activity) -> Activity {
         var a = activity
+        intern(&a)
+        return a
+    }
+
+    /// Replaces the parts of `a` in place, as `intern(_:)` does: when `a` is the only value
+    /// of its record (a fresh decode), the record is not copied.
+    public mutating func intern(_ a: inout Activity) {
         a.icon = intern(a.icon)
         a.match = Self.intern(a.match, in: &rules)
-        a.perform = Self.intern(a.perform, in: &performs)
+        a.perform = Self.intern(interningNames(a.perform), in: &performs)
         if a.requires != .none { a.requires = Self.intern(a.requires, in: &requirements) }
-        return a
+    }
+
+    /// `perform` with its object path interned: a bus name is usually an activity's own, the
+    /// path it is called at is often the same for many (`/org/example/Share`).
+    private mutating func interningNames(_ perform: PerformSpec) -> PerformSpec {
+        switch perform {
+        case .dbus(let name, let path): .dbus(busName: name, objectPath: intern(path))
+        case .application(let name, let path): .application(busName: name, objectPath: intern(path))
+        default: perform
+        }
     }
 
     /// The copy of `s` seen first. Strings of up to 15 UTF-8 bytes are stored inline by Swift

@@ -14,7 +14,7 @@ public struct Registry: Sendable {
     /// At most this many dynamic activities per owner (API.md §3, `LimitExceeded`).
     public static let maxActivitiesPerOwner = 256
 
-    private var staticByID: [ActivityID: Activity] = [:]
+    private var staticByID = ActivityTable()
     private var dynamicByID: [ActivityID: Activity] = [:]
     private var idsByOwner: [String: Set<ActivityID>] = [:]
     private var index = MatchIndex()
@@ -30,9 +30,14 @@ public struct Registry: Sendable {
 
     /// Replaces the static set and rebuilds the index.
     public mutating func setStaticLayers(_ layers: [StaticLayer]) {
-        var seenFiles = Set<String>()
+        let entries = layers.reduce(0) { $0 + $1.entries.count }
+        var seenFiles = Set<String>(minimumCapacity: entries)
         var byID: [ActivityID: Activity] = [:]
+        byID.reserveCapacity(entries)
+        // The file that defined each id; its layer is the activity's origin. A name, not a
+        // line per file: only a conflict needs the line.
         var fileOf: [ActivityID: String] = [:]
+        fileOf.reserveCapacity(entries)
         var conflicts: [String] = []
         for layer in layers {
             for fileName in layer.entries.keys.sorted() where seenFiles.insert(fileName).inserted {
@@ -40,17 +45,17 @@ public struct Registry: Sendable {
                 // Only when they differ: a write copies the activity's shared record.
                 if a.origin != layer.origin { a.origin = layer.origin }
                 if a.owner != nil { a.owner = nil }
-                if let holder = fileOf[a.id] {
+                if let holder = fileOf[a.id], let held = byID[a.id] {
                     conflicts.append(
-                        "\(fileName) (\(layer.origin.rawValue)): id '\(a.id)' is already defined by \(holder); ignored"
+                        "\(fileName) (\(layer.origin.rawValue)): id '\(a.id)' is already defined by \(holder) (\(held.origin.rawValue)); ignored"
                     )
                     continue
                 }
                 byID[a.id] = a
-                fileOf[a.id] = "\(fileName) (\(layer.origin.rawValue))"
+                fileOf[a.id] = fileName
             }
         }
-        staticByID = byID
+        staticByID = ActivityTable(byID)
         self.conflicts = conflicts
         shadowedStaticCount = dynamicByID.keys.reduce(0) { $0 + (byID[$1] == nil ? 0 : 1) }
         rebuildIndex()
@@ -58,7 +63,7 @@ public struct Registry: Sendable {
 
     private mutating func rebuildIndex() {
         var index = MatchIndex()
-        for (id, a) in staticByID where dynamicByID[id] == nil { index.insert(id, a.match) }
+        for a in staticByID.activities where dynamicByID[a.id] == nil { index.insert(a.id, a.match) }
         for (id, a) in dynamicByID { index.insert(id, a.match) }
         self.index = index
     }
@@ -136,8 +141,8 @@ public struct Registry: Sendable {
 
     /// Every activity, sorted by id.
     public var all: [Activity] {
-        var merged = staticByID
-        for (id, a) in dynamicByID { merged[id] = a }
+        var merged = dynamicByID
+        for a in staticByID.activities where merged[a.id] == nil { merged[a.id] = a }
         return merged.values.sorted { $0.id < $1.id }
     }
 
