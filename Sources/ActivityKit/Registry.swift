@@ -62,10 +62,11 @@ public struct Registry: Sendable {
     }
 
     private mutating func rebuildIndex() {
-        var index = MatchIndex()
-        for a in staticByID.activities where dynamicByID[a.id] == nil { index.insert(a.id, a.match) }
-        for (id, a) in dynamicByID { index.insert(id, a.match) }
-        self.index = index
+        var entries: [(ActivityID, MatchRule)] = []
+        entries.reserveCapacity(staticByID.count + dynamicByID.count)
+        for a in staticByID.activities where dynamicByID[a.id] == nil { entries.append((a.id, a.match)) }
+        for (id, a) in dynamicByID { entries.append((id, a.match)) }
+        index = MatchIndex(entries)
     }
 
     /// Registers (or replaces) a dynamic activity of `owner`; its `owner` and origin `.dbus` are set here.
