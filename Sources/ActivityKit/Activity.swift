@@ -3,12 +3,17 @@
 /// An activity: what it is called, what it applies to, what it needs and how it is performed.
 ///
 /// A value type stored as one reference to a record of its `ActivityFields` (copy on write):
-/// a registry of 10,000 activities keeps one allocation per activity for its fields, copies
-/// share it, and the localized names are one packed buffer, not a dictionary per activity
-/// (`LocalizedNames`). The fields read and write as `activity.id`, `activity.match`, … through
+/// a registry of 10,000 activities keeps one allocation per activity for its fields and its
+/// localized names (packed bytes after the fields, `LocalizedNames`' format), copies share
+/// it. The fields read and write as `activity.id`, `activity.match`, … through
 /// `@dynamicMemberLookup`; a write copies the record first when another value shares it.
+///
+/// `@unchecked Sendable`: the record (a `ManagedBuffer`, which the standard library marks
+/// non-`Sendable`) is written only while this value is its sole reference, checked by
+/// `isKnownUniquelyReferenced` before every write, so a record other threads may see is
+/// never written.
 @dynamicMemberLookup
-public struct Activity: Hashable, Sendable {
+public struct Activity: Hashable, @unchecked Sendable {
     @usableFromInline var record: Record
 
     /// Builds an activity.
@@ -18,36 +23,50 @@ public struct Activity: Hashable, Sendable {
         requires: Requirements = .none, perform: PerformSpec, priority: Int = 0, owner: String? = nil,
         defaultHandlerAlias: Bool = false, visibility: ActivityVisibility = .others
     ) {
-        record = Record(
+        record = Record.make(
             ActivityFields(
-                id: id, name: name, localizedNames: LocalizedNames(names), icon: icon, match: match,
-                requires: requires, perform: perform, priority: priority, owner: owner, category: category,
-                origin: origin, defaultHandlerAlias: defaultHandlerAlias, visibility: visibility))
+                id: id, name: name, icon: icon, match: match, requires: requires, perform: perform,
+                priority: priority, owner: owner, namesByteCount: 0, category: category, origin: origin,
+                defaultHandlerAlias: defaultHandlerAlias, visibility: visibility),
+            names: LocalizedNames(names))
     }
 
     /// A field of the activity (see `ActivityFields`).
     @inlinable
     public subscript<T>(dynamicMember field: WritableKeyPath<ActivityFields, T>) -> T {
-        get { record.fields[keyPath: field] }
+        get { record.header[keyPath: field] }
         set {
-            if !isKnownUniquelyReferenced(&record) { record = Record(record.fields) }
-            record.fields[keyPath: field] = newValue
+            if !isKnownUniquelyReferenced(&record) { record = record.copy() }
+            record.header[keyPath: field] = newValue
         }
     }
 
+    /// Localized names, packed (`LocalizedNames`); `names` is the same as a dictionary.
+    public var localizedNames: LocalizedNames {
+        get { LocalizedNames(packed: record.withNames { Array($0) }) }
+        set { record = Record.make(record.header, names: newValue) }
+    }
+
+    /// Localized names: locale (`de`, `de_DE`, …) → name.
+    public var names: [String: String] {
+        get { localizedNames.dictionary }
+        set { localizedNames = LocalizedNames(newValue) }
+    }
+
     public static func == (a: Activity, b: Activity) -> Bool {
-        a.record === b.record || a.record.fields == b.record.fields
+        a.record === b.record
+            || (a.record.header == b.record.header && a.record.withNames { x in b.record.withNames { y in x.elementsEqual(y) } })
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(record.fields)
+        hasher.combine(record.header)
+        record.withNames { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// The name for a POSIX or BCP 47 locale, tried like gettext: `sr_RS.UTF-8@latin` tries `sr_RS@latin`,
     /// `sr@latin`, `sr_RS`, `sr`, then `name` (the codeset is dropped; `-` and `_` are interchangeable).
     public func localizedName(for locale: String?) -> String {
-        let names = record.fields.localizedNames
-        guard let locale, !names.isEmpty else { return self.name }
+        guard let locale, record.header.namesByteCount > 0 else { return self.name }
         var base = Substring(locale)
         var modifier: Substring? = nil
         if let at = base.firstIndex(of: "@") {
@@ -62,10 +81,12 @@ public struct Activity: Hashable, Sendable {
         var tries: [String] = []
         if let modifier, !modifier.isEmpty { tries = plain.map { "\($0)@\(modifier)" } }
         tries += plain
-        for t in tries {
-            if let n = names[t], !n.isEmpty { return n }
+        return record.withNames { names in
+            for t in tries {
+                if let n = LocalizedNames.name(for: t, in: names), !n.isEmpty { return n }
+            }
+            return self.name
         }
-        return self.name
     }
 
     /// Whether it can run in `env` (requirements, its program, its candidates).
@@ -118,15 +139,38 @@ extension StringProtocol {
 }
 
 extension Activity {
-    /// The fields of one activity in one allocation, shared by copies until one of them changes.
+    /// The fields of one activity and its packed localized names in one allocation (the
+    /// fields are the buffer's header, the names its `namesByteCount` tail bytes), shared by
+    /// copies until one of them changes.
     ///
-    /// `@unchecked Sendable`: a record is only written through `Activity`'s setter while exactly
-    /// one `Activity` value refers to it (`isKnownUniquelyReferenced`), so a record that is
-    /// shared (and may be seen by other threads) is never written.
+    /// Written only through `Activity`'s setter while exactly one `Activity` value refers to it
+    /// (see `Activity`'s `Sendable`); its names are written only while it is made.
     @usableFromInline
-    final class Record: @unchecked Sendable {
-        @usableFromInline var fields: ActivityFields
+    final class Record: ManagedBuffer<ActivityFields, UInt8> {
+        /// A record of `fields` and `names`.
+        static func make(_ fields: ActivityFields, names: LocalizedNames) -> Record {
+            names.withPackedBytes { make(fields, packed: $0) }
+        }
 
-        @usableFromInline init(_ fields: ActivityFields) { self.fields = fields }
+        private static func make(_ fields: ActivityFields, packed: UnsafeBufferPointer<UInt8>) -> Record {
+            var fields = fields
+            fields.namesByteCount = UInt32(packed.count)
+            let record = unsafeDowncast(create(minimumCapacity: packed.count) { _ in fields }, to: Record.self)
+            if let source = packed.baseAddress {
+                record.withUnsafeMutablePointerToElements { $0.initialize(from: source, count: packed.count) }
+            }
+            return record
+        }
+
+        /// An equal record of its own (for a write while another value shares this one).
+        @usableFromInline func copy() -> Record {
+            withNames { Record.make(header, packed: $0) }
+        }
+
+        /// Calls `body` with the packed localized names.
+        func withNames<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            let count = Int(header.namesByteCount)
+            return try withUnsafeMutablePointerToElements { try body(UnsafeBufferPointer(start: $0, count: count)) }
+        }
     }
 }

@@ -56,12 +56,25 @@ public struct LocalizedNames: Hashable, Sendable {
         return count
     }
 
+    /// The names of `packed`, bytes in this type's format (from `withPackedBytes`).
+    init(packed: [UInt8]) { bytes = packed }
+
+    /// Calls `body` with the packed bytes (an activity's record keeps a copy of them).
+    func withPackedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer(body)
+    }
+
     /// The name for exactly `locale`, if any.
     public subscript(locale: String) -> String? {
+        bytes.withUnsafeBufferPointer { Self.name(for: locale, in: $0) }
+    }
+
+    /// The name for exactly `locale` in `bytes` (packed in this type's format), if any.
+    static func name(for locale: String, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var found: String?
         var key = locale
         key.withUTF8 { wanted in
-            forEachPair { localeRange, nameRange in
+            forEachPair(in: bytes) { localeRange, nameRange in
                 guard found == nil, bytes[localeRange].elementsEqual(wanted) else { return }
                 found = String(decoding: bytes[nameRange], as: UTF8.self)
             }
@@ -72,14 +85,22 @@ public struct LocalizedNames: Hashable, Sendable {
     /// The names as a dictionary.
     public var dictionary: [String: String] {
         var result: [String: String] = [:]
-        forEachPair { localeRange, nameRange in
-            result[String(decoding: bytes[localeRange], as: UTF8.self)] = String(decoding: bytes[nameRange], as: UTF8.self)
+        bytes.withUnsafeBufferPointer { bytes in
+            Self.forEachPair(in: bytes) { localeRange, nameRange in
+                result[String(decoding: bytes[localeRange], as: UTF8.self)] = String(
+                    decoding: bytes[nameRange], as: UTF8.self)
+            }
         }
         return result
     }
 
     /// Calls `body` with the byte ranges of each locale and its name, in locale order.
     private func forEachPair(_ body: (Range<Int>, Range<Int>) -> Void) {
+        bytes.withUnsafeBufferPointer { Self.forEachPair(in: $0, body) }
+    }
+
+    /// Calls `body` with the byte ranges of each locale and its name in `bytes`, in locale order.
+    private static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Void) {
         var position = 0
         func next() -> Range<Int> {
             var length = 0

@@ -155,6 +155,42 @@ struct CompactActivityTests {
         #expect(ids().isEmpty)
     }
 
+    @Test func namesKeptInTheRecordChangeApartFromTheFields() throws {
+        let original = try Self.decoded(3)
+        // A field written on a copy keeps the names; names written on a copy keep the fields.
+        var renamed = original
+        renamed.priority = 42
+        #expect(renamed.names == original.names)
+        #expect(renamed.localizedName(for: "de") == "Kompakt 3")
+        var relabelled = original
+        relabelled.names = ["ja": "共有する", "ar": "مشاركة", "pt": ""]
+        #expect(relabelled.priority == original.priority)
+        #expect(relabelled.localizedName(for: "ja_JP.UTF-8") == "共有する")
+        #expect(relabelled.localizedName(for: "pt_BR") == "Compact 3")
+        #expect(relabelled.localizedName(for: "de") == "Compact 3")
+        #expect(original.localizedName(for: "de") == "Kompakt 3")
+        // No names at all, and an empty name, are different values.
+        var none = original
+        none.names = [:]
+        #expect(none.localizedNames.isEmpty)
+        #expect(none.localizedName(for: "de") == "Compact 3")
+        var empty = original
+        empty.names = ["de": ""]
+        #expect(empty != none)
+        #expect(empty.localizedName(for: "de") == "Compact 3")
+        // Equal names set either way make equal activities with equal hashes.
+        var many: [String: String] = [:]
+        for index in 0..<60 { many["l\(index)_ZZ@m\(index % 3)"] = String(repeating: "名", count: index) }
+        var a = original, b = original
+        a.names = many
+        b.localizedNames = LocalizedNames(many)
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a.names == many)
+        #expect(a.localizedName(for: "l59_ZZ.UTF-8@m2") == String(repeating: "名", count: 59))
+        #expect(a != original)
+    }
+
     private static func sameStorage<T>(_ a: [T], _ b: [T]) -> Bool {
         a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
