@@ -21,7 +21,9 @@ final class StaticCatalog: @unchecked Sendable {
     private let log: BrokerLog
     private var watcher: DirectoryWatcher?
     private var reportedProblems: [String: String] = [:]
-    /// A digest of what was handed to `onChange` last (`Applied`).
+    /// A digest of what was handed to `onChange` last (`Applied`). Confined to `readQueue`,
+    /// where it is made and compared: hashing 10,000 activities is kept off the loop, and off
+    /// the way to owning the name at start.
     private var applied: Applied?
     private var reading = false
     private var changedWhileReading = false
@@ -51,7 +53,10 @@ final class StaticCatalog: @unchecked Sendable {
     /// Loads everything once (calling `onChange`) and starts watching.
     func start() {
         dispatchPrecondition(condition: .onQueue(queue))
-        apply(reader.read())
+        let read = reader.read()
+        apply(read)
+        // Before any reload's read: `readQueue` is serial.
+        readQueue.async { [self] in applied = Applied(read.layers, read.schemeDefaults) }
         let watched = reader.manifestDirectories.map(\.path) + applications.watchedDirectories
         do {
             watcher = try DirectoryWatcher(directories: watched, queue: queue) { [unowned self] _ in
@@ -72,12 +77,14 @@ final class StaticCatalog: @unchecked Sendable {
         reading = true
         log.debug("reading the static catalog again")
         let reader = reader
-        let previous = applied
         readQueue.async { [self] in
             let read = reader.read()
             // Compared here, off the loop: a reload that found what is loaded already (a
-            // temporary file, an unrelated file) changes nothing and announces nothing.
-            let unchanged = previous == Applied(read.layers, read.schemeDefaults)
+            // temporary file, an unrelated file) changes nothing and announces nothing. What
+            // changed is applied on the loop next, reads in order: it is what the next compares with.
+            let digest = Applied(read.layers, read.schemeDefaults)
+            let unchanged = applied == digest
+            if !unchanged { applied = digest }
             queue.async { [self] in
                 reading = false
                 apply(read, announce: !unchanged)
@@ -98,7 +105,6 @@ final class StaticCatalog: @unchecked Sendable {
         }
         for problem in read.problems { report(problem.file, problem.message) }
         guard announce else { return log.debug("the static catalog is unchanged") }
-        applied = Applied(read.layers, read.schemeDefaults)
         onChange?(read.layers, read.schemeDefaults)
         // The read's garbage (file contents, JSON trees, the interning tables) is freed by now,
         // in every worker's malloc arena: give its pages back rather than keep them resident.
