@@ -33,7 +33,8 @@ final class StaticCatalog: @unchecked Sendable {
     var onChange: (([StaticLayer], [String: SchemeDefault]) -> Void)?
 
     init(
-        paths: XDGPaths, environment: [String: String], builtinDirectories: [String], machine: MachineEnvironment,
+        paths: XDGPaths, environment: [String: String], builtinDirectories: [String],
+        machine: MachineEnvironment,
         queue: DispatchQueue, log: BrokerLog
     ) {
         var directories: [(ActivityOrigin, String)] = []
@@ -63,7 +64,9 @@ final class StaticCatalog: @unchecked Sendable {
                 reload()
             }
         } catch {
-            log.event("cannot watch manifest directories (\(BrokerLog.printable("\(error)"))); changes need a restart")
+            log.event(
+                "cannot watch manifest directories (\(BrokerLog.printable("\(error)"))); changes need a restart"
+            )
         }
     }
 
@@ -147,7 +150,9 @@ struct CatalogReader: Sendable {
         result.layers.append(
             StaticLayer(
                 origin: .desktop,
-                entries: Dictionary(loaded.activities.map { ($0.id.rawValue + ".desktop", StaticEntry.activity($0)) }) {
+                entries: Dictionary(
+                    loaded.activities.map { ($0.id.rawValue + ".desktop", StaticEntry.activity($0)) }
+                ) {
                     first, _ in first
                 }))
         result.schemeDefaults = loaded.schemeDefaults

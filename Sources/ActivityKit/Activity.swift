@@ -55,7 +55,8 @@ public struct Activity: Hashable, @unchecked Sendable {
 
     public static func == (a: Activity, b: Activity) -> Bool {
         a.record === b.record
-            || (a.record.header == b.record.header && a.record.withNames { x in b.record.withNames { y in x.elementsEqual(y) } })
+            || (a.record.header == b.record.header
+                && a.record.withNames { x in b.record.withNames { y in x.elementsEqual(y) } })
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -155,7 +156,8 @@ extension Activity {
         private static func make(_ fields: ActivityFields, packed: UnsafeBufferPointer<UInt8>) -> Record {
             var fields = fields
             fields.namesByteCount = UInt32(packed.count)
-            let record = unsafeDowncast(create(minimumCapacity: packed.count) { _ in fields }, to: Record.self)
+            let record = unsafeDowncast(
+                create(minimumCapacity: packed.count) { _ in fields }, to: Record.self)
             if let source = packed.baseAddress {
                 record.withUnsafeMutablePointerToElements { $0.initialize(from: source, count: packed.count) }
             }
@@ -170,7 +172,9 @@ extension Activity {
         /// Calls `body` with the packed localized names.
         func withNames<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
             let count = Int(header.namesByteCount)
-            return try withUnsafeMutablePointerToElements { try body(UnsafeBufferPointer(start: $0, count: count)) }
+            return try withUnsafeMutablePointerToElements {
+                try body(UnsafeBufferPointer(start: $0, count: count))
+            }
         }
     }
 }

@@ -100,7 +100,9 @@ public struct LocalizedNames: Hashable, Sendable {
     }
 
     /// Calls `body` with the byte ranges of each locale and its name in `bytes`, in locale order.
-    private static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Void) {
+    private static func forEachPair(
+        in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Void
+    ) {
         var position = 0
         func next() -> Range<Int> {
             var length = 0

@@ -172,7 +172,9 @@ public struct Registry: Sendable {
     public func matching(scheme: String, host: String?) -> [Activity] {
         var ids: [ActivityID] = []
         for id in index.candidates(scheme: scheme, host: host) {
-            if let a = dynamicByID[id] ?? staticByID[id], a.match.matches(scheme: scheme, host: host) { ids.append(id) }
+            if let a = dynamicByID[id] ?? staticByID[id], a.match.matches(scheme: scheme, host: host) {
+                ids.append(id)
+            }
         }
         ids.sort()
         return ids.map { dynamicByID[$0] ?? staticByID[$0]! }

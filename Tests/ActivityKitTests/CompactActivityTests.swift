@@ -6,7 +6,9 @@ import Testing
 @testable import ActivityKit
 
 struct CompactActivityTests {
-    static let names = ["de": "Teilen", "fr": "Partager", "ja": "共有する", "pt_BR": "Compartilhar", "sr@latin": "Podeli"]
+    static let names = [
+        "de": "Teilen", "fr": "Partager", "ja": "共有する", "pt_BR": "Compartilhar", "sr@latin": "Podeli",
+    ]
 
     static func manifest(_ index: Int) -> [UInt8] {
         Array(
@@ -41,7 +43,8 @@ struct CompactActivityTests {
         // Lengths are LEB128: 127 is one byte, 128 and 20,000 two and three.
         let names = [
             "de": String(repeating: "ä", count: 64), "fr": String(repeating: "f", count: 127),
-            "ja": String(repeating: "日", count: 6_667), "pt": "", String(repeating: "l", count: 130): "long locale",
+            "ja": String(repeating: "日", count: 6_667), "pt": "",
+            String(repeating: "l", count: 130): "long locale",
         ]
         let flat = LocalizedNames(names)
         #expect(flat.count == names.count)
@@ -52,8 +55,10 @@ struct CompactActivityTests {
     @Test func activityKeepsEveryFieldAsGiven() throws {
         let a = Activity(
             id: id("org.example.fields"), name: "Fields", names: Self.names, icon: "icon", category: .action,
-            origin: .builtin, match: try MatchRule(hosts: ["example.org"]), requires: Requirements(executables: ["sh"]),
-            perform: .dbus(busName: "org.example.App", objectPath: "/org/example/App"), priority: 7, owner: ":1.5",
+            origin: .builtin, match: try MatchRule(hosts: ["example.org"]),
+            requires: Requirements(executables: ["sh"]),
+            perform: .dbus(busName: "org.example.App", objectPath: "/org/example/App"), priority: 7,
+            owner: ":1.5",
             defaultHandlerAlias: true, visibility: .owner)
         #expect(a.id == id("org.example.fields"))
         #expect(a.name == "Fields")
@@ -115,7 +120,10 @@ struct CompactActivityTests {
         let interned = plain.map { interner.intern($0) }
         var registryPlain = Registry(), registryInterned = Registry()
         func layer(_ activities: [Activity]) -> StaticLayer {
-            StaticLayer(origin: .system, entries: Dictionary(uniqueKeysWithValues: activities.map { ("\($0.id).json", .activity($0)) }))
+            StaticLayer(
+                origin: .system,
+                entries: Dictionary(uniqueKeysWithValues: activities.map { ("\($0.id).json", .activity($0)) })
+            )
         }
         registryPlain.setStaticLayers([layer(plain)])
         registryInterned.setStaticLayers([layer(interned)])
@@ -130,7 +138,8 @@ struct CompactActivityTests {
         func hosted(_ name: String, _ hosts: [String]) throws -> Activity {
             Activity(
                 id: id("org.example.\(name)"), name: name, category: .share, origin: .dbus,
-                match: try MatchRule(hosts: hosts), perform: .dbus(busName: "org.example.App", objectPath: "/org/example/App"))
+                match: try MatchRule(hosts: hosts),
+                perform: .dbus(busName: "org.example.App", objectPath: "/org/example/App"))
         }
         var registry = Registry()
         let page = url("https://news.site.example/a")

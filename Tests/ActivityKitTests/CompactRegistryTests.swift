@@ -25,12 +25,19 @@ struct CompactRegistryTests {
         #expect(ActivityTable([:])[id("org.example.none")] == nil)
         #expect(Array(ActivityTable().activities).isEmpty)
         // Ids of every length around the 15 bytes Swift keeps inline, with shared prefixes.
-        let activities = try (0..<1_000).map { try Self.activity("org.example.app\($0)") }
-            + [try Self.activity("a"), try Self.activity("b.c"), try Self.activity(String(repeating: "x", count: 255))]
+        let activities =
+            try (0..<1_000).map { try Self.activity("org.example.app\($0)") }
+            + [
+                try Self.activity("a"), try Self.activity("b.c"),
+                try Self.activity(String(repeating: "x", count: 255)),
+            ]
         let table = ActivityTable(Dictionary(uniqueKeysWithValues: activities.map { ($0.id, $0) }))
         #expect(table.count == activities.count)
         for a in activities { #expect(table[a.id] == a) }
-        for missing in ["org.example.app1000", "org.example.app", "org.example.app01", "c", String(repeating: "x", count: 254)] {
+        for missing in [
+            "org.example.app1000", "org.example.app", "org.example.app01", "c",
+            String(repeating: "x", count: 254),
+        ] {
             #expect(table[id(missing)] == nil)
         }
         #expect(Set(table.activities.map(\.id)) == Set(activities.map(\.id)))
@@ -48,13 +55,18 @@ struct CompactRegistryTests {
         try registry.register(try Self.activity("org.example.s150a", hosts: ["s150.example"]), owner: ":1.1")
         #expect(registry.count == 301)
         #expect(registry.all.map(\.id) == (statics.map(\.id) + [id("org.example.s150a")]).sorted())
-        #expect(registry.matching(url("https://s150.example/")).map(\.id.rawValue) == ["org.example.s150", "org.example.s150a"])
+        #expect(
+            registry.matching(url("https://s150.example/")).map(\.id.rawValue) == [
+                "org.example.s150", "org.example.s150a",
+            ])
     }
 
     @Test func aConflictIsReportedWithBothFilesAndTheirLayers() throws {
         var registry = Registry()
-        let user = StaticLayer(origin: .user, entries: ["mine.json": .activity(try Self.activity("org.example.same"))])
-        let system = StaticLayer(origin: .system, entries: ["theirs.json": .activity(try Self.activity("org.example.same"))])
+        let user = StaticLayer(
+            origin: .user, entries: ["mine.json": .activity(try Self.activity("org.example.same"))])
+        let system = StaticLayer(
+            origin: .system, entries: ["theirs.json": .activity(try Self.activity("org.example.same"))])
         registry.setStaticLayers([user, system])
         #expect(
             registry.conflicts == [
@@ -66,7 +78,8 @@ struct CompactRegistryTests {
     @Test func anyHostIdsAreTheSameBuiltAtOnceOrOneByOne() throws {
         // 200 any-host activities on one app scheme and on http, registered in a scrambled order.
         let activities = try (0..<200).map { index in
-            try Self.activity("org.example.any\((index * 37) % 200)", schemes: index % 2 == 0 ? ["app"] : ["app", "https"])
+            try Self.activity(
+                "org.example.any\((index * 37) % 200)", schemes: index % 2 == 0 ? ["app"] : ["app", "https"])
         }
         var built = Registry()
         built.setStaticLayers([Self.layer(activities)])
@@ -93,12 +106,14 @@ struct CompactRegistryTests {
         var names: [String: String] = ["pt": "", "ja": "共有する", "ar": "مشاركة", "sr@latin": "Podeli"]
         for index in 0..<40 { names["x\(index)_YY"] = "Name \(index) ü" }
         let activities = [
-            try Self.activity("org.example.names", names: names), try Self.activity("org.example.empty", names: [:]),
+            try Self.activity("org.example.names", names: names),
+            try Self.activity("org.example.empty", names: [:]),
         ]
         var registry = Registry()
         registry.setStaticLayers([Self.layer(activities)])
         #expect(registry.activity(id("org.example.names"))?.names == names)
-        #expect(registry.activity(id("org.example.names"))?.localizedName(for: "pt_PT") == "org.example.names")
+        #expect(
+            registry.activity(id("org.example.names"))?.localizedName(for: "pt_PT") == "org.example.names")
         #expect(registry.activity(id("org.example.names"))?.localizedName(for: "ja_JP.UTF-8") == "共有する")
         #expect(registry.activity(id("org.example.names"))?.localizedName(for: "x39_YY") == "Name 39 ü")
         #expect(registry.activity(id("org.example.empty"))?.names == [:])
