@@ -22,6 +22,12 @@ struct HotPathRun {
     /// The figures in the order of a round.
     static let names = ["ping", "list15Distinct", "list60Distinct", "echo15", "echo60", "performProvider"]
 
+    /// `BROKER_BENCH_HOT=performProvider,c`: only these figures (Ping always), and the C client
+    /// only when `c` is named; unset, all of them. For profiles of one path.
+    static let only: Set<String>? = ProcessInfo.processInfo.environment["BROKER_BENCH_HOT"].map {
+        Set($0.split(separator: ",").map(String.init))
+    }
+
     func run() throws -> [String] {
         let sizeRun = SizeRun(
             total: total, counts: CallCounts(latency: calls, perform: calls, storm: 0, stormConnections: 1, starts: 0),
@@ -62,43 +68,50 @@ struct HotPathRun {
                 [.string(Workload.providerActivity), .vardict([ItemKey.url: .string(Workload.providerURL)]), .vardict([:])]))
         round.append { try SizeRun.performAndWait(client, perform) }
 
+        // Ping always (the ratios' floor), the others as `BROKER_BENCH_HOT` names them.
+        let selected = Self.names.indices.filter { $0 == 0 || Self.only?.contains(Self.names[$0]) ?? true }
         // Untimed warm-up rounds, then the timed ones.
         var samples = [[UInt64]](repeating: [], count: round.count)
         for number in (calls - rounds)..<calls {
-            for (figure, body) in round.enumerated() {
+            for (figure, body) in round.enumerated() where selected.contains(figure) {
                 let start = monotonicNanoseconds()
                 try body()
                 if number >= 0 { samples[figure].append(monotonicNanoseconds() - start) }
             }
             index += 1
         }
-        // The broker's own CPU time per call of each figure (all its threads, scheduler
-        // nanoseconds): its work, whatever the load on the machine does to the latencies.
-        var cpu: [(broker: Double, daemon: Double, bench: Double)] = []
-        for body in round {
+        // CPU time and wake-ups per call of the broker (all its threads), the daemon, the bench's
+        // client (its main thread) and its provider (the other threads: its connection's loop):
+        // their work, whatever the load on the machine does to the latencies.
+        let parties: [(pid: pid_t, threads: ProcessUsage.Threads)] = [
+            (broker.pid, .all), (daemonPID, .all), (getpid(), .main), (getpid(), .others),
+        ]
+        var usage: [[(cpuMicroseconds: Double, wakes: Double)]] = []
+        for (figure, body) in round.enumerated() where selected.contains(figure) {
             index = 0
-            let pids = [broker.pid, daemonPID, getpid()]
-            let before = pids.map(Self.cpuNanoseconds)
+            let before = parties.map { ProcessUsage.read($0.pid, $0.threads) }
             for _ in 0..<calls {
                 try body()
                 index += 1
             }
-            let used = zip(pids.map(Self.cpuNanoseconds), before).map { Double($0 > $1 ? $0 - $1 : 0) / Double(calls) / 1000 }
-            cpu.append((used[0], used[1], used[2]))
+            usage.append(zip(parties, before).map { ProcessUsage.read($0.0.pid, $0.0.threads).perCall(since: $0.1, calls: calls) })
         }
         let figures = samples.map { Figure(samples: $0, wallNanoseconds: 0) }
         var lines = [
-            "[\(total)] Swift client, \(calls) interleaved rounds; then CPU per call of the broker, the daemon and the bench (client and provider), \(calls) calls each:"
+            "[\(total)] Swift client, \(calls) interleaved rounds; then CPU µs and wake-ups per call of the broker, the daemon, the bench's client and its provider, \(calls) calls each:"
         ]
-        for (number, (name, figure)) in zip(Self.names, figures).enumerated() {
+        for (number, figure) in selected.enumerated() {
+            let used = usage[number]
             lines.append(
-                "  " + name.padding(toLength: 16, withPad: " ", startingAt: 0)
+                "  " + Self.names[figure].padding(toLength: 16, withPad: " ", startingAt: 0)
                     + String(
-                        format: " p50 %7.1f µs  p99 %7.1f µs  %.2f× Ping   CPU µs/call: broker %6.1f daemon %6.1f bench %6.1f",
-                        figure.p50Microseconds, figure.p99Microseconds, figure.p50Microseconds / figures[0].p50Microseconds,
-                        cpu[number].broker, cpu[number].daemon, cpu[number].bench))
+                        format: " p50 %7.1f µs  p99 %7.1f µs  %.2f× Ping   CPU µs/call: broker %6.1f daemon %6.1f client %6.1f provider %6.1f   wakes/call: %.1f %.1f %.1f %.1f",
+                        figures[figure].p50Microseconds, figures[figure].p99Microseconds,
+                        figures[figure].p50Microseconds / figures[0].p50Microseconds,
+                        used[0].cpuMicroseconds, used[1].cpuMicroseconds, used[2].cpuMicroseconds, used[3].cpuMicroseconds,
+                        used[0].wakes, used[1].wakes, used[2].wakes, used[3].wakes))
         }
-        lines += try cClient(offset: 6_000_000)
+        if Self.only == nil || Self.only!.contains("c") { lines += try cClient(offset: 6_000_000) }
         withExtendedLifetime((registrants, provider)) {}
         return lines
     }
@@ -122,20 +135,6 @@ struct HotPathRun {
             lines.append("  \(words[0].padding(toLength: 16, withPad: " ", startingAt: 0)) p50 \(words[1]) µs  p99 \(words[2]) µs  \(words[3])× Ping")
         }
         return lines
-    }
-
-    /// CPU time of every thread of `pid` and of its children (a `BROKER_BENCH_WRAP` wrapper's
-    /// broker), from `/proc/…/task/*/schedstat` (nanoseconds).
-    static func cpuNanoseconds(of pid: pid_t) -> UInt64 {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        var total: UInt64 = 0
-        for task in tasks {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
-            total += UInt64(stat.split(separator: " ").first ?? "") ?? 0
-            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
-            for child in children.split(separator: " ") { total += cpuNanoseconds(of: pid_t(child) ?? 0) }
-        }
-        return total
     }
 
     /// Runs `command` with /bin/sh; its exit status and its output (stdout and stderr).
