@@ -123,16 +123,17 @@ struct DesktopApplicationsSource {
         }
     }
 
-    /// The `*.desktop` files under `directory` (recursively), each read with `read`; the
-    /// ones that cannot be read are problems (a symlink to a huge file is one, not a read).
+    /// The `*.desktop` files under `directory`, found as GIO finds them (`DirectoryTree`:
+    /// through symlinked directories, past unreadable ones), each read with `read`; the ones
+    /// that cannot be read, and the directories skipped, are problems (a symlink to a huge
+    /// file is one, not a read).
     private static func desktopFiles(under directory: String) -> (
         files: [String: String], problems: [(file: String, message: String)]
     ) {
-        guard let subpaths = try? DirectoryTree.subpaths(of: directory) else { return ([:], []) }
+        let listing = DirectoryTree.files(endingIn: ".desktop", under: directory)
         var files: [String: String] = [:]
-        var problems: [(file: String, message: String)] = []
-        for relative in subpaths {
-            guard relative.hasSuffix(".desktop") else { continue }
+        var problems = listing.problems.map { (file: $0.path, message: $0.message) }
+        for relative in listing.paths {
             let path = directory + "/" + relative
             do throws(SystemError) {
                 files[relative] = try readFile(path)

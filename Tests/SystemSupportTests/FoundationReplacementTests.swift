@@ -15,37 +15,6 @@ import Testing
         #expect(environment == ProcessInfo.processInfo.environment)
     }
 
-    @Test func directoryTreeListsWhatFoundationListed() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let manager = FileManager.default
-        for sub in ["a/b", "c", ".hidden", "empty"] {
-            try manager.createDirectory(
-                atPath: directory.file("tree/" + sub), withIntermediateDirectories: true)
-        }
-        for file in ["a/x.desktop", "a/b/y.desktop", ".hidden/z.desktop", "top.desktop"] {
-            #expect(
-                manager.createFile(
-                    atPath: directory.file("tree/" + file), contents: Data("[Desktop Entry]\n".utf8)))
-        }
-        try manager.createSymbolicLink(atPath: directory.file("tree/link"), withDestinationPath: "a")
-        try manager.createSymbolicLink(
-            atPath: directory.file("tree/dangling.desktop"), withDestinationPath: "/nonexistent")
-        try manager.createSymbolicLink(
-            atPath: directory.file("linked-tree"), withDestinationPath: directory.file("tree"))
-
-        for root in ["tree", "tree/a", "tree/empty", "tree/top.desktop", "linked-tree", "tree/link"] {
-            let ours = try DirectoryTree.subpaths(of: directory.file(root))
-            let foundations = try manager.subpathsOfDirectory(atPath: directory.file(root))
-            #expect(ours.sorted() == foundations.sorted(), "\(root)")
-        }
-        #expect(try DirectoryTree.subpaths(of: directory.file("tree")).contains("a/b/y.desktop"))
-        #expect(throws: SystemError.self) { try DirectoryTree.subpaths(of: directory.file("missing")) }
-        #expect(throws: (any Error).self) {
-            try manager.subpathsOfDirectory(atPath: directory.file("missing"))
-        }
-    }
-
     @Test func symbolicLinkTargetIsReadlink() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
