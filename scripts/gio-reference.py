@@ -54,33 +54,44 @@ def data_dirs():
     return [home] + [d for d in dirs.split(":") if d]
 
 
+def desktop_files(directory, prefix):
+    """(desktop id, path) of every entry below directory, as gdesktopappinfo.c's get_apps_from_dir
+    finds them: symlinks followed (a loop until the kernel's ELOOP), a name ending in .desktop
+    taken and not entered, a directory that cannot be listed skipped."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(directory, name)
+        if name.endswith(".desktop"):
+            yield prefix + name, path
+        elif os.path.isdir(path):
+            yield from desktop_files(path, prefix + name + "-")
+
+
 def write_mime_caches():
     for data in data_dirs():
         root = os.path.join(data, "applications")
         cache = {}
-        for parent, _, names in os.walk(root):
-            for name in names:
-                if not name.endswith(".desktop"):
+        for desktop_id, path in desktop_files(root, ""):
+            key_file = GLib.KeyFile()
+            try:
+                key_file.load_from_file(path, GLib.KeyFileFlags.NONE)
+            except GLib.Error:
+                continue
+            try:
+                if key_file.get_boolean("Desktop Entry", "Hidden"):
                     continue
-                path = os.path.join(parent, name)
-                desktop_id = os.path.relpath(path, root).replace("/", "-")
-                key_file = GLib.KeyFile()
-                try:
-                    key_file.load_from_file(path, GLib.KeyFileFlags.NONE)
-                except GLib.Error:
-                    continue
-                try:
-                    if key_file.get_boolean("Desktop Entry", "Hidden"):
-                        continue
-                except GLib.Error:
-                    pass
-                try:
-                    mime_types = key_file.get_string_list("Desktop Entry", "MimeType")
-                except GLib.Error:
-                    continue
-                for mime in mime_types:
-                    if mime:
-                        cache.setdefault(mime, []).append(desktop_id)
+            except GLib.Error:
+                pass
+            try:
+                mime_types = key_file.get_string_list("Desktop Entry", "MimeType")
+            except GLib.Error:
+                continue
+            for mime in mime_types:
+                if mime:
+                    cache.setdefault(mime, []).append(desktop_id)
         if os.path.isdir(root):
             with open(os.path.join(root, "mimeinfo.cache"), "w", encoding="utf-8") as f:
                 f.write("[MIME Cache]\n")

@@ -44,6 +44,8 @@ final class GIODifferentialRun: @unchecked Sendable {
     let cases: Cases
     let environment: [String: String]
     let records: String
+    /// The corpus's unreadable subdirectory.
+    let locked: String
     private var server: ChildProcess?
 
     /// GIO's answer.
@@ -62,6 +64,9 @@ final class GIODifferentialRun: @unchecked Sendable {
         for part in ["config-home", "config-dirs", "data-home", "data-dirs"] {
             try FileManager.default.copyItem(atPath: Self.corpus + "/" + part, toPath: root + "/" + part)
         }
+        // A subdirectory neither GIO nor the broker can list (git keeps no directory modes).
+        locked = root + "/data-home/applications/locked"
+        guard chmod(locked, 0) == 0 else { throw TimeoutError("chmod \(locked): errno \(errno)") }
         let bin = root + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let programs = try String(contentsOfFile: Self.corpus + "/programs.txt", encoding: .utf8)
@@ -85,6 +90,7 @@ final class GIODifferentialRun: @unchecked Sendable {
     }
 
     deinit {
+        chmod(locked, 0o755)  // so that the session's directory can be removed
         server?.terminate()
         _ = try? server?.waitForExit(deadline: .seconds(5))
     }
@@ -105,6 +111,16 @@ final class GIODifferentialRun: @unchecked Sendable {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
     }
+
+    /// What GIO and the broker run under: as root (CI), `setpriv` without the capabilities
+    /// that let root read any directory, so `locked` is refused to both by the kernel as it
+    /// would be to its user's programs; as another user, nothing.
+    static let wrapper: [String] =
+        geteuid() == 0
+        ? [
+            "/usr/bin/setpriv", "--bounding-set=-dac_override,-dac_read_search",
+            "--inh-caps=-dac_override,-dac_read_search", "--",
+        ] : []
 
     /// Serves `org.freedesktop.Application` for the corpus's D-Bus-activatable entries.
     func startApplicationServer(names: [String]) async throws {
@@ -138,8 +154,9 @@ final class GIODifferentialRun: @unchecked Sendable {
         let requestPath = session.root + "/request.json"
         try JSONSerialization.data(withJSONObject: request).write(to: URL(fileURLWithPath: requestPath))
         let before = recorded().count
+        let command = Self.wrapper + [Self.python, Self.script, "query", requestPath]
         let (termination, output, errors) = try await ChildProcess.run(
-            Self.python, [Self.script, "query", requestPath], environment: environment,
+            command[0], Array(command.dropFirst()), environment: environment,
             deadline: .seconds(120))
         guard termination == .exited(0) else {
             throw TimeoutError("gio-reference.py: \(termination): \(errors)")

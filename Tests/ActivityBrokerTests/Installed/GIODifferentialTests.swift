@@ -13,7 +13,21 @@ import Testing
 /// difference found must be one of `deliberate`, and every deliberate one must still occur.
 @Suite(.serialized) struct GIODifferentialTests {
     /// The differences the broker keeps on purpose, with the reason.
-    static let deliberate: [String: String] = [
+    static let deliberate = listed.merging(loopCopies) { first, _ in first }
+
+    /// `data-home/applications/ring/self -> .`: GIO enters the loop again at every level until
+    /// the kernel refuses a path of more than 40 symlinks (ELOOP), so it offers the entry once
+    /// more per level, each copy under a longer id; the broker does not enter a directory
+    /// already open above it (DirectoryTree) and offers the entry once.
+    static let loopCopies: [String: String] = Dictionary(
+        uniqueKeysWithValues: (1...40).map { level in
+            (
+                "finger: GIO offers ring-\(String(repeating: "self-", count: level))finger-client.desktop, the broker does not",
+                "A symlink loop: GIO follows it 40 times (ELOOP), the broker not at all (one problem line in its log)."
+            )
+        })
+
+    private static let listed: [String: String] = [
         "sftp: GIO offers sftp-viewer.desktop, the broker does not":
             "Exec takes local files only (%f): a URL cannot be handed to it (GIO would pass nothing).",
         "gopher: GIO offers lynx.desktop, the broker does not":
@@ -37,7 +51,7 @@ import Testing
         try await run.startApplicationServer(names: [
             "org.gnome.Epiphany", "org.gnome.Calendar", "org.example.Maps",
         ])
-        try await run.session.startBroker(environment: run.environment)
+        try await run.session.startBroker(environment: run.environment, wrapper: GIODifferentialRun.wrapper)
         try await run.askBroker()
         try await run.askGIO(launching: [])
         // Every entry the broker offers, and GIO's default where "Open in Browser" stands for it,
@@ -124,6 +138,8 @@ import Testing
             "differences from GIO not listed as deliberate:\n\(undocumented.joined(separator: "\n"))")
         #expect(
             stale.isEmpty, "deliberate differences that no longer occur:\n\(stale.joined(separator: "\n"))")
+        // The unreadable subdirectory is skipped alone, and said once.
+        #expect(run.session.log.components(separatedBy: run.locked).count - 1 == 1, "\(run.session.log)")
         #expect(compared.schemes == run.cases.urls.count)
         #expect(compared.entries.count >= 20, "entries compared: \(compared.entries.count)")
         #expect(compared.launches >= 40, "launches compared: \(compared.launches)")

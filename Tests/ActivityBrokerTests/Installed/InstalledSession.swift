@@ -65,10 +65,11 @@ final class InstalledSession: @unchecked Sendable {
         try? String(contentsOfFile: "\(records)/\(name).\(kind)", encoding: .utf8)
     }
 
-    /// Starts the broker with `environment` on top of the harness's clean one.
-    func startBroker(environment extra: [String: String] = [:]) async throws {
+    /// Starts the broker with `environment` on top of the harness's clean one, under `wrapper`
+    /// (a command and its arguments) when one is given.
+    func startBroker(environment extra: [String: String] = [:], wrapper: [String] = []) async throws {
         harness.extraEnvironment.value = extra
-        try await harness.start()
+        try await harness.start(wrapper: wrapper)
     }
 
     /// The broker's log so far.
