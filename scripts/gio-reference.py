@@ -13,7 +13,7 @@ object a line, in $GIO_DIFF_RECORDS.
 
 GIO learns MimeType= lines only from mimeinfo.cache, which update-desktop-database writes on
 every real system when a package installs a desktop file; `query` writes it first, the same
-way (every file that parses and is not Hidden, ids sorted).
+way (every file that parses and is not Hidden, found as GIO finds them, ids sorted).
 """
 import json
 import os
