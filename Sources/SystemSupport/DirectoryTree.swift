@@ -91,12 +91,14 @@ package enum DirectoryTree {
             while let entry = readdir(stream) {
                 // Read in place: a record is only `d_reclen` bytes (see ManifestDirectoryReader).
                 let name = String(
-                    cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
+                    cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(
+                        to: CChar.self))
                 if name == "." || name == ".." { continue }
                 entriesRead += 1
                 if entriesRead > limits.entries {
                     listing.problems.append(
-                        (directory, "more than \(limits.entries) entries in the tree: the rest is not listed"))
+                        (directory, "more than \(limits.entries) entries in the tree: the rest is not listed")
+                    )
                     stopped = true
                     break
                 }
@@ -120,7 +122,8 @@ package enum DirectoryTree {
                 guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
                 let child = Identity(info)
                 if ancestors.contains(child) {
-                    listing.problems.append((path, "not listed: a symlink loop (the directory is already open above)"))
+                    listing.problems.append(
+                        (path, "not listed: a symlink loop (the directory is already open above)"))
                 } else if ancestors.count > limits.depth {
                     listing.problems.append((path, "not listed: deeper than \(limits.depth) levels"))
                 } else {

@@ -10,7 +10,9 @@ import Testing
 /// suffix taken and never entered) and the bounds it adds (loops, depth, entries). What GIO
 /// itself answers on such trees is checked by GIODifferentialTests on the real broker.
 @Suite struct DirectoryTreeTests {
-    private static func make(_ directory: TemporaryDirectory, dirs: [String], files: [String], links: [String: String])
+    private static func make(
+        _ directory: TemporaryDirectory, dirs: [String], files: [String], links: [String: String]
+    )
         throws
     {
         let manager = FileManager.default
@@ -18,7 +20,8 @@ import Testing
             try manager.createDirectory(atPath: directory.file(sub), withIntermediateDirectories: true)
         }
         for file in files {
-            #expect(manager.createFile(atPath: directory.file(file), contents: Data("[Desktop Entry]\n".utf8)))
+            #expect(
+                manager.createFile(atPath: directory.file(file), contents: Data("[Desktop Entry]\n".utf8)))
         }
         for (link, target) in links {
             try manager.createSymbolicLink(atPath: directory.file(link), withDestinationPath: target)
@@ -29,13 +32,15 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try Self.make(
-            directory, dirs: ["tree/a/b", "tree/.hidden", "tree/empty", "tree/dir.desktop", "elsewhere/apps"],
+            directory,
+            dirs: ["tree/a/b", "tree/.hidden", "tree/empty", "tree/dir.desktop", "elsewhere/apps"],
             files: [
                 "tree/a/x.desktop", "tree/a/b/y.desktop", "tree/.hidden/z.desktop", "tree/top.desktop",
                 "tree/notes.txt", "tree/dir.desktop/inner.desktop", "elsewhere/apps/w.desktop",
             ],
             links: [
-                "tree/link": "a", "tree/dangling.desktop": "/nonexistent", "tree/dangling-dir": "/nonexistent",
+                "tree/link": "a", "tree/dangling.desktop": "/nonexistent",
+                "tree/dangling-dir": "/nonexistent",
                 "tree/outside": "../elsewhere/apps", "linked-tree": "tree",
             ])
         let expected = [
@@ -72,7 +77,8 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try Self.make(
-            directory, dirs: ["tree/real"], files: ["tree/real/r.desktop"], links: ["tree/one": "real", "tree/two": "real"])
+            directory, dirs: ["tree/real"], files: ["tree/real/r.desktop"],
+            links: ["tree/one": "real", "tree/two": "real"])
         let listing = DirectoryTree.files(endingIn: ".desktop", under: directory.file("tree"))
         #expect(listing.paths.sorted() == ["one/r.desktop", "real/r.desktop", "two/r.desktop"])
     }
@@ -82,7 +88,8 @@ import Testing
         defer { directory.remove() }
         try Self.make(
             directory, dirs: ["tree/1/2/3"],
-            files: ["tree/0.desktop", "tree/1/1.desktop", "tree/1/2/2.desktop", "tree/1/2/3/3.desktop"], links: [:])
+            files: ["tree/0.desktop", "tree/1/1.desktop", "tree/1/2/2.desktop", "tree/1/2/3/3.desktop"],
+            links: [:])
         let deep = DirectoryTree.files(
             endingIn: ".desktop", under: directory.file("tree"), limits: .init(depth: 2, entries: 100))
         #expect(deep.paths.sorted() == ["0.desktop", "1/1.desktop", "1/2/2.desktop"])

@@ -7,7 +7,8 @@ import Glibc
 enum ThreadCapabilities {
     struct Failure: Error { let call: String; let code: Int32 }
 
-    private typealias CapabilityCall = @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Int32
+    private typealias CapabilityCall =
+        @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Int32
     /// `_LINUX_CAPABILITY_VERSION_3`: two 32-bit words per set.
     private static let version: UInt32 = 0x2008_0522
     private static let dacOverride: UInt32 = 1 << 1
