@@ -116,8 +116,18 @@ def is_bus_activated(info):
     return info.get_boolean("DBusActivatable") and Gio.dbus_is_name(base) and not base.startswith(":")
 
 
+def app_info(desktop_id):
+    """Gio.DesktopAppInfo.new, or None: PyGObject raises when the constructor returns NULL
+    (an id listed that no longer loads, e.g. a file changed meanwhile)."""
+    try:
+        return Gio.DesktopAppInfo.new(desktop_id)
+    except TypeError:
+        print("gio-reference.py: %s does not load" % desktop_id, file=sys.stderr)
+        return None
+
+
 def launch(desktop_id, url, token):
-    info = Gio.DesktopAppInfo.new(desktop_id)
+    info = app_info(desktop_id)
     if info is None:
         return {"error": "not installed"}
     before = len(records())
@@ -169,7 +179,7 @@ def query(request):
     for locale in request["locales"]:
         os.environ["LANGUAGE"] = locale
         for desktop_id in sorted(ids):
-            info = Gio.DesktopAppInfo.new(desktop_id)
+            info = app_info(desktop_id)
             if info is not None:
                 answer["names"].setdefault(desktop_id, {})[locale] = info.get_name()
     os.environ.pop("LANGUAGE", None)
