@@ -17,10 +17,13 @@ struct DesktopApplicationsSource {
     let applicationDirectories: [String]
     private let mimeAppsPaths: [String]
     static let maximumFileSize = 1 << 20
+    /// The desktop-file text read from one `applications` directory, all files together: the
+    /// walk bounds the names, and links can make many names of one large file.
+    static let maximumDirectoryBytes = 64 << 20
 
     init(environment: [String: String], machine: MachineEnvironment) {
         self.environment = environment
-        self.home = environment["HOME"] ?? XDGPaths().home
+        self.home = XDGPaths(environment: environment).home
         self.machine = machine
         self.applicationDirectories = DesktopApplicationScanner.applicationDirectories(
             environment: environment, home: home)
@@ -133,10 +136,18 @@ struct DesktopApplicationsSource {
         let listing = DirectoryTree.files(endingIn: ".desktop", under: directory)
         var files: [String: String] = [:]
         var problems = listing.problems.map { (file: $0.path, message: $0.message) }
-        for relative in listing.paths {
+        var bytes = 0
+        for (index, relative) in listing.paths.enumerated() {
             let path = directory + "/" + relative
+            guard bytes < maximumDirectoryBytes else {
+                let left = listing.paths.count - index
+                problems.append((directory, "\(left) desktop files not read: over \(maximumDirectoryBytes) bytes together"))
+                break
+            }
             do throws(SystemError) {
-                files[relative] = try readFile(path)
+                let text = try readFile(path)
+                bytes += text.utf8.count
+                files[relative] = text
             } catch where error.code == ENOENT {
                 continue  // a dangling symlink, or removed meanwhile: nothing installed
             } catch {

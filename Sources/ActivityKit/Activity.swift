@@ -37,7 +37,11 @@ public struct Activity: Hashable, @unchecked Sendable {
         get { record.header[keyPath: field] }
         set {
             if !isKnownUniquelyReferenced(&record) { record = record.copy() }
+            // The names' byte count describes this record's own tail: a write of the whole
+            // fields (`\.self`) or of that field must not make the record read past it.
+            let namesByteCount = record.header.namesByteCount
             record.header[keyPath: field] = newValue
+            record.header.namesByteCount = namesByteCount
         }
     }
 

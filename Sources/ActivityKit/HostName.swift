@@ -192,4 +192,12 @@ public enum HostName {
     static func isHex(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
     }
+
+    /// The byte a `%XX` escape's two digits spell, nil unless both are hex digits
+    /// (`UInt8(_:radix:)` would also take a sign: "+1", "-0").
+    static func escapedByte(_ high: UInt8, _ low: UInt8) -> UInt8? {
+        guard isHex(high), isHex(low) else { return nil }
+        func value(_ d: UInt8) -> UInt8 { d <= 0x39 ? d - 0x30 : (d | 0x20) - 0x61 + 10 }
+        return value(high) << 4 | value(low)
+    }
 }

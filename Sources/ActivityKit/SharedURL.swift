@@ -251,7 +251,7 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
         var i = bytes.startIndex
         while i < bytes.endIndex {
             if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.endIndex,
-                let v = UInt8(String(decoding: bytes[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
+                let v = HostName.escapedByte(bytes[i + 1], bytes[i + 2])
             {
                 out.append(v)
                 i += 3
@@ -273,7 +273,7 @@ public struct SharedURL: Hashable, Sendable, CustomStringConvertible {
         var i = 0
         while i < b.count {
             if b[i] == UInt8(ascii: "%"), i + 2 < b.count,
-                let v = UInt8(String(decoding: b[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
+                let v = HostName.escapedByte(b[i + 1], b[i + 2])
             {
                 if HostName.isAlnum(v) || Self.unreservedSymbols.contains(v) {
                     out.append(v)

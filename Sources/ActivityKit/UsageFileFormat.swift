@@ -75,8 +75,12 @@ public enum UsageFileFormat {
 
     // MARK: ISO 8601 in UTC
 
-    /// `date` as `YYYY-MM-DDTHH:MM:SSZ` (the second it falls in).
+    /// `date` as `YYYY-MM-DDTHH:MM:SSZ` (the second it falls in); a time no calendar date
+    /// can hold (not finite, or past ±10¹⁵ s) as its number of seconds, where `Int` would trap.
     static func iso8601(_ date: Timestamp) -> String {
+        guard date.secondsSince1970.isFinite, date.secondsSince1970.magnitude < 1e15 else {
+            return number(date.secondsSince1970)
+        }
         let seconds = Int((date.secondsSince1970).rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = seconds - days * 86_400

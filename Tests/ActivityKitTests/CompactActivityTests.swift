@@ -24,6 +24,20 @@ struct CompactActivityTests {
         try Manifest.decode(manifest(index), fileName: "compact\(index).json", origin: .system)
     }
 
+    /// A write of all the fields (`\.self`) once carried the other record's names byte count,
+    /// and `names` then read past the end of the shorter record.
+    @Test func writingEveryFieldKeepsTheRecordsOwnNames() throws {
+        var plain = try Self.decoded(1)
+        plain.names = [:]
+        let named = try Self.decoded(2)
+        plain[dynamicMember: \.self] = named[dynamicMember: \.self]
+        #expect(plain.names.isEmpty)
+        #expect(plain.name == named.name)
+        var renamed = named
+        renamed[dynamicMember: \.self] = plain[dynamicMember: \.self]
+        #expect(renamed.names == named.names)
+    }
+
     @Test func localizedNamesAnswerLikeTheDictionary() {
         let flat = LocalizedNames(Self.names)
         #expect(flat.count == Self.names.count)

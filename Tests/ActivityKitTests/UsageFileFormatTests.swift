@@ -22,7 +22,8 @@ struct UsageFileFormatTests {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         let entries = scores.entries.mapValues {
-            ReferenceEntry(score: $0.score, lastUsed: Date(timeIntervalSince1970: $0.lastUsed.secondsSince1970))
+            ReferenceEntry(
+                score: $0.score, lastUsed: Date(timeIntervalSince1970: $0.lastUsed.secondsSince1970))
         }
         return Array(try encoder.encode(ReferenceScores(entries: entries)))
     }
@@ -31,21 +32,25 @@ struct UsageFileFormatTests {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let read = try decoder.decode(ReferenceScores.self, from: Data(data))
-        return UsageScores(entries: read.entries.mapValues {
-            UsageEntry(score: $0.score, lastUsed: Timestamp(secondsSince1970: $0.lastUsed.timeIntervalSince1970))
-        })
+        return UsageScores(
+            entries: read.entries.mapValues {
+                UsageEntry(
+                    score: $0.score, lastUsed: Timestamp(secondsSince1970: $0.lastUsed.timeIntervalSince1970))
+            })
     }
 
     static let sample = UsageScores(entries: [
         "org.example.b": UsageEntry(score: 1, lastUsed: Timestamp(secondsSince1970: 1_764_620_164)),
         "org.example.a": UsageEntry(score: 3.25, lastUsed: Timestamp(secondsSince1970: 951_782_400)),  // 2000-02-29
-        "org.example.c/slash \"q\"": UsageEntry(score: 0.001, lastUsed: Timestamp(secondsSince1970: 4_102_444_799)),
+        "org.example.c/slash \"q\"": UsageEntry(
+            score: 0.001, lastUsed: Timestamp(secondsSince1970: 4_102_444_799)),
         "org.example.d": UsageEntry(score: 1e-7, lastUsed: Timestamp(secondsSince1970: 0)),
     ])
 
     @Test func writesTheBytesJSONEncoderWrote() throws {
-        #expect(String(decoding: try UsageFileFormat.encode(Self.sample), as: UTF8.self)
-            == String(decoding: try Self.reference(Self.sample), as: UTF8.self))
+        #expect(
+            String(decoding: try UsageFileFormat.encode(Self.sample), as: UTF8.self)
+                == String(decoding: try Self.reference(Self.sample), as: UTF8.self))
         let empty = UsageScores()
         #expect(try Self.referenceDecode(try UsageFileFormat.encode(empty)) == empty)
     }
@@ -54,17 +59,23 @@ struct UsageFileFormatTests {
         #expect(try UsageFileFormat.decode(try Self.reference(Self.sample)) == Self.sample)
         #expect(try Self.referenceDecode(try UsageFileFormat.encode(Self.sample)) == Self.sample)
         // A time with a fraction is written to its second, as JSONEncoder did.
-        let fractional = UsageScores(entries: ["x": UsageEntry(score: 2, lastUsed: Timestamp(secondsSince1970: 1_000.75))])
+        let fractional = UsageScores(entries: [
+            "x": UsageEntry(score: 2, lastUsed: Timestamp(secondsSince1970: 1_000.75))
+        ])
         let read = try UsageFileFormat.decode(try UsageFileFormat.encode(fractional))
         #expect(read.entries["x"]?.lastUsed == Timestamp(secondsSince1970: 1_000))
         #expect(try Self.referenceDecode(try Self.reference(fractional)) == read)
     }
 
     @Test func readsOffsetsAndFractionsAndCompactFiles() throws {
-        let text = #"{"entries":{"a":{"score":2,"lastUsed":"2025-12-01T21:16:04+01:00"},"b":{"lastUsed":"2025-12-01T20:16:04.5Z","score":1.5,"extra":true}}}"#
+        let text =
+            #"{"entries":{"a":{"score":2,"lastUsed":"2025-12-01T21:16:04+01:00"},"b":{"lastUsed":"2025-12-01T20:16:04.5Z","score":1.5,"extra":true}}}"#
         let scores = try UsageFileFormat.decode(Array(text.utf8))
-        #expect(scores.entries["a"] == UsageEntry(score: 2, lastUsed: Timestamp(secondsSince1970: 1_764_620_164)))
-        #expect(scores.entries["b"] == UsageEntry(score: 1.5, lastUsed: Timestamp(secondsSince1970: 1_764_620_164.5)))
+        #expect(
+            scores.entries["a"] == UsageEntry(score: 2, lastUsed: Timestamp(secondsSince1970: 1_764_620_164)))
+        #expect(
+            scores.entries["b"]
+                == UsageEntry(score: 1.5, lastUsed: Timestamp(secondsSince1970: 1_764_620_164.5)))
     }
 
     @Test func civilDatesRoundTripAcrossCenturiesAndLeapDays() {
@@ -76,10 +87,19 @@ struct UsageFileFormatTests {
         #expect(UsageFileFormat.iso8601(Timestamp(secondsSince1970: -1)) == "1969-12-31T23:59:59Z")
     }
 
+    /// `Int(_:)` of these trapped: a time no date holds is written as its number.
+    @Test func aTimeNoDateHoldsIsItsNumber() {
+        #expect(UsageFileFormat.iso8601(Timestamp(secondsSince1970: .infinity)) == "inf")
+        #expect(UsageFileFormat.iso8601(Timestamp(secondsSince1970: -.infinity)) == "-inf")
+        #expect(UsageFileFormat.iso8601(Timestamp(secondsSince1970: .nan)) == "nan")
+        #expect(UsageFileFormat.iso8601(Timestamp(secondsSince1970: 1e300)) == "1e+300")
+    }
+
     @Test(arguments: [
         "", "[]", #"{"entries":[]}"#, #"{"other":{}}"#, #"{"entries":{"a":1}}"#,
         #"{"entries":{"a":{"score":"1","lastUsed":"2026-12-01T20:16:04Z"}}}"#,
-        #"{"entries":{"a":{"score":1}}}"#, #"{"entries":{"a":{"score":1,"lastUsed":"2026-13-01T20:16:04Z"}}}"#,
+        #"{"entries":{"a":{"score":1}}}"#,
+        #"{"entries":{"a":{"score":1,"lastUsed":"2026-13-01T20:16:04Z"}}}"#,
         #"{"entries":{"a":{"score":1,"lastUsed":"2026-12-01 20:16:04"}}}"#,
         #"{"entries":{"a":{"score":1,"lastUsed":"2026-12-01T20:16:04Zjunk"}}}"#,
         "{\"entries\": {\"org.test.c\": [not json at all",
@@ -90,7 +110,8 @@ struct UsageFileFormatTests {
 
     @Test func refusesToWriteANumberJSONHasNot() {
         #expect(throws: UsageFileFormat.Problem.self) {
-            try UsageFileFormat.encode(UsageScores(entries: ["a": UsageEntry(score: .nan, lastUsed: Timestamp.now())]))
+            try UsageFileFormat.encode(
+                UsageScores(entries: ["a": UsageEntry(score: .nan, lastUsed: Timestamp.now())]))
         }
     }
 }

@@ -20,8 +20,8 @@ private func button(_ name: String, in controls: [PlacedControl]) -> PlacedContr
 private let keyboardRest: Duration = .seconds(5)
 
 /// Whether `change` between a picture with `control` focused and one without is a ring
-/// around it: the changed pixels surround the control's bounds, and there are at least half
-/// as many as a 2-pixel band along its edges holds.
+/// around it: the changed pixels surround the control's bounds, and there are at least a
+/// quarter as many as a 2-pixel band along its edges holds (width + height).
 private func isRing(_ change: PictureChange, around control: Rect) -> Bool {
     guard let extent = change.extent else { return false }
     return extent.contains(control) && change.count >= control.width + control.height

@@ -241,7 +241,7 @@ public struct DesktopExec: Hashable, Sendable {
     ///
     /// Read as Foundation's `URLComponents` read it (a differential test holds them together):
     /// the path ends at `?` or `#`, is not normalized, and a stray `%` stays as written; a path
-    /// whose escapes decode to invalid UTF-8 has none.
+    /// whose escapes decode to invalid UTF-8 or to a NUL has none.
     static func localPath(ofFileURL url: String) -> String? {
         guard scheme(of: url) == "file" else { return nil }
         let bytes = Array(url.utf8)
@@ -262,7 +262,9 @@ public struct DesktopExec: Hashable, Sendable {
             guard let name = SharedURL.percentDecoded(host), name.isEmpty || name.lowercased() == "localhost"
             else { return nil }
         }
-        guard let path = SharedURL.percentDecoded(rest), path.hasPrefix("/") else { return nil }
+        // A NUL (`%00`) would cut the path short in the program's argv: no such file exists.
+        guard let path = SharedURL.percentDecoded(rest), path.hasPrefix("/"), !path.utf8.contains(0)
+        else { return nil }
         return path
     }
 }

@@ -60,6 +60,28 @@ import Testing
         #expect(session.log.contains("broken.desktop:3"))
     }
 
+    /// The walk bounds names, not bytes: 80 links to one file of almost 1 MiB made 80 MiB of
+    /// text to hold at once. Past 64 MiB from one directory the rest is not read, with a line.
+    @Test func oneDirectorysDesktopFilesAreReadWithinOneByteBudget() async throws {
+        let session = try await InstalledSession()
+        let recorder = try session.recordingProgram("viewer")
+        let applications = session.dataHome + "/applications"
+        let header =
+            "[Desktop Entry]\nType=Application\nName=Big\nExec=\(recorder) %u\nMimeType=x-scheme-handler/gemini;\n"
+        let padding = "#" + String(repeating: "x", count: (1 << 20) - header.utf8.count - 64) + "\n"
+        try session.write(session.dataHome + "/big.txt", header + padding)
+        try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
+        for index in 0..<80 {
+            try FileManager.default.createSymbolicLink(
+                atPath: applications + "/big-\(index).desktop",
+                withDestinationPath: session.dataHome + "/big.txt")
+        }
+        try await session.startBroker(environment: ["XDG_CURRENT_DESKTOP": "GNOME"])
+        let offered = try await session.offered("gemini://example.org/")
+        #expect((60..<80).contains(offered.count), "\(offered.count) of 80 read")
+        #expect(session.log.contains("desktop files not read: over 67108864 bytes together"))
+    }
+
     @Test func namesAreLocalized() async throws {
         let session = try await Self.session()
         let english = try await session.record("desktop.org.example.Gemini", for: "gemini://example.org/")

@@ -146,4 +146,14 @@ import Testing
                 "app", #"a\b"#, "c$d", "{url}",
             ])
     }
+
+    /// An escape is `%` and two hex digits: "%-0" and "%+1" were read as bytes 0 and 1
+    /// (`UInt8(_:radix:)` takes a sign), and a NUL cut the path short in the program's argv.
+    @Test func aFilePathEscapeIsTwoHexDigitsAndNeverANul() {
+        #expect(DesktopExec.localPath(ofFileURL: "file:///a%-0b") == "/a%-0b")
+        #expect(DesktopExec.localPath(ofFileURL: "file:///a%+1b") == "/a%+1b")
+        #expect(DesktopExec.localPath(ofFileURL: "file:///a%00b") == nil)
+        #expect(DesktopExec.localPath(ofFileURL: "file:///a%41%c3%a9") == "/aAé")
+        #expect(SharedURL.normalizePath("/a%-0b%7e") == "/a%-0b~")
+    }
 }
