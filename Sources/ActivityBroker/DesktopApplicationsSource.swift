@@ -130,7 +130,7 @@ struct DesktopApplicationsSource {
     /// through symlinked directories, past unreadable ones), each read with `read`; the ones
     /// that cannot be read, and the directories skipped, are problems (a symlink to a huge
     /// file is one, not a read).
-    private static func desktopFiles(under directory: String) -> (
+    static func desktopFiles(under directory: String, byteBudget: Int = maximumDirectoryBytes) -> (
         files: [String: String], problems: [(file: String, message: String)]
     ) {
         let listing = DirectoryTree.files(endingIn: ".desktop", under: directory)
@@ -139,9 +139,9 @@ struct DesktopApplicationsSource {
         var bytes = 0
         for (index, relative) in listing.paths.enumerated() {
             let path = directory + "/" + relative
-            guard bytes < maximumDirectoryBytes else {
+            guard bytes < byteBudget else {
                 let left = listing.paths.count - index
-                problems.append((directory, "\(left) desktop files not read: over \(maximumDirectoryBytes) bytes together"))
+                problems.append((directory, "\(left) desktop files not read: over \(byteBudget) bytes together"))
                 break
             }
             do throws(SystemError) {

@@ -4,6 +4,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ActivityBroker
+
 @Suite struct DesktopApplicationTests {
     /// A session with a handful of desktop entries covering the specification's rules.
     static func session(mimeapps: String? = nil) async throws -> InstalledSession {
@@ -60,26 +62,24 @@ import Testing
         #expect(session.log.contains("broken.desktop:3"))
     }
 
-    /// The walk bounds names, not bytes: 80 links to one file of almost 1 MiB made 80 MiB of
-    /// text to hold at once. Past 64 MiB from one directory the rest is not read, with a line.
-    @Test func oneDirectorysDesktopFilesAreReadWithinOneByteBudget() async throws {
-        let session = try await InstalledSession()
-        let recorder = try session.recordingProgram("viewer")
-        let applications = session.dataHome + "/applications"
-        let header =
-            "[Desktop Entry]\nType=Application\nName=Big\nExec=\(recorder) %u\nMimeType=x-scheme-handler/gemini;\n"
-        let padding = "#" + String(repeating: "x", count: (1 << 20) - header.utf8.count - 64) + "\n"
-        try session.write(session.dataHome + "/big.txt", header + padding)
+    /// The walk bounds names, not bytes: links to one file of almost 1 MiB made as many MiB of
+    /// text to hold at once. Past the budget (64 MiB in the broker, 4 MiB here) the rest of one
+    /// directory is not read, with a line.
+    @Test func oneDirectorysDesktopFilesAreReadWithinOneByteBudget() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let applications = directory.file("applications")
         try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
-        for index in 0..<80 {
+        let text = "[Desktop Entry]\n#" + String(repeating: "x", count: (1 << 20) - 100) + "\n"
+        #expect(FileManager.default.createFile(atPath: directory.file("big.txt"), contents: Data(text.utf8)))
+        for index in 0..<10 {
             try FileManager.default.createSymbolicLink(
-                atPath: applications + "/big-\(index).desktop",
-                withDestinationPath: session.dataHome + "/big.txt")
+                atPath: applications + "/big-\(index).desktop", withDestinationPath: directory.file("big.txt")
+            )
         }
-        try await session.startBroker(environment: ["XDG_CURRENT_DESKTOP": "GNOME"])
-        let offered = try await session.offered("gemini://example.org/")
-        #expect((60..<80).contains(offered.count), "\(offered.count) of 80 read")
-        #expect(session.log.contains("desktop files not read: over 67108864 bytes together"))
+        let listing = DesktopApplicationsSource.desktopFiles(under: applications, byteBudget: 4 << 20)
+        #expect(listing.files.count == 5, "\(listing.files.keys.sorted())")
+        #expect(listing.problems.map(\.message) == ["5 desktop files not read: over 4194304 bytes together"])
     }
 
     @Test func namesAreLocalized() async throws {

@@ -51,12 +51,30 @@ struct AttributionTests {
             Event.attributionTrigger, details: ["url": .string(url), "page": .string(page)], for: open)
     }
 
+    /// The broker's debug line for a proof that came after `AttributionGesture.window`.
+    static let lateProof = "the window did not become active in time"
+
+    /// A proof that came late three times in a row.
+    struct ProofAlwaysLate: Error {}
+
     /// `browse`, the gesture proven, until the click is stored; the window's Open.
-    static func clicked(_ f: BrokerFixture, _ browser: RecordingBrowser) async throws -> RecordingBrowser.Open {
-        let open = try await browse(f, browser)
-        try proveGesture(browser, open)
-        try await waitUntil("the click stored") { stored(f).contains(#""kind":"click""#) }
-        return open
+    ///
+    /// The proof must arrive within 2 s of the window being shown (the product's rule), and
+    /// on a machine loaded by the rest of the suite the test's own round trips once took
+    /// longer. A click discarded for lateness (the broker says so) starts over, at most three
+    /// times; any other discard fails the wait as before.
+    static func clicked(_ f: BrokerFixture, _ browser: RecordingBrowser) async throws -> RecordingBrowser.Open
+    {
+        for attempt in 1...3 {
+            let open = try await browse(f, browser)
+            try proveGesture(browser, open)
+            try await waitUntil("the click stored") {
+                stored(f).contains(#""kind":"click""#)
+                    || f.log.components(separatedBy: lateProof).count > attempt
+            }
+            if stored(f).contains(#""kind":"click""#) { return open }
+        }
+        throw ProofAlwaysLate()
     }
 
     /// Waits until the store holds a report.
@@ -74,9 +92,7 @@ struct AttributionTests {
     func gestureProvenClickIsKept() async throws {
         let f = try await BrowseTests.start()
         let browser = try await RecordingBrowser(bus: f.bus)
-        let open = try await Self.browse(f, browser)
-        try Self.proveGesture(browser, open)
-        try await waitUntil("the click stored") { Self.stored(f).contains(#""kind":"click""#) }
+        _ = try await Self.clicked(f, browser)
         let text = Self.stored(f)
         #expect(
             text.contains(#""source_site":"ads.example","destination_site":"shop.example","source_id":42"#))
@@ -114,9 +130,7 @@ struct AttributionTests {
     func triggerSchedulesReport() async throws {
         let f = try await BrowseTests.start()
         let browser = try await RecordingBrowser(bus: f.bus)
-        let open = try await Self.browse(f, browser)
-        try Self.proveGesture(browser, open)
-        try await waitUntil("the click stored") { Self.stored(f).contains(#""kind":"click""#) }
+        let open = try await Self.clicked(f, browser)
         try Self.sendTrigger(browser, open)
         try await waitUntil("the report stored") { Self.stored(f).contains(#""kind":"report""#) }
         let text = Self.stored(f)
