@@ -5,8 +5,7 @@ import Glibc
 /// Foundation's `Date`, so it need not link FoundationEssentials (issue 14).
 ///
 /// Only the wall clock: intervals on the loop are measured with `DispatchTime` (monotonic).
-/// Encodes as its seconds since 1970 (a single number).
-public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Seconds since 1970-01-01 00:00:00 UTC.
     public var secondsSince1970: Double
 
@@ -33,15 +32,6 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
     }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.secondsSince1970 < b.secondsSince1970 }
-
-    public init(from decoder: any Decoder) throws {
-        secondsSince1970 = try decoder.singleValueContainer().decode(Double.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(secondsSince1970)
-    }
 
     /// ISO 8601 in UTC to the second, as usage.json writes it.
     public var description: String { UsageFileFormat.iso8601(self) }

@@ -3,7 +3,7 @@
 import Glibc
 
 /// One activity's usage: the score at `lastUsed`.
-public struct UsageEntry: Codable, Hashable, Sendable {
+public struct UsageEntry: Hashable, Sendable {
     /// The score at `lastUsed` (each completed job adds 1).
     public var score: Double
     /// When it was last used.
@@ -18,7 +18,7 @@ public struct UsageEntry: Codable, Hashable, Sendable {
 
 /// Usage ranking data (API.md §5): per activity id only a score and the time of last use — never a URL,
 /// title or text. The broker stores exactly this value as usage.json. The clock is always passed in.
-public struct UsageScores: Codable, Hashable, Sendable {
+public struct UsageScores: Hashable, Sendable {
     /// The score halves every 14 days without use.
     public static let halfLife: Double = 14 * 86_400
 

@@ -5,7 +5,8 @@ import SystemSupport
 
 /// A new, empty directory (`mkdtemp`, mode 0700) that the owner removes with `remove()`.
 public struct TemporaryDirectory: Sendable {
-    /// The directory's absolute path.
+    /// The directory's absolute path, with no symlink in it (a symlinked `/tmp` is resolved):
+    /// a test that counts the kernel's symlink budget along a path below it sees only its own.
     public let path: String
 
     /// Creates `/tmp/<prefix>.XXXXXX`.
@@ -14,7 +15,12 @@ public struct TemporaryDirectory: Sendable {
         var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard let created else { throw SystemError("mkdtemp", path: "/tmp/\(prefix).XXXXXX") }
-        path = String(cString: created)
+        if let resolved = realpath(created, nil) {
+            path = String(cString: resolved)
+            free(resolved)
+        } else {
+            path = String(cString: created)
+        }
     }
 
     private init(path: String) { self.path = path }

@@ -79,7 +79,7 @@ struct HardeningTests {
         for n in 0..<50 { scores.recordUse(of: id("org.test.new\(n)"), at: now) }
         #expect(scores.entries.count <= UsageScores.maxEntries)
         #expect(scores.entries["org.test.new49"] != nil)
-        let encoded = try? JSONEncoder().encode(scores)
+        let encoded = try? UsageFileFormat.encode(scores)
         #expect((encoded?.count ?? .max) < 1 << 20, "the file stays far below the store's size limit")
     }
 

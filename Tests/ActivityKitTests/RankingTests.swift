@@ -61,12 +61,12 @@ struct RankingTests {
     @Test func storedFormHoldsOnlyScoresAndTimes() throws {
         var u = UsageScores()
         u.recordUse(of: id("org.example.a"), at: t0)
-        let data = try JSONEncoder().encode(u)
-        let obj = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let data = try UsageFileFormat.encode(u)
+        let obj = try JSONSerialization.jsonObject(with: Data(data)) as? [String: Any]
         #expect(obj.map { Array($0.keys) } == ["entries"])
         let entry = (obj?["entries"] as? [String: Any])?["org.example.a"] as? [String: Any]
         #expect(entry.map { Set($0.keys) } == ["score", "lastUsed"])
-        #expect(try JSONDecoder().decode(UsageScores.self, from: data) == u)
+        #expect(try UsageFileFormat.decode(data) == u)
     }
 
     @Test func pruneDropsJunkAndForgottenEntries() {
