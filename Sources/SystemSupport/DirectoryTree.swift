@@ -35,9 +35,6 @@ package enum DirectoryTree {
         package var problems: [(path: String, message: String)] = []
     }
 
-    /// Where `d_name` starts in a `dirent`.
-    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-
     /// The files whose names end in `suffix` below `directory` (hidden directories too).
     /// A missing `directory`, or one that is not a directory, has none and is no problem.
     package static func files(endingIn suffix: String, under directory: String, limits: Limits = Limits())
@@ -89,10 +86,7 @@ package enum DirectoryTree {
             }
             var names: [(name: String, type: UInt8)] = []
             while let entry = readdir(stream) {
-                // Read in place: a record is only `d_reclen` bytes (see ManifestDirectoryReader).
-                let name = String(
-                    cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(
-                        to: CChar.self))
+                let name = DirectoryEntryName.of(entry)
                 if name == "." || name == ".." { continue }
                 entriesRead += 1
                 if entriesRead > limits.entries {

@@ -48,9 +48,6 @@ public struct ManifestDirectoryReader: Sendable {
         self.sizeLimit = sizeLimit
     }
 
-    /// Where `d_name` starts in a `dirent`.
-    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-
     /// Reads every `*.json` file of `directory`.
     public func read(directory: String) -> ManifestDirectoryListing {
         let (names, directoryError) = fileNames(in: directory)
@@ -74,11 +71,7 @@ public struct ManifestDirectoryReader: Sendable {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            // Read in place: a record is only `d_reclen` bytes, so copying the whole 256-byte
-            // `d_name` out of the last record of readdir's buffer read past its end (an ASan
-            // heap-buffer-overflow under `make sanitize`).
-            let name = String(
-                cString: UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self))
+            let name = DirectoryEntryName.of(entry)
             guard name.hasSuffix(".json"), name.count > 5, !name.hasPrefix(".") else { continue }
             names.append(name)
         }
