@@ -206,29 +206,44 @@ final class SheetFixture: @unchecked Sendable {
     /// The sheet's accessibility tree, one `role<TAB>name` line per visible control, read
     /// through AT-SPI as a screen reader reads it.
     func accessibleTree(pid: UInt32) async throws -> [String] {
+        try await sheetTreeLines(pid: pid).map(String.init)
+    }
+
+    /// The lines `scripts/sheet-tree.py PID ARGUMENTS` prints (none while AT-SPI does not see
+    /// the sheet yet).
+    func sheetTreeLines(pid: UInt32, _ arguments: [String] = []) async throws -> [Substring] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Resources/sheet-tree.py").path
         let run = try await ChildProcess.run(
-            "/usr/bin/python3", [script, "\(pid)"], environment: toolEnvironment, deadline: .seconds(30))
+            "/usr/bin/python3", [script, "\(pid)"] + arguments, environment: toolEnvironment, deadline: .seconds(30))
         guard run.termination == .exited(0) else { return [] }
-        return run.standardOutput.split(separator: "\n").map(String.init)
+        return run.standardOutput.split(separator: "\n")
+    }
+
+    /// Reads with `read` until what it read satisfies `condition`, and returns it; on a
+    /// timeout the last reading is recorded as an issue.
+    func waitForReading<T>(
+        _ what: String, deadline: Deadline, read: () async throws -> T, _ condition: (T) -> Bool
+    ) async throws -> T {
+        var last: T?
+        do {
+            try await waitUntil(what, deadline: deadline, interval: .milliseconds(100)) {
+                let reading = try await read()
+                last = reading
+                return condition(reading)
+            }
+        } catch {
+            Issue.record("last reading: \(last.map { "\($0)" } ?? "none")")
+            throw error
+        }
+        return last!
     }
 
     /// Waits until the accessibility tree satisfies `condition` and returns it.
     func waitForTree(
         pid: UInt32, _ what: String, deadline: Deadline = .seconds(30), _ condition: ([String]) -> Bool
     ) async throws -> [String] {
-        var tree: [String] = []
-        do {
-            try await waitUntil(what, deadline: deadline, interval: .milliseconds(100)) {
-                tree = try await accessibleTree(pid: pid)
-                return condition(tree)
-            }
-        } catch {
-            Issue.record("last tree read: \(tree)")
-            throw error
-        }
-        return tree
+        try await waitForReading(what, deadline: deadline, read: { try await accessibleTree(pid: pid) }, condition)
     }
 
     /// The names of the visible buttons in tree order.

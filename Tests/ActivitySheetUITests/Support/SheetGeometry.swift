@@ -31,29 +31,14 @@ extension SheetFixture {
     /// The visible controls of the sheet process `pid`, in tree order (empty while AT-SPI
     /// does not see it yet).
     func placedControls(pid: UInt32) async throws -> [PlacedControl] {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Resources/sheet-tree.py").path
-        let run = try await ChildProcess.run(
-            "/usr/bin/python3", [script, "\(pid)", "--geometry"], environment: toolEnvironment, deadline: .seconds(30))
-        guard run.termination == .exited(0) else { return [] }
-        return run.standardOutput.split(separator: "\n").compactMap(PlacedControl.init(line:))
+        try await sheetTreeLines(pid: pid, ["--geometry"]).compactMap(PlacedControl.init(line:))
     }
 
     /// Waits until the controls satisfy `condition` and returns them.
     func waitForControls(
         pid: UInt32, _ what: String, deadline: Deadline = .seconds(30), _ condition: ([PlacedControl]) -> Bool
     ) async throws -> [PlacedControl] {
-        var controls: [PlacedControl] = []
-        do {
-            try await waitUntil(what, deadline: deadline, interval: .milliseconds(100)) {
-                controls = try await placedControls(pid: pid)
-                return condition(controls)
-            }
-        } catch {
-            Issue.record("last controls read: \(controls)")
-            throw error
-        }
-        return controls
+        try await waitForReading(what, deadline: deadline, read: { try await placedControls(pid: pid) }, condition)
     }
 
     /// The X window's place on the screen and its size (`xdotool getwindowgeometry`).
