@@ -34,13 +34,10 @@ struct HotPathRun {
             address: address, scratch: scratch, launcher: launcher)
         let manifestDirectory = scratch + "/hot-\(total)/manifests"
         try Workload.writeManifests(into: manifestDirectory, range: 0..<sizeRun.workload.manifests)
-        let (broker, _) = try launcher.start(extensionDirectories: [manifestDirectory], wrapped: true)
+        let measured = try MeasuredBroker(sizeRun: sizeRun, manifestDirectory: manifestDirectory)
+        let broker = measured.process
         defer { try? launcher.stop(broker) }
-        let registrants = try sizeRun.registerDynamic()
-        let provider = try ProviderService(address: address)
-        try provider.register()
-        let client = try BlockingConnection(address: address)
-        try client.addMatch(Job1.finished.rule())
+        let (provider, client) = (measured.provider, measured.client)
 
         var round: [() throws -> Void] = []
         let ping = try EncodedCall(
@@ -112,7 +109,7 @@ struct HotPathRun {
                         used[0].wakes, used[1].wakes, used[2].wakes, used[3].wakes))
         }
         if Self.only == nil || Self.only!.contains("c") { lines += try cClient(offset: 6_000_000) }
-        withExtendedLifetime((registrants, provider)) {}
+        withExtendedLifetime(measured) {}
         return lines
     }
 

@@ -27,17 +27,15 @@ struct MemoryRun {
         _ = try PerformMemoryRun(address: address, launcher: launcher, extensionDirectories: [manifestDirectory, extraDirectory])
             .run(readings: &readings)
 
-        let (broker, _) = try launcher.start(extensionDirectories: [manifestDirectory], wrapped: true)
+        let measured = try MeasuredBroker(sizeRun: sizeRun, manifestDirectory: manifestDirectory)
+        let broker = measured.process
         defer { try? launcher.stop(broker) }
-        let registrants = try sizeRun.registerDynamic()
-        let provider = try ProviderService(address: address)
-        try provider.register()
-        let client = try BlockingConnection(address: address)
+        let client = measured.client
         for url in [Workload.urlA, Workload.urlB, Workload.providerURL] {
             try client.callDiscardingReply(try SizeRun.listCall(url))
         }
         readings.append(MemoryReading.read(pid: broker.pid))
-        withExtendedLifetime((registrants, provider)) {}
+        withExtendedLifetime(measured) {}
 
         let labels = ["fresh broker, before Performs", "same, after 10,000 Performs", "broker (N+M activities)"]
         var lines = ["memory at N+M = \(total)                  VmRSS kB    Pss kB  private kB"]

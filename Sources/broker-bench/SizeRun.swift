@@ -70,14 +70,10 @@ final class SizeRun {
         ) { $1 }
 
         // The measured broker: `manifests` from files plus `dynamic` registrations.
-        let (broker, _) = try launcher.start(extensionDirectories: [manifestDirectory], wrapped: true)
+        let measured = try MeasuredBroker(sizeRun: self, manifestDirectory: manifestDirectory)
+        let broker = measured.process
         defer { try? launcher.stop(broker) }
-        let registrants = try registerDynamic()
-        let provider = try ProviderService(address: address)
-        try provider.register()
-
-        let client = try BlockingConnection(address: address)
-        try client.addMatch(Job1.finished.rule())
+        let (provider, client) = (measured.provider, measured.client)
         try checkCounts(client)
         // The registry loaded and its answers cached, before any job exists.
         for url in [Workload.urlA, Workload.urlB, Workload.providerURL] {
@@ -137,7 +133,7 @@ final class SizeRun {
         progress(
             "storm \(figures["storm"]!.p50Microseconds / 1000) ms; list p99 during \(figures["listDuringStorm"]!.p99Microseconds) µs, after \(figures["listAfterStorm"]!.p99Microseconds) µs"
         )
-        withExtendedLifetime((registrants, provider)) {}
+        withExtendedLifetime(measured) {}
     }
 
     /// Registers the `dynamic` activities from several connections (pipelined); returns the connections.
