@@ -14,17 +14,21 @@ enum DistinctURLs {
         return url[..<query] + "-\(index)" + url[query...]
     }
 
-    /// Times `count` calls (after 200 warm-up calls, also distinct), each call encoded before
-    /// the clock starts; first checks that such a URL lists `expected` activities.
-    static func time(_ client: BlockingConnection, url: String, expected: Int, count: Int) throws -> Figure {
-        let warmUp = 200
+    /// Untimed distinct-URL calls before the timed ones.
+    static let warmUp = 200
+
+    /// A body for `PairedTiming.time` that sends the next of `count + warmUp` distinct URLs on
+    /// each call, each call encoded before the clock starts; first checks that such a URL
+    /// lists `expected` activities.
+    static func caller(_ client: BlockingConnection, url: String, expected: Int, count: Int) throws -> () throws -> Void {
         let calls = try (0..<(count + warmUp + 1)).map { try SizeRun.listCall(Self.url(url, $0)) }
         let listed = try client.call(calls[count + warmUp]).body.first?.array?.count ?? -1
         if listed != expected {
             throw BenchFailure("ListActivities(\(Self.url(url, count + warmUp))) gave \(listed) activities, designed for \(expected)")
         }
         var next = 0
-        return try timeCalls(count, warmUp: warmUp) {
+        return {
+            precondition(next < count + warmUp, "more distinct-URL calls than encoded")
             try client.callDiscardingReply(calls[next])
             next += 1
         }

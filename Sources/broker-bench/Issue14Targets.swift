@@ -2,8 +2,9 @@
 
 extension Report {
     /// (name, measured, limit, unit) of each target issue 14 adds: `ListActivities` with a
-    /// distinct URL per call within 1.5× Ping p50 at 1,000 and 10,000, and start with 10,000
-    /// manifests to the name owned within 250 ms.
+    /// distinct URL per call within 1.5× Ping p50 (the Pings timed alternating with it:
+    /// `Report.ratio`) at 1,000 and 10,000, and start with 10,000 manifests to the name owned
+    /// within 250 ms.
     func issue14Targets() -> [(String, Double?, Double, String)] {
         var targets: [(String, Double?, Double, String)] = []
         for size in [1000, 10_000] where sizes.contains(size) {

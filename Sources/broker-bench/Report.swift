@@ -1,4 +1,4 @@
-// The results table (each figure with its ratio to the same run's Ping), the targets, and the JSON file.
+// The results table (each figure with its ratio to the Ping timed alternating with it), the targets, and the JSON file.
 import DBus
 import Foundation
 
@@ -32,7 +32,10 @@ struct Report: Codable {
         monotonic time around the call, including the daemon's routing both ways. \
         Perform → Finished: the Perform reply, then reading until the job's unicast Finished. \
         Storm: 40 connections on 40 threads, each sends its 250 RegisterActivity calls at once \
-        and reads the replies; wall time from release to the last reply.
+        and reads the replies; wall time from release to the last reply. \
+        Ratios: each latency figure is timed alternating with Peer.Ping in blocks of \
+        \(PairedTiming.block) calls (Ping, figure, Ping, ...); its ratio is to those Pings \
+        (JSON: "<figure>.ping"); the floor row pools every pair's Pings and is the during-storm rows' floor.
         """
 
     init(sizes: [Int], runs: Int, callsPerFigure: Int, results: [[Int: [String: Figure]]]) {
@@ -81,9 +84,9 @@ struct Report: Codable {
 
     private func figure(_ size: Int, _ name: String) -> Figure? { medians["\(size)"]?[name] }
 
-    /// The median over runs of each run's ratio (figure p50 or p99 to that run's Ping).
+    /// The median over runs of each run's ratio (figure p50 or p99 to the Ping timed with it).
     func ratio(_ size: Int, _ name: String, p99: Bool = false) -> Double? {
-        guard let figures = perRun["\(size)"]?[name], let pings = perRun["\(size)"]?["ping"],
+        guard let figures = perRun["\(size)"]?[name], let pings = pairedFloor(size, name),
             figures.count == pings.count
         else { return nil }
         let ratios = zip(figures, pings).map { figure, ping in
@@ -130,7 +133,7 @@ struct Report: Codable {
     // MARK: Text
 
     private static let rows: [(String, String, Kind)] = [
-        ("ping", "Peer.Ping (floor)", .latency),
+        ("ping", "Peer.Ping (floor, all pairs)", .latency),
         ("list15Distinct", "ListActivities, 15, distinct URLs", .latency),
         ("list60Distinct", "ListActivities, 60, distinct URLs", .latency),
         ("list15", "ListActivities, 15, same URL (cache)", .latency),
@@ -160,7 +163,7 @@ struct Report: Codable {
     /// The table: one line per figure, one column per size.
     func text() -> String {
         let width = 34
-        let column = 38
+        let column = 44
         func pad(_ text: String, _ n: Int) -> String {
             text.count >= n ? text : text + String(repeating: " ", count: n - text.count)
         }
@@ -189,8 +192,9 @@ struct Report: Codable {
                 case .latency:
                     let r50 = ratio(size, name).map { String(format: "%.2f×", $0) } ?? "-"
                     let r99 = ratio(size, name, p99: true).map { String(format: "%.2f×", $0) } ?? "-"
+                    let floor = figure(size, PairedTiming.floorName(name)).map { String(format: " (%.0f)", $0.p50Microseconds) } ?? ""
                     cells.append(
-                        String(format: "| %.0f/%.0f µs %@/%@ %.0f/s", f.p50Microseconds, f.p99Microseconds, r50, r99, f.callsPerSecond))
+                        String(format: "| %.0f/%.0f µs %@/%@%@ %.0f/s", f.p50Microseconds, f.p99Microseconds, r50, r99, floor, f.callsPerSecond))
                 case .wall:
                     let pingRate = figure(size, "ping")?.callsPerSecond ?? 0
                     cells.append(
@@ -207,7 +211,8 @@ struct Report: Codable {
             lines.append(pad(title, width) + cells.map { pad($0, column) }.joined())
         }
         lines.append("")
-        lines.append("latency cells: p50/p99, ratio to the same run's Ping p50/p99, calls/s (median over runs)")
+        lines.append(
+            "latency cells: p50/p99, ratio to the p50/p99 of the Ping timed alternating with that figure (its p50 µs in brackets; the during-storm rows: the floor row's), calls/s (median over runs)")
         lines.append("method: " + method)
         if let share, !share.bareNanoseconds.isEmpty {
             lines.append("")

@@ -81,20 +81,21 @@ final class SizeRun {
         }
         figures["rss"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
 
-        // 1. The floor.
-        let ping = try EncodedCall(
-            MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
-        figures["ping"] = try timeCalls(counts.latency) { try client.callDiscardingReply(ping) }
-        progress("ping p50 \(figures["ping"]!.p50Microseconds) µs")
+        // 1. The floor: Peer.Ping, timed alternating with each figure below (PairedTiming).
+        let paired = try PairedTiming(client: client)
 
         // 2. ListActivities.
         let listA = try Self.listCall(Workload.urlA)
         let listB = try Self.listCall(Workload.urlB)
-        figures["list15"] = try timeCalls(counts.latency) { try client.callDiscardingReply(listA) }
-        figures["list60"] = try timeCalls(counts.latency) { try client.callDiscardingReply(listB) }
+        try paired.time("list15", counts.latency, into: &figures) { try client.callDiscardingReply(listA) }
+        try paired.time("list60", counts.latency, into: &figures) { try client.callDiscardingReply(listB) }
         progress("list p50 \(figures["list15"]!.p50Microseconds) / \(figures["list60"]!.p50Microseconds) µs")
-        figures["list15Distinct"] = try DistinctURLs.time(client, url: Workload.urlA, expected: Workload.expectedA, count: counts.latency)
-        figures["list60Distinct"] = try DistinctURLs.time(client, url: Workload.urlB, expected: Workload.expectedB, count: counts.latency)
+        for (name, url, expected) in [
+            ("list15Distinct", Workload.urlA, Workload.expectedA), ("list60Distinct", Workload.urlB, Workload.expectedB),
+        ] {
+            let call = try DistinctURLs.caller(client, url: url, expected: expected, count: counts.latency)
+            try paired.time(name, counts.latency, warmUp: DistinctURLs.warmUp, into: &figures, call)
+        }
         progress("list, distinct URLs, p50 \(figures["list15Distinct"]!.p50Microseconds) / \(figures["list60Distinct"]!.p50Microseconds) µs")
 
         // The same answers echoed by the bench's own DBus-module service: the reply-size floor.
@@ -103,7 +104,7 @@ final class SizeRun {
             let echo = try EncodedCall(
                 ProviderService.records.call(
                     try BusName(provider.connection.uniqueName), path: ProviderService.path, body: [.uint32(UInt32(count))]))
-            figures[name] = try timeCalls(counts.latency) { try client.callDiscardingReply(echo) }
+            try paired.time(name, counts.latency, into: &figures) { try client.callDiscardingReply(echo) }
         }
         progress("echo p50 \(figures["echo15"]!.p50Microseconds) / \(figures["echo60"]!.p50Microseconds) µs")
 
@@ -114,10 +115,10 @@ final class SizeRun {
         let performProvider = try Self.brokerCall(
             Broker1.perform,
             [.string(Workload.providerActivity), .vardict([ItemKey.url: .string(Workload.providerURL)]), .vardict([:])])
-        figures["performOpen"] = try timeCalls(counts.perform, warmUp: 50) {
+        try paired.time("performOpen", counts.perform, warmUp: 50, into: &figures) {
             try Self.performAndWait(client, performOpen)
         }
-        figures["performProvider"] = try timeCalls(counts.perform, warmUp: 50) {
+        try paired.time("performProvider", counts.perform, warmUp: 50, into: &figures) {
             try Self.performAndWait(client, performProvider)
         }
         progress(
@@ -128,7 +129,9 @@ final class SizeRun {
 
         // 4. The registration storm, with ListActivities running through it, then after it.
         try storm(client: client, list: listB)
-        figures["listAfterStorm"] = try timeCalls(counts.latency) { try client.callDiscardingReply(listB) }
+        try paired.time("listAfterStorm", counts.latency, into: &figures) { try client.callDiscardingReply(listB) }
+        figures["ping"] = paired.floor
+        progress("ping p50, all pairs, \(figures["ping"]!.p50Microseconds) µs")
         figures["rssAfterStorm"] = Figure(value: BrokerLauncher.residentKilobytes(of: broker.pid))
         progress(
             "storm \(figures["storm"]!.p50Microseconds / 1000) ms; list p99 during \(figures["listDuringStorm"]!.p99Microseconds) µs, after \(figures["listAfterStorm"]!.p99Microseconds) µs"
