@@ -20,11 +20,15 @@ enum DistinctURLs {
     /// A body for `PairedTiming.time` that sends the next of `count + warmUp` distinct URLs on
     /// each call, each call encoded before the clock starts; first checks that such a URL
     /// lists `expected` activities.
-    static func caller(_ client: BlockingConnection, url: String, expected: Int, count: Int) throws -> () throws -> Void {
+    static func caller(
+        _ client: BlockingConnection, url: String, expected: Int, count: Int
+    ) throws -> () throws -> Void {
         let calls = try (0..<(count + warmUp + 1)).map { try SizeRun.listCall(Self.url(url, $0)) }
         let listed = try client.call(calls[count + warmUp]).body.first?.array?.count ?? -1
         if listed != expected {
-            throw BenchFailure("ListActivities(\(Self.url(url, count + warmUp))) gave \(listed) activities, designed for \(expected)")
+            throw BenchFailure(
+                "ListActivities(\(Self.url(url, count + warmUp))) gave \(listed) activities, designed for \(expected)"
+            )
         }
         var next = 0
         return {

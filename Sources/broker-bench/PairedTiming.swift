@@ -16,9 +16,10 @@ final class PairedTiming {
     /// edges where Ping follows the figure, 0.5% of the Ping samples, so even if every edge
     /// Ping were slowed they could not be Ping's p99 (the slowest 1%) by themselves, which
     /// blocks of 100 (1%) could. Short enough that both figures see the same machine mode: a
-    /// Ping block takes 25–40 ms, a `ListActivities` block 40–60 ms, a Perform → Finished
-    /// block 120–200 ms, so a pair's two blocks are at most a quarter of a second apart
-    /// while a mode lasts seconds.
+    /// Ping block takes 15–40 ms, a `ListActivities` block 30–90 ms, a Perform → Finished
+    /// block 80–250 ms, so a pair's two blocks are at most a quarter of a second apart, while
+    /// a mode mostly lasts longer: per-block medians of one run moved together (a Ping block
+    /// at 117 µs beside a provider Perform block at 505 µs, one at 222 µs beside 683 µs).
     static let block = 200
 
     /// The figures key of the Ping samples paired with figure `name` (`"list15.ping"`); the
@@ -34,7 +35,8 @@ final class PairedTiming {
     init(client: BlockingConnection) throws {
         self.client = client
         ping = try EncodedCall(
-            MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+            MethodCall(
+                destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
     }
 
     /// Every pair's Ping samples so far: the table's "Peer.Ping (floor)" row, and the floor of
