@@ -37,7 +37,8 @@ struct LaunchedChild: Sendable {
     var role: Role
 }
 
-/// Starts dispatch plans on the broker's loop and reports each one's outcome once.
+/// Starts dispatch plans on the broker's loop and reports each one's outcome once, never
+/// before `start` returns (`JobTable.perform` replies to `Perform` after starting the plan).
 final class Dispatcher: @unchecked Sendable {
     private let connection: Connection
     private let opener: [String]
@@ -94,7 +95,8 @@ final class Dispatcher: @unchecked Sendable {
         }
     }
 
-    /// Starts the plan; `completion` runs once on the loop unless the dispatch is cancelled.
+    /// Starts the plan; `completion` runs once on the loop, in a later turn than this call, unless
+    /// the dispatch is cancelled.
     ///
     /// `deadline` (uptime nanoseconds) is the job's: its owner cancels the dispatch then, so D-Bus
     /// calls arm no timer of their own; it tells a `NoReply` that came late (a timeout) from

@@ -67,11 +67,17 @@ final class JobTable: @unchecked Sendable {
 
     // MARK: Perform
 
-    /// `Perform`: every check happens before the job exists (API.md §3); then `reply` sends the
-    /// job's path and the dispatch starts right after it, in the same turn of the loop (no hop).
-    /// The reply goes first so that a caller always has its job before anything of the job
-    /// happens: were the broker to die after calling a provider but before replying, the caller
-    /// would get an error for `Perform` instead of its job's end.
+    /// `Perform`: every check happens before the job exists (API.md §3); then the dispatch
+    /// starts and `reply` sends the job's path right after it, in the same turn of the loop.
+    ///
+    /// The dispatch goes first because the bus routes our messages one after the other: a
+    /// provider's call sent after the reply waited a whole routing behind it, on the path of
+    /// every `Perform` → `Finished`, while the reply is only what the caller reads first. No
+    /// dispatch reports its outcome before `start` returns (its completion runs in a later turn:
+    /// `Dispatcher.start`, `Connection.call`), so `Finished` still follows the reply. Both leave
+    /// in this turn, back to back; a broker killed between the two writes would leave the caller
+    /// with an error for `Perform` while the provider has the call, as any crash mid-job leaves
+    /// its caller without `Finished`.
     func perform(
         id: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String,
         reply: (ObjectPath) -> Void
@@ -84,8 +90,8 @@ final class JobTable: @unchecked Sendable {
         let plan = try prepare(activity, items: items, activationToken: options[OptionKey.activationToken]?.string)
         try admit(caller: caller)
         let job = create(caller: caller, activityID: activity.id, state: .running, timeout: timeout)
-        reply(job.path)
         start(job, plan: plan)
+        reply(job.path)
         log.frequentEvent("job \(job.number): \(activity.id) started (by \(caller))")
     }
 

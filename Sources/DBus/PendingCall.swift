@@ -58,6 +58,11 @@ extension Connection {
     /// `autoStart: false` asks the bus not to activate the destination. `timeout: nil` arms no
     /// timer: for a caller that ends the wait itself (`cancel()` at a deadline of its own), so
     /// that a call costs no timer set and cancelled on the loop.
+    ///
+    /// `completion` never runs before `call` returns, even for a failure known at once (a body
+    /// that cannot be encoded, a closed connection): those are delivered in a later turn of the
+    /// loop. So a caller on the loop may still send what must precede the outcome (the broker
+    /// replies to `Perform` after it called the provider, and `Finished` must follow that reply).
     @discardableResult
     public func call(
         _ call: MethodCall, timeout: Duration? = .seconds(25), autoStart: Bool = true,
@@ -68,7 +73,7 @@ extension Connection {
         do {
             message = try Message.methodCall(call, autoStart: autoStart)
         } catch {
-            perform { pending.complete(.failure(error)) }
+            queue.async { pending.complete(.failure(error)) }
             return pending
         }
         perform { self.send(message, pending: pending, timeout: timeout, description: "\(call.member)") }
@@ -93,14 +98,16 @@ extension Connection {
         return try result.get()
     }
 
+    /// Its failures complete `pending` in a later turn: `call` promises that its completion
+    /// never runs before `call` returns.
     private func send(_ message: Message, pending: PendingCall, timeout: Duration?, description: String) {
         guard isOpen, let connection = raw else {
-            pending.complete(.failure(.disconnected()))
+            queue.async { pending.complete(.failure(.disconnected())) }
             return
         }
         var serial: UInt32 = 0
         guard dbus_connection_send(connection, message.raw, &serial) != 0 else {
-            pending.complete(.failure(.failed("libdbus could not send \(description)")))
+            queue.async { pending.complete(.failure(.failed("libdbus could not send \(description)"))) }
             return
         }
         pending.serial = serial

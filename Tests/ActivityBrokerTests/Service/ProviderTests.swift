@@ -164,4 +164,31 @@ struct ProviderTests {
         #expect(try await f.stopBroker() == .exited(0))
         #expect(f.read(f.usageFile)?.contains("org.test.hangs") != true)
     }
+
+    /// The broker calls the provider first and replies to `Perform` right after, in the same
+    /// turn (a routing less on the way to `Finished`); the caller must still read its job's path
+    /// before its `Finished`, however fast the provider answers. Read on a plain libdbus
+    /// connection, in the order the bus delivered.
+    @Test("The Perform reply reaches the caller before Finished, with a provider that answers at once")
+    func replyBeforeFinished() async throws {
+        let (f, provider) = try await Self.start()
+        defer { withExtendedLifetime(provider) {} }
+        let caller = try BlockingConnection(address: f.bus.address)
+        try caller.addMatch(MatchRule(interface: BrokerFixture.jobInterface, member: "Finished"))
+        let perform = try EncodedCall(
+            MethodCall(
+                destination: BrokerFixture.busName, path: BrokerFixture.path, interface: BrokerFixture.interface,
+                member: "Perform", body: [.string("org.test.completes"), .vardict(Self.items), .vardict([:])]))
+        for _ in 0..<20 {
+            let serial = caller.send(perform)
+            caller.flush()
+            var order: [String] = []
+            let deadline = ContinuousClock.now + .seconds(10)
+            while order.count < 2, let message = caller.next(until: deadline) {
+                if message.kind == .methodReturn, message.replySerial == serial { order.append("reply") }
+                if message.member == "Finished" { order.append("Finished") }
+            }
+            #expect(order == ["reply", "Finished"])
+        }
+    }
 }
