@@ -92,7 +92,8 @@ public final class Broker: @unchecked Sendable {
                 })
             let sessions = BrowsingSessions(
                 connection: connection, browser: BrowserClient(connection: connection, log: log), machine: machine,
-                environment: configuration.environment, log: log, attributions: attributions)
+                environment: configuration.environment, log: log, attributions: attributions,
+                gestureWindow: configuration.gestureWindow)
             let shares = ShareRequests(
                 connection: connection, offers: offers, activities: activities, jobs: jobs,
                 sheet: SheetClient(connection: connection, log: log), sessions: sessions, machine: machine,

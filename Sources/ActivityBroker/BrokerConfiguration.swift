@@ -18,6 +18,11 @@ public struct BrokerConfiguration: Sendable {
     /// How long a finished job stays readable by its caller (API.md §6), as a row of `FinishedJobs`. The hidden flag
     /// `--job-afterlife SECONDS` (a testing aid, e.g. `0.2`) shortens it.
     public var jobAfterlife: Duration = .seconds(60)
+    /// How long after a browser window is shown its click's gesture proof may arrive (API.md
+    /// §11; `AttributionGesture.defaultWindow`). The hidden flag `--gesture-window SECONDS` (a
+    /// testing aid) changes it: tests that need a proof in time on a loaded machine widen it,
+    /// tests of a late proof narrow it.
+    public var gestureWindow: Duration = AttributionGesture.defaultWindow
     /// How old the list of activatable bus names may be before a lookup miss refreshes it
     /// (5 s). `--activatable-refresh-interval SECONDS` (a testing aid) changes it, so that a
     /// test can make the refresh due at once instead of waiting for time to pass.
@@ -91,6 +96,14 @@ public struct BrokerConfiguration: Sendable {
                     throw UsageError("--job-afterlife needs a number of seconds, got '\(text)'")
                 }
                 configuration.jobAfterlife = .milliseconds(Int64(seconds * 1000))
+            case "--gesture-window":
+                // A testing aid, not in the usage text. No time at all would prove nothing.
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                    throw UsageError(
+                        "--gesture-window needs a number of seconds above 0 and at most 3600, got '\(text)'")
+                }
+                configuration.gestureWindow = .seconds(seconds)
             case "--activatable-refresh-interval":
                 // A testing aid, not in the usage text.
                 let text = try value(for: argument)

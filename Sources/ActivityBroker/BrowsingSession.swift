@@ -22,8 +22,8 @@ final class BrowsingSession: @unchecked Sendable {
     /// gesture is proven (`ClickActivated(true)` in time), then cleared; cleared also when
     /// the proof fails or comes too late.
     var attribution: EventAttribution?
-    /// Fires `AttributionGesture.window` after the window opened: an attribution still
-    /// unproven then is discarded.
+    /// Fires when the gesture window (`BrokerConfiguration.gestureWindow`) has passed since
+    /// the window opened: an attribution still unproven then is discarded.
     var attributionDeadline: DispatchWorkItem?
     /// The browser service's unique name serving the window; nil while it is being started
     /// (the first owner of the name afterwards adopts it).

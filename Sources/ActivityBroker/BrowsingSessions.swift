@@ -28,6 +28,8 @@ final class BrowsingSessions: @unchecked Sendable {
     private let graphical: Bool
     private let log: BrokerLog
     private let attributions: Attributions?
+    /// How long a shown window's gesture proof may take (`BrokerConfiguration.gestureWindow`).
+    private let gestureWindow: Duration
     private var sessions: [ObjectPath: BrowsingSession] = [:]
     private var countByOwner: [String: Int] = [:]
     private var nextNumber: UInt64 = 1
@@ -42,7 +44,8 @@ final class BrowsingSessions: @unchecked Sendable {
 
     init(
         connection: Connection, browser: BrowserClient, machine: any Environment,
-        environment: [String: String], log: BrokerLog, attributions: Attributions? = nil
+        environment: [String: String], log: BrokerLog, attributions: Attributions? = nil,
+        gestureWindow: Duration
     ) {
         self.connection = connection
         self.browser = browser
@@ -50,6 +53,7 @@ final class BrowsingSessions: @unchecked Sendable {
         self.graphical = GraphicalSession.isPresent(in: environment)
         self.log = log
         self.attributions = attributions
+        self.gestureWindow = gestureWindow
     }
 
     /// Starts following the owner of `org.activitybroker.Browser` and its events. On the loop.
@@ -210,7 +214,7 @@ final class BrowsingSessions: @unchecked Sendable {
 
     // MARK: Private Click Measurement
 
-    /// The window is shown: the gesture proof has `AttributionGesture.window` to arrive.
+    /// The window is shown: the gesture proof has `gestureWindow` to arrive.
     private func startAttributionDeadline(_ session: BrowsingSession) {
         guard session.attribution != nil else { return }
         let deadline = DispatchWorkItem { [unowned self] in
@@ -219,7 +223,8 @@ final class BrowsingSessions: @unchecked Sendable {
             log.debug("session \(session.number): click attribution discarded: the window did not become active in time")
         }
         session.attributionDeadline = deadline
-        connection.queue.asyncAfter(deadline: .now() + AttributionGesture.window, execute: deadline)
+        connection.queue.asyncAfter(
+            deadline: .now() + .nanoseconds(Int(gestureWindow.nanoseconds)), execute: deadline)
     }
 
     /// `ClickActivated(activated)`: keeps the session's click when the proof holds, once.
