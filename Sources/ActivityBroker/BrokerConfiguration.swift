@@ -103,7 +103,7 @@ public struct BrokerConfiguration: Sendable {
                     throw UsageError(
                         "--gesture-window needs a number of seconds above 0 and at most 3600, got '\(text)'")
                 }
-                configuration.gestureWindow = .seconds(seconds)
+                configuration.gestureWindow = .nanoseconds(Int64((seconds * 1e9).rounded()))
             case "--activatable-refresh-interval":
                 // A testing aid, not in the usage text.
                 let text = try value(for: argument)

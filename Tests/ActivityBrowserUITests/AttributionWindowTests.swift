@@ -128,7 +128,9 @@ import Testing
         defer { harness.stop() }
         let display = fixture.xvfb.display
         harness.extraEnvironment.withLock { $0["DISPLAY"] = display }
-        try await harness.start()
+        // The broker's side of the gesture rule is AttributionTests'; here its window is wide
+        // (a testing aid) so that a loaded machine cannot make the real window's proof late.
+        try await harness.start(arguments: ["--gesture-window", "30"])
         let store = harness.root + "/state/activity-broker/attribution.json"
         func stored() -> String { (try? String(contentsOfFile: store, encoding: .utf8)) ?? "" }
         let app = try fixture.bus.connect()

@@ -25,7 +25,7 @@ struct AttributionDeliveryTests {
 
     @Test("One endpoint answers, the other fails once: the retry posts only to the one that failed")
     func retryOnlyWhereItFailed() async throws {
-        let f = try await BrowseTests.start()
+        let f = try await AttributionTests.start()
         let server = try await AttributionReportServer(
             directory: f.root + "/https", sites: AttributionReportTests.sites)
         try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))

@@ -21,7 +21,7 @@ struct AttributionReportTests {
         "Click, trigger, SIGKILL, restart three days later: the exact report goes once to both well-known paths, without cookie, credentials or Referer; then it is gone"
     )
     func reportSentOnceAfterCrash() async throws {
-        let f = try await BrowseTests.start()
+        let f = try await AttributionTests.start()
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
         try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
 
@@ -59,7 +59,7 @@ struct AttributionReportTests {
         "Without the test CA the server is not trusted: the report fails, is kept for its one retry, and nothing arrives"
     )
     func untrustedServerIsNotReached() async throws {
-        let f = try await BrowseTests.start()
+        let f = try await AttributionTests.start()
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
         try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
         _ = try await f.stopBroker()
@@ -75,7 +75,7 @@ struct AttributionReportTests {
 
     @Test("The off switch also stops sending: a due report stays unsent while it is off")
     func offSwitchSendsNothing() async throws {
-        let f = try await BrowseTests.start()
+        let f = try await AttributionTests.start()
         let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
         try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
         _ = try await f.stopBroker()

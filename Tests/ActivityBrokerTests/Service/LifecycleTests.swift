@@ -138,6 +138,7 @@ struct LifecycleTests {
         let broker = try BuiltProducts.executable("activity-broker")
         for (arguments, word) in [
             (["--frobnicate"], "--frobnicate"), (["--bus"], "--bus"), (["--job-afterlife", "soon"], "soon"),
+            (["--gesture-window", "0"], "--gesture-window needs a number of seconds above 0"),
             (["--opener", "   "], "--opener"),
         ] {
             let run = try await ChildProcess.run(broker, arguments, environment: f.brokerEnvironment)
@@ -148,6 +149,7 @@ struct LifecycleTests {
         #expect(help.termination == .exited(0))
         #expect(help.standardOutput.contains("--extensions-dir"))
         #expect(!help.standardOutput.contains("--job-afterlife"), "a testing aid, not advertised")
+        #expect(!help.standardOutput.contains("--gesture-window"), "a testing aid, not advertised")
 
         let nowhere = "unix:path=\(f.root)/no-such-socket"
         let run = try await ChildProcess.run(broker, ["--bus", nowhere], environment: f.brokerEnvironment)

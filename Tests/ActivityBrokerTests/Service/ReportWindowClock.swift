@@ -23,9 +23,10 @@ struct ReportWindowClock {
         offset = (now / Self.day + 1) * Self.day - 120 - now
     }
 
-    /// A browsing broker (`BrowseTests.start`) on this clock, and a report server for both sites.
+    /// A browsing broker (`AttributionTests.start`: a proof is never late) on this clock, and a
+    /// report server for both sites.
     func start() async throws -> (BrokerFixture, AttributionReportServer) {
-        let f = try await BrowseTests.start(arguments: ["--clock-offset", String(offset)])
+        let f = try await AttributionTests.start(arguments: ["--clock-offset", String(offset)])
         let server = try await AttributionReportServer(
             directory: f.root + "/https", sites: AttributionReportTests.sites)
         return (f, server)

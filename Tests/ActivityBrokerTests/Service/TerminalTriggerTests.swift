@@ -50,7 +50,7 @@ struct TerminalTriggerTests {
         "Any other caller is refused with AccessDenied and nothing is stored: a plain client, a copy of share"
     )
     func othersAreRefused() async throws {
-        let f = try await BrowseTests.start()
+        let f = try await AttributionTests.start()
         let (_, proxy) = try await Self.clicked(f)
         let error = await f.errorName(
             Broker1.reportAttributionTrigger.name, [.string(AttributionTests.trigger), .string(Self.page)])

@@ -1,0 +1,57 @@
+// BrokerConfiguration.parse for the testing aids that set the broker's clocks: --gesture-window and --job-afterlife.
+import Testing
+
+@testable import ActivityBroker
+
+@Suite("BrokerConfiguration: testing aids")
+struct BrokerConfigurationTests {
+    /// The message `parse` throws for `arguments`, nil when it parsed.
+    static func usageMessage(_ arguments: [String]) -> String? {
+        do {
+            _ = try BrokerConfiguration.parse(arguments)
+            return nil
+        } catch {
+            return error.message ?? "(help)"
+        }
+    }
+
+    @Test("Without --gesture-window the product's 2 s hold")
+    func gestureWindowDefault() throws {
+        #expect(try BrokerConfiguration.parse([]).gestureWindow == .seconds(2))
+        #expect(AttributionGesture.defaultWindow == .seconds(2))
+    }
+
+    @Test(
+        "--gesture-window takes fractional seconds above 0, up to an hour",
+        arguments: [("0.2", Duration.milliseconds(200)), ("30", .seconds(30)), ("3600", .seconds(3600))])
+    func gestureWindowParses(text: String, window: Duration) throws {
+        #expect(try BrokerConfiguration.parse(["--gesture-window", text]).gestureWindow == window)
+    }
+
+    @Test(
+        "--gesture-window refuses what is no window, naming the option and the value",
+        arguments: ["0", "-1", "3600.5", "soon", "nan", "inf", "2s"])
+    func gestureWindowRefused(text: String) {
+        let message = Self.usageMessage(["--gesture-window", text])
+        #expect(
+            message == "--gesture-window needs a number of seconds above 0 and at most 3600, got '\(text)'",
+            "\(message ?? "parsed")")
+    }
+
+    @Test("--gesture-window without a value, or an empty one, says it needs one")
+    func gestureWindowMissing() {
+        #expect(Self.usageMessage(["--gesture-window"]) == "--gesture-window needs a value")
+        #expect(Self.usageMessage(["--gesture-window", ""]) == "--gesture-window needs a value")
+    }
+
+    @Test("--job-afterlife beside it: fractional seconds, 0 to a day, a bad value named")
+    func jobAfterlife() throws {
+        #expect(try BrokerConfiguration.parse([]).jobAfterlife == .seconds(60))
+        #expect(try BrokerConfiguration.parse(["--job-afterlife", "0.2"]).jobAfterlife == .milliseconds(200))
+        for text in ["-1", "86401", "soon"] {
+            #expect(
+                Self.usageMessage(["--job-afterlife", text])
+                    == "--job-afterlife needs a number of seconds, got '\(text)'")
+        }
+    }
+}
