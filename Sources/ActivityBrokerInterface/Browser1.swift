@@ -23,6 +23,11 @@ public enum Browser1: ServiceInterface {
     /// with no window is a no-op.
     public static let close = method("Close", in: "o handle")
 
+    /// API.md §11's gesture proof: a window opened with an activation token must become the
+    /// active window within this long after it is shown, or its `clickActivated` is false.
+    /// The window measures it (it alone sees the activation); the broker only bounds its wait.
+    public static let activationWindow: Duration = .seconds(2)
+
     /// `Event(o handle, s name, a{sv} details)`: unicast to the broker that opened `handle`.
     public static let event = signal("Event", "o handle, s name, a{sv} details")
 

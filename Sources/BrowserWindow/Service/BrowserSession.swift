@@ -50,7 +50,7 @@ final class BrowserSession {
         window.onRedirect = { [weak self] target, page in self?.redirected(to: target, page: page) }
         window.present(startupID: request.options.activationToken, transientFor: request.parentWindow)
         if request.options.reportsClickActivation {
-            window.watchActivation(within: .seconds(2)) { [weak self] active in
+            window.watchActivation(within: Browser1.activationWindow) { [weak self] active in
                 guard let self, !self.finished else { return }
                 self.send(.clickActivated(active))
             }

@@ -127,14 +127,14 @@ struct AttributionTests {
         #expect(!Self.stored(f).contains(#""kind""#), Comment(rawValue: Self.stored(f)))
     }
 
-    @Test("--gesture-window reaches the rule: with 30 s, a proof 3 s after the window opened is kept")
+    @Test("--gesture-window reaches the rule: with 30 s, a proof 4 s after the window opened is kept")
     func gestureWindowWidensTheRule() async throws {
         let f = try await Self.start()
         let browser = try await RecordingBrowser(bus: f.bus)
         let open = try await Self.browse(f, browser)
-        // Waiting past the default 2 s is this test's input: a broker that ignored the option
+        // Waiting past the default 3 s is this test's input: a broker that ignored the option
         // would discard the click before the proof.
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: AttributionGesture.defaultWindow + .seconds(1))
         try Self.proveGesture(browser, open)
         try await waitUntil("the click stored") { Self.stored(f).contains(#""kind":"click""#) }
         #expect(!f.log.contains("click attribution discarded"), Comment(rawValue: f.log))
