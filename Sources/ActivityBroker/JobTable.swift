@@ -67,17 +67,18 @@ final class JobTable: @unchecked Sendable {
 
     // MARK: Perform
 
-    /// `Perform`: every check happens before the job exists (API.md §3); then the dispatch
-    /// starts and `reply` sends the job's path right after it, in the same turn of the loop.
+    /// `Perform`: every check happens before the job exists (API.md §3); then `reply` sends the
+    /// job's path and the dispatch starts, in the same turn of the loop.
     ///
-    /// The dispatch goes first because the bus routes our messages one after the other: a
-    /// provider's call sent after the reply waited a whole routing behind it, on the path of
-    /// every `Perform` → `Finished`, while the reply is only what the caller reads first. No
-    /// dispatch reports its outcome before `start` returns (its completion runs in a later turn:
-    /// `Dispatcher.start`, `Connection.call`), so `Finished` still follows the reply. Both leave
-    /// in this turn, back to back; a broker killed between the two writes would leave the caller
-    /// with an error for `Perform` while the provider has the call, as any crash mid-job leaves
-    /// its caller without `Finished`.
+    /// A dispatch that starts with a call on the bus (a provider, an application's `Open`) goes
+    /// out just before the reply: the bus routes our messages one after the other, and behind
+    /// the reply the call waited a whole routing on the path of every `Perform` → `Finished`.
+    /// No dispatch reports its outcome before `start` returns (its completion runs in a later
+    /// turn: `Dispatcher.start`, `Connection.call`), so `Finished` still follows the reply. The
+    /// two messages leave back to back; a broker killed between the two writes would leave the
+    /// caller with an error for `Perform` while the provider has the call, as any crash mid-job
+    /// leaves its caller without `Finished`. A child's spawn (fork, exec, its scope) comes after
+    /// the reply: it would only hold the reply back, and its `Finished` waits for its exit.
     func perform(
         id: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String,
         reply: (ObjectPath) -> Void
@@ -90,8 +91,13 @@ final class JobTable: @unchecked Sendable {
         let plan = try prepare(activity, items: items, activationToken: options[OptionKey.activationToken]?.string)
         try admit(caller: caller)
         let job = create(caller: caller, activityID: activity.id, state: .running, timeout: timeout)
-        start(job, plan: plan)
-        reply(job.path)
+        if plan.startsWithACall {
+            start(job, plan: plan)
+            reply(job.path)
+        } else {
+            reply(job.path)
+            start(job, plan: plan)
+        }
         log.frequentEvent("job \(job.number): \(activity.id) started (by \(caller))")
     }
 
