@@ -97,11 +97,12 @@ public struct BrokerConfiguration: Sendable {
                 }
                 configuration.jobAfterlife = .milliseconds(Int64(seconds * 1000))
             case "--gesture-window":
-                // A testing aid, not in the usage text. No time at all would prove nothing.
+                // A testing aid, not in the usage text. No time at all would prove nothing: at
+                // least a millisecond (a tiny positive number would round to none).
                 let text = try value(for: argument)
-                guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                guard let seconds = Double(text), seconds >= 0.001, seconds <= 3600 else {
                     throw UsageError(
-                        "--gesture-window needs a number of seconds above 0 and at most 3600, got '\(text)'")
+                        "--gesture-window needs a number of seconds from 0.001 to 3600, got '\(text)'")
                 }
                 configuration.gestureWindow = .nanoseconds(Int64((seconds * 1e9).rounded()))
             case "--activatable-refresh-interval":

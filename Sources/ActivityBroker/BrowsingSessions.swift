@@ -223,6 +223,8 @@ final class BrowsingSessions: @unchecked Sendable {
             log.debug("session \(session.number): click attribution discarded: the window did not become active in time")
         }
         session.attributionDeadline = deadline
+        // Debug only; says the window in force (the tests read it to see `--gesture-window` applied).
+        log.debug("session \(session.number): the gesture proof may take \(gestureWindow)")
         connection.queue.asyncAfter(
             deadline: .now() + .nanoseconds(Int(gestureWindow.nanoseconds)), execute: deadline)
     }

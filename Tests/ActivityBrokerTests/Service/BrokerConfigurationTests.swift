@@ -25,19 +25,21 @@ struct BrokerConfigurationTests {
     }
 
     @Test(
-        "--gesture-window takes fractional seconds above 0, up to an hour",
-        arguments: [("0.2", Duration.milliseconds(200)), ("30", .seconds(30)), ("3600", .seconds(3600))])
+        "--gesture-window takes fractional seconds from a millisecond to an hour",
+        arguments: [
+            ("0.001", Duration.milliseconds(1)), ("0.2", .milliseconds(200)), ("30", .seconds(30)), ("3600", .seconds(3600)),
+        ])
     func gestureWindowParses(text: String, window: Duration) throws {
         #expect(try BrokerConfiguration.parse(["--gesture-window", text]).gestureWindow == window)
     }
 
     @Test(
         "--gesture-window refuses what is no window, naming the option and the value",
-        arguments: ["0", "-1", "3600.5", "soon", "nan", "inf", "2s"])
+        arguments: ["0", "1e-10", "0.0009", "-1", "3600.5", "soon", "nan", "inf", "2s"])
     func gestureWindowRefused(text: String) {
         let message = Self.usageMessage(["--gesture-window", text])
         #expect(
-            message == "--gesture-window needs a number of seconds above 0 and at most 3600, got '\(text)'",
+            message == "--gesture-window needs a number of seconds from 0.001 to 3600, got '\(text)'",
             "\(message ?? "parsed")")
     }
 

@@ -138,7 +138,7 @@ struct LifecycleTests {
         let broker = try BuiltProducts.executable("activity-broker")
         for (arguments, word) in [
             (["--frobnicate"], "--frobnicate"), (["--bus"], "--bus"), (["--job-afterlife", "soon"], "soon"),
-            (["--gesture-window", "0"], "--gesture-window needs a number of seconds above 0"),
+            (["--gesture-window", "0"], "--gesture-window needs a number of seconds from 0.001 to 3600"),
             (["--opener", "   "], "--opener"),
         ] {
             let run = try await ChildProcess.run(broker, arguments, environment: f.brokerEnvironment)
