@@ -40,8 +40,7 @@ struct HotPathRun {
         let (provider, client) = (measured.provider, measured.client)
 
         var round: [() throws -> Void] = []
-        let ping = try EncodedCall(
-            MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+        let ping = try SizeRun.pingCall()
         round.append { try client.callDiscardingReply(ping) }
         let rounds = calls / 10 + 20 + calls
         var index = 0

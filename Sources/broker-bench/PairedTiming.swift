@@ -34,9 +34,7 @@ final class PairedTiming {
     /// Pairs figures timed on `client` with `Peer.Ping` to the broker, sent on `client` too.
     init(client: BlockingConnection) throws {
         self.client = client
-        ping = try EncodedCall(
-            MethodCall(
-                destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+        ping = try SizeRun.pingCall()
     }
 
     /// Every pair's Ping samples so far: the table's "Peer.Ping (floor)" row, and the floor of
@@ -78,13 +76,18 @@ final class PairedTiming {
 }
 
 extension Report {
-    /// Each run's floor for figure `name`: the Pings timed alternating with it when it has
-    /// them; `PerformMemoryRun`'s own alternating Pings for `performPaired`; otherwise the
-    /// floor row (the storm's figures, which have their own probes, and the floor itself).
+    /// Each run's floor for figure `name`, named row by row so that no figure falls back to
+    /// another's floor unnoticed: the pooled floor row for itself and the during-storm rows
+    /// (which have their own probes too); `PerformMemoryRun`'s own Pings (another broker) for
+    /// `performPaired`; none for those Pings themselves; the Pings timed alternating with it
+    /// for every other figure (nil, so no ratio, if it has none).
     func pairedFloor(_ size: Int, _ name: String) -> [Figure]? {
         let figures = perRun["\(size)"]
-        if let paired = figures?[PairedTiming.floorName(name)] { return paired }
-        if name == "performPaired" { return figures?["pingPaired"] }
-        return figures?["ping"]
+        switch name {
+        case "ping", "listDuringStorm", "busDuringStorm", "pingDuringStorm": return figures?["ping"]
+        case "performPaired": return figures?["pingPaired"]
+        case "pingPaired": return nil
+        default: return figures?[PairedTiming.floorName(name)]
+        }
     }
 }

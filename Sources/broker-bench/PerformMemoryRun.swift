@@ -48,8 +48,7 @@ struct PerformMemoryRun {
             Broker1.call(
                 Broker1.perform,
                 [.string(Workload.providerActivity), .vardict([ItemKey.url: .string(Workload.providerURL)]), .vardict([:])]))
-        let ping = try EncodedCall(
-            MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+        let ping = try SizeRun.pingCall()
         // Each Perform → Finished is followed by a Ping, both timed: a ratio of two figures taken
         // under the same load, which the latency figures (Ping first, Performs later) are not.
         var performs: [UInt64] = []

@@ -43,6 +43,11 @@ final class SizeRun {
         try EncodedCall(Broker1.call(method, body))
     }
 
+    /// `Peer.Ping` to the broker: the floor every ratio of the bench is to.
+    static func pingCall() throws -> EncodedCall {
+        try EncodedCall(MethodCall(destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+    }
+
     /// `ListActivities` for `url` with no options.
     static func listCall(_ url: String) throws -> EncodedCall {
         try brokerCall(Broker1.listActivities, [.vardict([ItemKey.url: .string(url)]), .vardict([:])])

@@ -31,9 +31,7 @@ struct StormRun {
             address: address, scratch: scratch, launcher: launcher)
         let manifestDirectory = scratch + "/storm-\(total)/manifests"
         try Workload.writeManifests(into: manifestDirectory, range: 0..<sizeRun.workload.manifests)
-        let ping = try EncodedCall(
-            MethodCall(
-                destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping"))
+        let ping = try SizeRun.pingCall()
         let lists = [try SizeRun.listCall(Workload.urlB), try SizeRun.listCall(Workload.urlA)]
         var pings: [Figure] = []
         var walls: [Double] = []

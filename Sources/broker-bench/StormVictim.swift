@@ -32,9 +32,7 @@ struct StormVictim {
             try EncodedCall(
                 MethodCall(destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId")
             ),
-            try EncodedCall(
-                MethodCall(
-                    destination: Broker1.busName, path: Broker1.objectPath, interface: .peer, member: "Ping")),
+            try SizeRun.pingCall(),
         ]
     }
 
