@@ -53,7 +53,8 @@ final class OffersReplyCache {
             return replies.values[index].reply
         }
         let reply = try encode()
-        guard let size = reply.byteCount, size <= budget else { return reply }
+        let size = reply.wireLength
+        guard size <= budget else { return reply }
         if bytes + size > budget { evict(toFit: size) }
         replies[key] = Kept(reply: reply, bytes: size, lastUse: uses)
         bytes += size

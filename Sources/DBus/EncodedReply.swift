@@ -14,6 +14,11 @@ public final class EncodedReply: @unchecked Sendable {
     private let template: Message
     /// The body signature, compared with the method's out-signature at each reply.
     public let signature: Signature
+    /// The template's marshalled size in bytes, header and body: what `dbus_message_marshal`
+    /// would give, counted while encoding (`WireLength`) rather than by marshalling a copy.
+    /// What a cache of replies counts against its budget. Each reply sent is this plus its
+    /// reply serial and destination fields.
+    public let wireLength: Int
 
     /// Checks and encodes `values`. Throws `InvalidArgs` for inconsistent values (see `Value`),
     /// `Failed` when libdbus runs out of memory.
@@ -23,20 +28,10 @@ public final class EncodedReply: @unchecked Sendable {
         let message = Message(taking: raw)
         // As dbus_message_new_method_return does: nobody answers a reply.
         dbus_message_set_no_reply(raw, 1)
-        try ValueCoding.append(values, to: raw)
+        let bodyLength = try ValueCoding.append(values, to: raw)
         template = message
         signature = Value.signature(of: values)
-    }
-
-    /// The size of the marshalled message in bytes, header and body (`dbus_message_marshal`):
-    /// what a cache of replies counts against its budget; nil when libdbus is out of memory.
-    /// Marshals a copy each time: read it once.
-    public var byteCount: Int? {
-        var data: UnsafeMutablePointer<CChar>?
-        var length: Int32 = 0
-        guard dbus_message_marshal(template.raw, &data, &length) != 0 else { return nil }
-        dbus_free(data)
-        return Int(length)
+        wireLength = WireLength.bareHeader(signature: signature) + bodyLength
     }
 
     /// The decoded body (for tests and logs; decodes the template each time).

@@ -127,20 +127,26 @@ enum ValueCoding {
     /// container is abandoned), so a body is walked once; on a throw the caller drops the
     /// half-built message. Hot path (every reply): no `String` is built per node, basic types
     /// use static signatures, and a variant of a basic type skips libdbus's signature validator.
-    static func append(_ values: [Value], to message: OpaquePointer) throws(DBusError) {
+    /// Returns the body's marshalled length (`WireLength`), counted on the way, for callers
+    /// that keep the message and account for its size.
+    @discardableResult
+    static func append(_ values: [Value], to message: OpaquePointer) throws(DBusError) -> Int {
         var iter = DBusMessageIter()
+        var length = WireLength()
         try withUnsafeMutablePointer(to: &iter) { iter throws(DBusError) in
             dbus_message_iter_init_append(message, iter)
             for value in values {
                 if !value.isBasic { try checkLimits(value) }
-                try append(value, to: iter)
+                try append(value, to: iter, &length)
             }
         }
+        return length.bytes
     }
 
-    private static func appendBasic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ value: T)
-        throws(DBusError)
-    {
+    private static func appendBasic<T: BitwiseCopyable>(
+        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ value: T, _ length: inout WireLength
+    ) throws(DBusError) {
+        length.fixed(MemoryLayout<T>.size)
         var copy = value
         if dbus_message_iter_append_basic(iter, code, &copy) == 0 {
             throw .failed("libdbus could not append a value of type \(code)")
@@ -151,9 +157,11 @@ enum ValueCoding {
     /// (found as a C length shorter than the UTF-8 length: `strlen` instead of a byte-wise scan).
     /// A Swift `String` is always valid UTF-8, so NUL is the only thing left for libdbus to abort on.
     private static func appendString(
-        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ text: String, checkingNUL: Bool = false
+        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ text: String, _ wire: inout WireLength,
+        checkingNUL: Bool = false
     ) throws(DBusError) {
         let length = text.utf8.count
+        if code == CDBUS_TYPE_SIGNATURE { wire.signature(length) } else { wire.string(length) }
         let result: dbus_bool_t? = text.withCString { cString in
             if checkingNUL && strlen(cString) != length { return nil }
             var pointer: UnsafePointer<CChar>? = cString
@@ -197,37 +205,43 @@ enum ValueCoding {
         try result.get()
     }
 
-    private static func append(_ value: Value, to iter: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) {
+    /// Appends `value` (checked on the way) and counts its marshalled bytes in `length`.
+    private static func append(
+        _ value: Value, to iter: UnsafeMutablePointer<DBusMessageIter>, _ length: inout WireLength
+    ) throws(DBusError) {
         switch value {
-        case .byte(let v): try appendBasic(iter, CDBUS_TYPE_BYTE, v)
-        case .boolean(let v): try appendBasic(iter, CDBUS_TYPE_BOOLEAN, dbus_bool_t(v ? 1 : 0))
-        case .int16(let v): try appendBasic(iter, CDBUS_TYPE_INT16, v)
-        case .uint16(let v): try appendBasic(iter, CDBUS_TYPE_UINT16, v)
-        case .int32(let v): try appendBasic(iter, CDBUS_TYPE_INT32, v)
-        case .uint32(let v): try appendBasic(iter, CDBUS_TYPE_UINT32, v)
-        case .int64(let v): try appendBasic(iter, CDBUS_TYPE_INT64, v)
-        case .uint64(let v): try appendBasic(iter, CDBUS_TYPE_UINT64, v)
-        case .double(let v): try appendBasic(iter, CDBUS_TYPE_DOUBLE, v)
-        case .unixFD(let v): try appendBasic(iter, CDBUS_TYPE_UNIX_FD, v)
-        case .string(let v): try appendString(iter, CDBUS_TYPE_STRING, v, checkingNUL: true)
-        case .objectPath(let v): try appendString(iter, CDBUS_TYPE_OBJECT_PATH, v.rawValue)
-        case .signature(let v): try appendString(iter, CDBUS_TYPE_SIGNATURE, v.rawValue)
+        case .byte(let v): try appendBasic(iter, CDBUS_TYPE_BYTE, v, &length)
+        case .boolean(let v): try appendBasic(iter, CDBUS_TYPE_BOOLEAN, dbus_bool_t(v ? 1 : 0), &length)
+        case .int16(let v): try appendBasic(iter, CDBUS_TYPE_INT16, v, &length)
+        case .uint16(let v): try appendBasic(iter, CDBUS_TYPE_UINT16, v, &length)
+        case .int32(let v): try appendBasic(iter, CDBUS_TYPE_INT32, v, &length)
+        case .uint32(let v): try appendBasic(iter, CDBUS_TYPE_UINT32, v, &length)
+        case .int64(let v): try appendBasic(iter, CDBUS_TYPE_INT64, v, &length)
+        case .uint64(let v): try appendBasic(iter, CDBUS_TYPE_UINT64, v, &length)
+        case .double(let v): try appendBasic(iter, CDBUS_TYPE_DOUBLE, v, &length)
+        case .unixFD(let v): try appendBasic(iter, CDBUS_TYPE_UNIX_FD, v, &length)
+        case .string(let v): try appendString(iter, CDBUS_TYPE_STRING, v, &length, checkingNUL: true)
+        case .objectPath(let v): try appendString(iter, CDBUS_TYPE_OBJECT_PATH, v.rawValue, &length)
+        case .signature(let v): try appendString(iter, CDBUS_TYPE_SIGNATURE, v.rawValue, &length)
         case .array(let element, let items):
             try checkElement(element)
+            length.arrayStart(alignment: WireLength.alignment(of: element))
             try withContainer(iter, CDBUS_TYPE_ARRAY, element.rawValue) { sub throws(DBusError) in
                 for item in items {
                     try checkItem(item, of: element)
-                    try append(item, to: sub)
+                    try append(item, to: sub, &length)
                 }
             }
         case .dictionary(let key, let valueSignature, let entries):
             try checkDictionaryTypes(key, valueSignature)
+            length.arrayStart(alignment: 8)  // dictionary entries are structs
             let body = { (sub: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) in
                 for entry in entries {
                     try checkEntry(entry, key, valueSignature)
+                    length.structStart()
                     try withContainer(sub, CDBUS_TYPE_DICT_ENTRY, nil) { pair throws(DBusError) in
-                        try append(entry.key, to: pair)
-                        try append(entry.value, to: pair)
+                        try append(entry.key, to: pair, &length)
+                        try append(entry.value, to: pair, &length)
                     }
                 }
             }
@@ -238,19 +252,25 @@ enum ValueCoding {
             }
         case .structure(let fields):
             if fields.isEmpty { throw .invalidArgs("empty struct") }
+            length.structStart()
             try withContainer(iter, CDBUS_TYPE_STRUCT, nil) { sub throws(DBusError) in
-                for field in fields { try append(field, to: sub) }
+                for field in fields { try append(field, to: sub, &length) }
             }
         case .variant(let inner):
             if let code = inner.basicTypeCode {
                 // A single basic type code is always a valid signature.
+                length.signature(1)
                 let signature = UnsafeRawPointer(code.utf8Start).assumingMemoryBound(to: CChar.self)
-                try withContainer(iter, CDBUS_TYPE_VARIANT, signature) { sub throws(DBusError) in try append(inner, to: sub) }
+                try withContainer(iter, CDBUS_TYPE_VARIANT, signature) { sub throws(DBusError) in
+                    try append(inner, to: sub, &length)
+                }
             } else {
                 // libdbus aborts on an invalid contained signature: check it before opening.
                 try checkLimits(inner)
-                try withContainer(iter, CDBUS_TYPE_VARIANT, inner.signatureText) { sub throws(DBusError) in
-                    try append(inner, to: sub)
+                let signature = inner.signatureText
+                length.signature(signature.utf8.count)
+                try withContainer(iter, CDBUS_TYPE_VARIANT, signature) { sub throws(DBusError) in
+                    try append(inner, to: sub, &length)
                 }
             }
         }

@@ -1,4 +1,5 @@
 // Replies encoded once (EncodedReply): exact round trips to many callers, typed errors for bad values.
+import CDBus
 @testable import DBus
 import Foundation
 import Testing
@@ -59,6 +60,44 @@ import TestSupport
         try serve(pair, reply, out: "sa{sv}o")
         #expect(try await pair.call("/test/Encoded", "org.example.Encoded", "Get") == values)
         #expect(try EncodedReply([]).values == [])
+    }
+
+    /// The bodies whose lengths `wireLength` must get right: every kind of value, and padding
+    /// before and after each alignment (an 8-aligned value after a byte, an empty array of
+    /// structs, which still pads to 8, a variant's signature before its value).
+    static let shapes: [[Value]] = [
+        [],
+        [Self.records],
+        [.byte(1)],
+        [.byte(1), .int64(-2)],
+        [.byte(1), .int16(2), .byte(3), .uint16(4), .boolean(true), .uint64(5)],
+        [.byte(1), .array(element: "(ii)", [])],
+        [.byte(1), .array(element: "t", [.uint64(1), .uint64(2)]), .byte(3), .array(element: "y", [])],
+        [.string(""), .byte(1), .string("ü✓"), .objectPath("/a/b"), .signature("a{sv}"), .double(0.5)],
+        [.byte(1), .structure([.byte(2), .variant(.structure([.string("x"), .int32(3)]))])],
+        [.variant(.variant(.array(element: "s", [.string("a"), .string("bcd")]))), .variant(.byte(7))],
+        [.dictionary(key: "y", value: "ay", [DictEntry(key: .byte(1), value: .array(element: "y", [.byte(2)]))])],
+        [.dictionary(key: "t", value: "d", [DictEntry(key: .uint64(1), value: .double(2))]), .int16(-1)],
+        [.propertyArray([("a", .int32(1)), ("long name", .stringDict(["k": "v", "x": ""]))])],
+        [.vardict(["nested": .vardictArray([["n": .uint32(1)], [:]])]), .signature("")],
+        (0..<20).map { .signature(Signature(unchecked: String(repeating: "y", count: $0))) },
+    ]
+
+    @Test("The counted size is what dbus_message_marshal gives", arguments: Self.shapes.indices)
+    func theCountedSizeIsTheMarshalledSize(_ shape: Int) throws {
+        let values = Self.shapes[shape]
+        let reply = try EncodedReply(values)
+        // The same message as the template, marshalled the way the cache used to size it.
+        let raw = try #require(dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN))
+        defer { dbus_message_unref(raw) }
+        dbus_message_set_no_reply(raw, 1)
+        try ValueCoding.append(values, to: raw)
+        var data: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        #expect(dbus_message_marshal(raw, &data, &length) != 0)
+        dbus_free(data)
+        #expect(reply.wireLength == Int(length), "\(reply.signature)")
+        #expect(reply.values == values)
     }
 
     @Test func aReplyOfTheWrongSignatureFailsTheCall() async throws {
