@@ -4,11 +4,12 @@ import ActivityKit
 import DBus
 
 enum ActivityRecord {
-    /// The record `ListActivities` returns: id, localized name, icon, category, origin.
-    static func offered(_ activity: Activity, locale: String?) -> [String: Value] {
+    /// The record `ListActivities` returns: id, localized name (the first of the caller's
+    /// locale `candidates` it has, built once per request), icon, category, origin.
+    static func offered(_ activity: Activity, candidates: LocaleCandidates) -> [String: Value] {
         [
             RecordKey.id: .string(activity.id.rawValue),
-            RecordKey.name: .string(activity.localizedName(for: locale)),
+            RecordKey.name: .string(activity.localizedName(in: candidates)),
             RecordKey.icon: .string(activity.icon),
             RecordKey.category: .string(activity.category.rawValue),
             RecordKey.origin: .string(activity.origin.rawValue),
@@ -17,8 +18,10 @@ enum ActivityRecord {
 
     /// The record `ListRegistered` returns: the offered record plus `available`, and
     /// `reason` when it is not.
-    static func registered(_ activity: Activity, availability: Availability, locale: String?) -> [String: Value] {
-        var record = offered(activity, locale: locale)
+    static func registered(_ activity: Activity, availability: Availability, candidates: LocaleCandidates)
+        -> [String: Value]
+    {
+        var record = offered(activity, candidates: candidates)
         switch availability {
         case .available:
             record[RecordKey.available] = .boolean(true)

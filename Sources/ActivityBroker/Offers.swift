@@ -116,8 +116,9 @@ final class Offers: @unchecked Sendable {
         let options = try OptionSchema.listRegistered.validate(options)
         let locale = try Self.locale(options, method: "ListRegistered") ?? defaultLocale
         let visible = activities.registry.all.filter { $0.visibility.isVisible(owner: $0.owner, to: caller) }
+        let candidates = LocaleCandidates(locale)
         return visible.sorted { $0.id < $1.id }.map { activity in
-            ActivityRecord.registered(activity, availability: activities.availability(of: activity), locale: locale)
+            ActivityRecord.registered(activity, availability: activities.availability(of: activity), candidates: candidates)
         }
     }
 
@@ -153,12 +154,13 @@ final class Offers: @unchecked Sendable {
             isAvailable: { activities.availability(of: $0).isAvailable },
             schemeDefault: activities.schemeDefaults[url.scheme], usage: scores, now: clock(), locale: locale)
         nextSerial += 1
+        let candidates = LocaleCandidates(locale)
         let site = OffersForSite(serial: nextSerial, ranked: ranked, scores: scores) { activity in
             let target: TargetURLCheck? =
                 if case .open(let spec) = resolvedPerform(activity) { TargetURLCheck(spec) } else { nil }
             return OffersForSite.Entry(
                 id: activity.id, owner: activity.owner, category: activity.category, visibility: activity.visibility,
-                match: activity.match, target: target, record: offeredRecord(activity, locale: locale))
+                match: activity.match, target: target, record: offeredRecord(activity, locale: locale, candidates: candidates))
         }
         if sites.count >= Self.maximumSites { sites.removeAll(keepingCapacity: true) }
         sites[key] = site
@@ -171,16 +173,17 @@ final class Offers: @unchecked Sendable {
         return resolved
     }
 
-    /// The `a{sv}` record of `activity` for `locale`, built once and kept until the registry
-    /// changes (`invalidate(records: true)`).
-    private func offeredRecord(_ activity: Activity, locale: String?) -> Value {
+    /// The `a{sv}` record of `activity` for `locale` (whose `candidates` the caller built once
+    /// for all its activities), built once and kept until the registry changes
+    /// (`invalidate(records: true)`).
+    private func offeredRecord(_ activity: Activity, locale: String?, candidates: LocaleCandidates) -> Value {
         let key = locale ?? ""
         // An alias is named after its URL's scheme's default, so its record is not one per id.
-        if activity.defaultHandlerAlias { return .vardict(ActivityRecord.offered(activity, locale: locale)) }
+        if activity.defaultHandlerAlias { return .vardict(ActivityRecord.offered(activity, candidates: candidates)) }
         if let record = offeredRecords[key]?[activity.id] { return record }
         // Locales come from callers: keep a few, not one table per string ever sent.
         if offeredRecords[key] == nil, offeredRecords.count >= 8 { offeredRecords.removeAll() }
-        let record = Value.vardict(ActivityRecord.offered(activity, locale: locale))
+        let record = Value.vardict(ActivityRecord.offered(activity, candidates: candidates))
         offeredRecords[key, default: [:]][activity.id] = record
         return record
     }

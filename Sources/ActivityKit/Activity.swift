@@ -70,25 +70,18 @@ public struct Activity: Hashable, @unchecked Sendable {
 
     /// The name for a POSIX or BCP 47 locale, tried like gettext: `sr_RS.UTF-8@latin` tries `sr_RS@latin`,
     /// `sr@latin`, `sr_RS`, `sr`, then `name` (the codeset is dropped; `-` and `_` are interchangeable).
+    /// Builds the locale's `LocaleCandidates` on each call: for many activities and one
+    /// locale, build them once and use `localizedName(in:)`.
     public func localizedName(for locale: String?) -> String {
-        guard let locale, record.header.namesByteCount > 0 else { return self.name }
-        var base = Substring(locale)
-        var modifier: Substring? = nil
-        if let at = base.firstIndex(of: "@") {
-            modifier = base[base.index(after: at)...]
-            base = base[..<at]
-        }
-        if let dot = base.firstIndex(of: ".") { base = base[..<dot] }
-        if base.isEmpty || base == "C" || base == "POSIX" { return self.name }
-        let underscored = base.replacingOccurrences("-", "_")
-        var plain = [underscored, underscored.replacingOccurrences("_", "-")]
-        if let sep = underscored.firstIndex(of: "_") { plain.append(String(underscored[..<sep])) }
-        var tries: [String] = []
-        if let modifier, !modifier.isEmpty { tries = plain.map { "\($0)@\(modifier)" } }
-        tries += plain
+        localizedName(in: LocaleCandidates(locale))
+    }
+
+    /// The name under the first of `candidates` this activity has a non-empty name for, else `name`.
+    public func localizedName(in candidates: LocaleCandidates) -> String {
+        guard !candidates.isEmpty, record.header.namesByteCount > 0 else { return self.name }
         return record.withNames { names in
-            for t in tries {
-                if let n = LocalizedNames.name(for: t, in: names), !n.isEmpty { return n }
+            for key in candidates.keys {
+                if let n = LocalizedNames.name(for: key, in: names), !n.isEmpty { return n }
             }
             return self.name
         }
@@ -134,12 +127,6 @@ public struct Activity: Hashable, @unchecked Sendable {
         } catch {
             return error
         }
-    }
-}
-
-extension StringProtocol {
-    fileprivate func replacingOccurrences(_ a: Character, _ b: Character) -> String {
-        String(map { $0 == a ? b : $0 })
     }
 }
 

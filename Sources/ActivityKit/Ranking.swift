@@ -9,7 +9,8 @@ public enum Ranking {
     {
         // Keys are computed once and indices sorted: comparing moves small values, not activities.
         let scores = activities.map { usage.score(of: $0.id, at: now) }
-        let names = activities.map { $0.localizedName(for: locale) }
+        let candidates = LocaleCandidates(locale)
+        let names = activities.map { $0.localizedName(in: candidates) }
         let shares = activities.map { $0.category == .share }
         let priorities = activities.map(\.priority)
         let ids = activities.map(\.id)
