@@ -18,15 +18,6 @@ enum DispatchPlan: Sendable {
     /// Call `org.freedesktop.Application.Open(as, a{sv})` on an installed application
     /// (`DBusActivatable=true`), starting it by D-Bus activation when needed.
     case applicationOpen(destination: BusName, path: ObjectPath, body: [Value])
-
-    /// Whether starting it is one message on the bus (a provider's or an application's call),
-    /// which `JobTable.perform` sends before its reply; a child's spawn is not sent ahead.
-    var startsWithACall: Bool {
-        switch self {
-        case .spawn: false
-        case .provider, .applicationOpen: true
-        }
-    }
 }
 
 /// What a spawned child is for: the activity (its scope's name) and how its failure reads.
@@ -47,7 +38,7 @@ struct LaunchedChild: Sendable {
 }
 
 /// Starts dispatch plans on the broker's loop and reports each one's outcome once, never
-/// before `start` returns (`JobTable.perform` may reply to `Perform` after starting the plan).
+/// before `start` returns (so nothing of a job is reported inside the turn that starts it).
 final class Dispatcher: @unchecked Sendable {
     private let connection: Connection
     private let opener: [String]

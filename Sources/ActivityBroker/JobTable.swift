@@ -68,17 +68,15 @@ final class JobTable: @unchecked Sendable {
     // MARK: Perform
 
     /// `Perform`: every check happens before the job exists (API.md §3); then `reply` sends the
-    /// job's path and the dispatch starts, in the same turn of the loop.
+    /// job's path and the dispatch starts right after it, in the same turn of the loop (no hop).
     ///
-    /// A dispatch that starts with a call on the bus (a provider, an application's `Open`) goes
-    /// out just before the reply: the bus routes our messages one after the other, and behind
-    /// the reply the call waited a whole routing on the path of every `Perform` → `Finished`.
-    /// No dispatch reports its outcome before `start` returns (its completion runs in a later
-    /// turn: `Dispatcher.start`, `Connection.call`), so `Finished` still follows the reply. The
-    /// two messages leave back to back; a broker killed between the two writes would leave the
-    /// caller with an error for `Perform` while the provider has the call, as any crash mid-job
-    /// leaves its caller without `Finished`. A child's spawn (fork, exec, its scope) comes after
-    /// the reply: it would only hold the reply back, and its `Finished` waits for its exit.
+    /// The reply goes first so that a caller always has its job before anything of the job
+    /// happens: were the broker to die after calling a provider but before replying, the caller
+    /// would get an error for `Perform` (no job) while the provider has the call, instead of its
+    /// job's end ("the broker left; the result is unknown"). The provider's call sent first
+    /// would save a routing on the way to `Finished` (BENCHMARKS.md, issue 14's fifth round),
+    /// but the two writes are two syscalls: a broker preempted between them and then killed
+    /// broke that promise in CI (`ActivityBrokerClientTests.performFailsWhenTheBrokerDiesMidJob`).
     func perform(
         id: String, items rawItems: [String: Value], options rawOptions: [String: Value], caller: String,
         reply: (ObjectPath) -> Void
@@ -91,13 +89,8 @@ final class JobTable: @unchecked Sendable {
         let plan = try prepare(activity, items: items, activationToken: options[OptionKey.activationToken]?.string)
         try admit(caller: caller)
         let job = create(caller: caller, activityID: activity.id, state: .running, timeout: timeout)
-        if plan.startsWithACall {
-            start(job, plan: plan)
-            reply(job.path)
-        } else {
-            reply(job.path)
-            start(job, plan: plan)
-        }
+        reply(job.path)
+        start(job, plan: plan)
         log.frequentEvent("job \(job.number): \(activity.id) started (by \(caller))")
     }
 

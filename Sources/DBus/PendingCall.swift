@@ -61,8 +61,9 @@ extension Connection {
     ///
     /// `completion` never runs before `call` returns, even for a failure known at once (a body
     /// that cannot be encoded, a closed connection): those are delivered in a later turn of the
-    /// loop. So a caller on the loop may still send what must precede the outcome (the broker
-    /// replies to `Perform` after it called the provider, and `Finished` must follow that reply).
+    /// loop. So a caller on the loop may still send what must precede the outcome, and no
+    /// completion runs inside code that is still setting up what it will touch (a stored
+    /// `PendingCall`, a job's state).
     @discardableResult
     public func call(
         _ call: MethodCall, timeout: Duration? = .seconds(25), autoStart: Bool = true,

@@ -4,10 +4,11 @@ import TestSupport
 
 @testable import DBus
 
-/// The broker calls a provider and only then replies to `Perform` in the same turn; `Finished`
-/// (sent from the call's completion) must never overtake that reply. That holds because a
-/// completion runs in a later turn than its `call`, which these tests pin for the failures
-/// known before anything is sent.
+/// A completion runs in a later turn than its `call`, so a caller on the loop may send what
+/// must precede the outcome after calling, and never finds its completion run inside its own
+/// set-up (before this, a failure known at once completed inline: a `PendingCall` stored after
+/// `call` returned was already finished). These tests pin it for the failures known before
+/// anything is sent.
 @Suite struct CallCompletionOrderTests {
     /// Calls on the loop and records, in order, when `call` returned and when the completion ran.
     private func order(on connection: Connection, _ call: MethodCall) async throws -> [String] {

@@ -165,10 +165,9 @@ struct ProviderTests {
         #expect(f.read(f.usageFile)?.contains("org.test.hangs") != true)
     }
 
-    /// The broker calls the provider first and replies to `Perform` right after, in the same
-    /// turn (a routing less on the way to `Finished`); the caller must still read its job's path
-    /// before its `Finished`, however fast the provider answers. Read on a plain libdbus
-    /// connection, in the order the bus delivered.
+    /// The caller reads its job's path before its `Finished`, however fast the provider answers
+    /// (the reply goes out before the provider's call; a reordering for speed must keep this).
+    /// Read on a plain libdbus connection, in the order the bus delivered.
     @Test("The Perform reply reaches the caller before Finished, with a provider that answers at once")
     func replyBeforeFinished() async throws {
         let (f, provider) = try await Self.start()
