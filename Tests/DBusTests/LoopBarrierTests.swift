@@ -5,6 +5,10 @@ import Testing
 import TestSupport
 
 @Suite struct LoopBarrierTests {
+    /// How long each step may take: a bound, not a wait. 10 s ran out once in a clean-clone
+    /// CI run, while the whole suite was starting at once (tests that do nothing took 11 s).
+    static let patience: Deadline = .seconds(30)
+
     /// A provider takes a name while the service's loop holds a backlog of the bus's signals
     /// (connections coming and going); a client that saw the change then asks the service
     /// (a read-only call, served promptly) must get the new owner. Queued per sender, the bus's
@@ -28,7 +32,7 @@ import TestSupport
                             handler: .immediate { _ in [.string((owner.value ?? nil) ?? "")] })
                     ])
             ])
-        try await waitUntil("the name watch to be ready", deadline: .seconds(10)) { owner.value != nil }
+        try await waitUntil("the name watch to be ready", deadline: Self.patience) { owner.value != nil }
         // A round trip to the bus after AddMatch: the bus has the match before the churn starts.
         _ = try await pair.service.call(.bus("GetId"))
         pair.service.queue.sync { pair.service.holdsIncoming = true }
@@ -39,11 +43,11 @@ import TestSupport
         let seen = Locked<String?>(nil)
         _ = pair.client.watchNameOwner(name) { current in seen.withLock { $0 = current } }
         #expect(try await provider.requestName(name) == .primaryOwner)
-        try await waitUntil("the client to see the provider own the name", deadline: .seconds(10)) {
+        try await waitUntil("the client to see the provider own the name", deadline: Self.patience) {
             seen.value == provider.uniqueName
         }
         let answer = Task { try await pair.call("/test/Probe", "org.example.Probe", "Owner") }
-        try await waitUntil("the service to have read the client's call", deadline: .seconds(10)) {
+        try await waitUntil("the service to have read the client's call", deadline: Self.patience) {
             pair.service.queue.sync { pair.service.incoming.count(from: pair.client.uniqueName) } > 0
         }
         pair.service.queue.sync {
@@ -82,11 +86,11 @@ import TestSupport
             Signal(
                 path: "/test/Probe", interface: "org.example.Probe", member: "Note",
                 destination: try BusName(pair.service.uniqueName)))
-        try await waitUntil("the service to have read the call and the signal", deadline: .seconds(10)) {
+        try await waitUntil("the service to have read the call and the signal", deadline: Self.patience) {
             pair.service.queue.sync { pair.service.incoming.count(from: pair.client.uniqueName) } == 2
         }
         pair.bus.stop()
-        try await waitUntil("the service to see the bus gone", deadline: .seconds(10)) { disconnected.value }
+        try await waitUntil("the service to see the bus gone", deadline: Self.patience) { disconnected.value }
         _ = await call.value
         #expect(signals.value == 1)
         #expect(calls.value == 0)
