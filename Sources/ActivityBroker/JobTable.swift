@@ -291,11 +291,3 @@ final class JobTable: @unchecked Sendable {
             })
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds, for Dispatch deadlines.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-}
