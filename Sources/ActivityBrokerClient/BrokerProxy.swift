@@ -222,6 +222,13 @@ public final class BrokerProxy: Sendable {
         }
     }
 
+    /// Writes out every call this proxy has sent so far (a job's `Cancel` among them) and
+    /// blocks until the bus has them; waits for this process's socket only, never for the
+    /// broker. For a client about to exit right after cancelling.
+    public func flush() {
+        connection.flush()
+    }
+
     // MARK: - Signals
 
     /// `ActivitiesChanged`, as a stream; the match is removed when the stream ends.

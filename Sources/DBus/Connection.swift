@@ -160,6 +160,16 @@ public final class Connection: @unchecked Sendable {
     /// Whether the connection is still usable (on the loop).
     var isOpen: Bool { raw != nil && !closing }
 
+    /// Writes out every message handed to this connection before the call (sends from other
+    /// threads hop onto the loop first, so this runs after them) and blocks until the bus has
+    /// them. For a process about to exit: what it sent last is then not lost with it.
+    public func flush() {
+        syncValue {
+            guard isOpen, let connection = raw else { return }
+            dbus_connection_flush(connection)
+        }
+    }
+
     // MARK: Closing
 
     /// Flushes, closes and stops the loop. Idempotent. Pending calls complete with

@@ -1,4 +1,5 @@
 // Ctrl-C while share waits for a job: the first cancels the job, the second quits at once.
+import ActivityBrokerClient
 import Dispatch
 import Glibc
 import SystemSupport
@@ -7,18 +8,24 @@ import SystemSupport
 ///
 /// The first signal asks the broker to cancel and waits for the job's end; a second one
 /// exits at once with 130, so that a broker that does not answer cannot hold the terminal.
-/// `stop()` gives both signals their default action back.
+/// Before it exits it flushes `broker`'s connection: the first signal's cancel is handed to the
+/// connection's loop, and a second one right behind it would otherwise exit before the cancel
+/// was written (the job would run on; seen in CI with a stopped broker). Flushing waits for our
+/// own socket only, never for the broker. `stop()` gives both signals their default action back.
 final class InterruptHandler: Sendable {
     private let queue = DispatchQueue(label: "share.interrupt")
     private let watcher: SignalWatcher
 
-    init(_ handler: @escaping @Sendable () -> Void) {
+    init(flushing broker: BrokerProxy, _ handler: @escaping @Sendable () -> Void) {
         // Only touched on `queue`, by the watcher's handler.
         final class Count: @unchecked Sendable { var value = 0 }
         let count = Count()
         watcher = SignalWatcher(signals: [SIGINT, SIGTERM], queue: queue, scope: .temporary) { _ in
             count.value += 1
-            guard count.value == 1 else { exit(ShareExit.cancelled.rawValue) }
+            guard count.value == 1 else {
+                broker.flush()
+                exit(ShareExit.cancelled.rawValue)
+            }
             Output.error("share: cancelling (interrupt again to quit without waiting)")
             handler()
         }

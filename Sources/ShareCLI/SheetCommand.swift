@@ -26,7 +26,7 @@ enum SheetCommand {
         let task = Task { () async throws(BrokerError) -> ActivityOutcome in
             try await broker.share(parentWindow: "", items: items)
         }
-        let interrupt = InterruptHandler { task.cancel() }
+        let interrupt = InterruptHandler(flushing: broker) { task.cancel() }
         defer { interrupt.stop() }
         let outcome: ActivityOutcome
         do {

@@ -30,7 +30,7 @@ enum WindowCommand {
         } catch {
             throw ShareFailure(error)
         }
-        let interrupt = InterruptHandler {
+        let interrupt = InterruptHandler(flushing: broker) {
             Task { try? await session.close() }
         }
         defer { interrupt.stop() }
