@@ -15,10 +15,7 @@ struct BrowseFigures: Codable, FloorFigures {
     /// The median of each cold sample over the bare sample taken just before it: the load of
     /// the machine moves less within a pair than over the run.
     var pairedRatio: Double {
-        let ratios = zip(coldNanoseconds, bareNanoseconds).map { Double($0) / Double(max($1, 1)) }.sorted()
-        guard !ratios.isEmpty else { return 0 }
-        return ratios.count % 2 == 1
-            ? ratios[ratios.count / 2] : (ratios[ratios.count / 2 - 1] + ratios[ratios.count / 2]) / 2
+        Samples.median(zip(coldNanoseconds, bareNanoseconds).map { Double($0) / Double(max($1, 1)) }) ?? 0
     }
 
     /// The report's lines.

@@ -40,11 +40,16 @@ extension FloorFigures {
 enum Samples {
     /// The median (the mean of the middle two for an even count); 0 for none.
     static func median(_ samples: [UInt64]) -> Double {
-        let sorted = samples.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return Double(
-            sorted.count % 2 == 1
-                ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2)
+        median(samples.map(Double.init)) ?? 0
+    }
+
+    /// The median (the mean of the middle two for an even count); nil for none. The one
+    /// definition every median of the bench uses: figures over runs, ratios over runs or pairs.
+    static func median(_ values: [Double]) -> Double? {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return nil }
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// The nearest-rank `p` percentile; 0 for none.

@@ -89,11 +89,10 @@ struct Report: Codable {
         guard let figures = perRun["\(size)"]?[name], let pings = pairedFloor(size, name),
             figures.count == pings.count
         else { return nil }
-        let ratios = zip(figures, pings).map { figure, ping in
-            p99 ? figure.p99Microseconds / ping.p99Microseconds : figure.p50Microseconds / ping.p50Microseconds
-        }.sorted()
-        return ratios.count % 2 == 1
-            ? ratios[ratios.count / 2] : (ratios[ratios.count / 2 - 1] + ratios[ratios.count / 2]) / 2
+        return Samples.median(
+            zip(figures, pings).map { figure, ping in
+                p99 ? figure.p99Microseconds / ping.p99Microseconds : figure.p50Microseconds / ping.p50Microseconds
+            })
     }
 
     private func evaluateTargets() -> [Target] {

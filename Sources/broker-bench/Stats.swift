@@ -54,12 +54,7 @@ struct Figure: Codable, Sendable {
 
     /// The median of several runs' figures, field by field.
     static func median(_ figures: [Figure]) -> Figure {
-        func mid(_ values: [Double]) -> Double {
-            let sorted = values.sorted()
-            guard !sorted.isEmpty else { return 0 }
-            return sorted.count % 2 == 1
-                ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        }
+        func mid(_ values: [Double]) -> Double { Samples.median(values) ?? 0 }
         var result = figures[0]
         result.count = figures.map(\.count).reduce(0, +) / figures.count
         result.p50Microseconds = mid(figures.map(\.p50Microseconds))

@@ -14,16 +14,16 @@ struct StormVictim {
     /// The victim's calls and, alternating with them on the same thread, two probes that tell
     /// where its wait is: the bus's own `GetId` (dbus-daemon alone) and the broker's
     /// `Peer.Ping` (the bus and the broker's queueing, with no handler work).
-    struct Samples {
+    struct Figures {
         let victim: Figure
         let bus: Figure
         let brokerPing: Figure
     }
 
     /// Calls until `stormOver()`; every call's latency.
-    func measure(until stormOver: () -> Bool) throws -> Samples {
+    func measure(until stormOver: () -> Bool) throws -> Figures {
         let figures = try Self.alternate([call] + Self.probes(), on: connection, until: stormOver)
-        return Samples(victim: figures[0], bus: figures[1], brokerPing: figures[2])
+        return Figures(victim: figures[0], bus: figures[1], brokerPing: figures[2])
     }
 
     /// The two probes: the bus's own `GetId`, the broker's `Peer.Ping`.
@@ -67,10 +67,7 @@ struct StormVictim {
                 victims.count == pings.count, !victims.isEmpty
             else { return [] }
             func median(_ figures: [Figure], _ value: (Figure) -> Double) -> Double {
-                let ratios = zip(figures, pings).map { value($0) / max($1.p50Microseconds, 1) }.sorted()
-                guard !ratios.isEmpty else { return .nan }
-                return ratios.count % 2 == 1
-                    ? ratios[ratios.count / 2] : (ratios[ratios.count / 2 - 1] + ratios[ratios.count / 2]) / 2
+                Samples.median(zip(figures, pings).map { value($0) / max($1.p50Microseconds, 1) }) ?? .nan
             }
             let p50 = median(victims, \.p50Microseconds)
             let p99 = median(victims, \.p99Microseconds)
