@@ -19,7 +19,7 @@ public final class Awaited<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the first value; nil after `timeout` seconds (times `Deadline.timeScale`).
-    public func wait(timeout: TimeInterval = 10) -> Value? {
+    public func wait(timeout: TimeInterval = 30) -> Value? {
         guard semaphore.wait(timeout: .now() + timeout * Deadline.timeScale) == .success else { return nil }
         lock.lock()
         defer { lock.unlock() }

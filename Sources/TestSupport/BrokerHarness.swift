@@ -147,7 +147,7 @@ public final class BrokerHarness: Sendable {
 
     /// SIGTERM to the newest broker; its exit status.
     @discardableResult
-    public func stopBroker(deadline: Deadline = .seconds(10)) async throws -> ChildProcess.Termination {
+    public func stopBroker(deadline: Deadline = .standard) async throws -> ChildProcess.Termination {
         broker.terminate()
         return try await broker.exit(deadline: deadline)
     }
@@ -165,7 +165,7 @@ public final class BrokerHarness: Sendable {
     }
 
     /// Waits until `org.activitybroker.Broker1` has (or has no) owner on the bus.
-    public func waitForBrokerName(present: Bool, deadline: Deadline = .seconds(10)) async throws {
+    public func waitForBrokerName(present: Bool, deadline: Deadline = .standard) async throws {
         try await names.waitUntil(owned: present, deadline: deadline)
     }
 

@@ -131,14 +131,14 @@ public final class ChildProcess: @unchecked Sendable {
     /// Waits until a line of `stream` satisfies `predicate` and returns it; throws `TimeoutError`
     /// (with the output so far) at the deadline or when the stream ends without one. Blocking.
     public func waitForLine(
-        in stream: Stream = .standardOutput, deadline: Deadline = .seconds(10), where predicate: (String) -> Bool
+        in stream: Stream = .standardOutput, deadline: Deadline = .standard, where predicate: (String) -> Bool
     ) throws -> String {
         try state.waitForLine(stream, deadline: deadline, predicate: predicate)
     }
 
     /// Async variant of `waitForLine` (polls; does not block a thread).
     public func nextLine(
-        in stream: Stream = .standardOutput, deadline: Deadline = .seconds(10), where predicate: (String) -> Bool
+        in stream: Stream = .standardOutput, deadline: Deadline = .standard, where predicate: (String) -> Bool
     ) async throws -> String {
         var found: String?
         try await waitUntil("a matching line from \(executable)", deadline: deadline) {
@@ -159,7 +159,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// Waits for the child to exit (and for its output to end, until the same deadline);
     /// throws `TimeoutError` if it is still running at the deadline. Blocking.
     @discardableResult
-    public func waitForExit(deadline: Deadline = .seconds(10)) throws -> Termination {
+    public func waitForExit(deadline: Deadline = .standard) throws -> Termination {
         guard let termination = state.waitForExit(deadline: deadline) else {
             throw TimeoutError("exit of \(executable) (pid \(pid))")
         }
@@ -168,7 +168,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Async variant of `waitForExit` (polls; does not block a thread).
     @discardableResult
-    public func exit(deadline: Deadline = .seconds(10)) async throws -> Termination {
+    public func exit(deadline: Deadline = .standard) async throws -> Termination {
         try await waitUntil("exit of \(executable) (pid \(pid))", deadline: deadline) { self.termination != nil }
         try? await waitUntil("end of output", deadline: deadline) {
             self.state.isClosed(.standardOutput) && self.state.isClosed(.standardError)

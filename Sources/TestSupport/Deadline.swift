@@ -25,6 +25,20 @@ public struct Deadline: Sendable, Comparable {
         return scale
     }()
 
+    /// How long a wait of TestSupport gives its event unless told otherwise (30 s, times
+    /// `timeScale`): `waitUntil`, `Inbox.next`, a child's line or exit, the broker's name.
+    ///
+    /// Why so long: the events come within milliseconds, but `make test` starts every suite at
+    /// once on two cores, each test with its own bus, broker or window service starting beside
+    /// it; a clean-clone CI run failed a 10 s bound (the old default) then, while tests that do
+    /// nothing reported 11 s. A deadline only bounds a wait for an event, so a longer one costs
+    /// nothing when the event comes; a test that must see something happen quickly says so
+    /// with a bound of its own.
+    public static let standardWait: Duration = .seconds(30)
+
+    /// `standardWait` from now.
+    public static var standard: Deadline { after(standardWait) }
+
     /// `seconds` from now.
     public static func seconds(_ seconds: Double) -> Deadline { after(.milliseconds(Int64(seconds * 1000))) }
 
@@ -58,7 +72,7 @@ public struct TimeoutError: Error, CustomStringConvertible {
 /// Polls `condition` (every `interval`) until it holds; throws `TimeoutError` at the deadline.
 /// Blocks the calling thread: prefer `waitUntil` in async tests.
 public func blockingWaitUntil(
-    _ what: String = "condition", deadline: Deadline = .seconds(10), interval: Duration = .milliseconds(2),
+    _ what: String = "condition", deadline: Deadline = .standard, interval: Duration = .milliseconds(2),
     _ condition: () throws -> Bool
 ) throws {
     while true {
@@ -72,7 +86,7 @@ public func blockingWaitUntil(
 /// Polls `condition` (every `interval`, suspending between polls) until it holds; throws
 /// `TimeoutError` at the deadline.
 public func waitUntil(
-    _ what: String = "condition", deadline: Deadline = .seconds(10), interval: Duration = .milliseconds(2),
+    _ what: String = "condition", deadline: Deadline = .standard, interval: Duration = .milliseconds(2),
     _ condition: () async throws -> Bool
 ) async throws {
     while true {
@@ -82,8 +96,9 @@ public func waitUntil(
     }
 }
 
-/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass; returns whether it
-/// held. Blocks the calling thread; for `#expect(eventually { … })` in synchronous tests.
-public func eventually(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass (by default as long
+/// as `Deadline.standardWait`); returns whether it held. Blocks the calling thread; for
+/// `#expect(eventually { … })` in synchronous tests.
+public func eventually(timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
     (try? blockingWaitUntil(deadline: .seconds(timeout), interval: .milliseconds(10), condition)) != nil
 }

@@ -39,7 +39,7 @@ public final class Inbox<Item: Sendable>: @unchecked Sendable {
     public var count: Int { items.count }
 
     /// The next unconsumed item, waiting for it until `deadline`; throws `TimeoutError`.
-    public func next(_ what: String = "an item", deadline: Deadline = .seconds(10)) async throws -> Item {
+    public func next(_ what: String = "an item", deadline: Deadline = .standard) async throws -> Item {
         let id: Int = {
             lock.lock()
             defer { lock.unlock() }
@@ -75,7 +75,7 @@ public final class Inbox<Item: Sendable>: @unchecked Sendable {
     }
 
     /// Waits until at least `count` items have been received; throws `TimeoutError`.
-    public func waitForCount(_ count: Int, _ what: String = "items", deadline: Deadline = .seconds(10)) async throws {
+    public func waitForCount(_ count: Int, _ what: String = "items", deadline: Deadline = .standard) async throws {
         try await waitUntil("\(count) \(what)", deadline: deadline) { self.count >= count }
     }
 }

@@ -108,7 +108,7 @@ public final class RecordingSheet: Sendable {
     public func close() { connection.close() }
 
     /// Waits until `Update`/`Close` calls for `handle` are exactly `expected` (in order).
-    public func waitForCalls(_ expected: [Call], deadline: Deadline = .seconds(10)) async throws {
+    public func waitForCalls(_ expected: [Call], deadline: Deadline = .standard) async throws {
         let handle = expected.first?.handle
         try await waitUntil("the sheet calls \(expected)", deadline: deadline) {
             calls.items.filter { $0.handle == handle } == expected

@@ -37,7 +37,7 @@ public final class TestBus: @unchecked Sendable {
     /// - `serviceDirectory`: a directory of `.service` files for activation.
     /// - `daemon`: the dbus-daemon executable.
     public init(
-        serviceDirectory: String? = nil, daemon: String = "dbus-daemon", deadline: Deadline = .seconds(20)
+        serviceDirectory: String? = nil, daemon: String = "dbus-daemon", deadline: Deadline = .standard
     ) throws {
         directory = try TemporaryDirectory(prefix: "testbus").path
         let socket = directory + "/bus"

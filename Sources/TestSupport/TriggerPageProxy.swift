@@ -34,7 +34,7 @@ public final class TriggerPageProxy: Sendable {
     /// Serves `page` (an absolute http URL) as a redirect to `trigger`.
     public init(page: String, trigger: String) async throws {
         process = try ChildProcess(executable: "python3", arguments: ["-c", Self.script, page, trigger])
-        let line = try await process.nextLine(deadline: .seconds(20)) { Int($0) != nil }
+        let line = try await process.nextLine { Int($0) != nil }
         port = Int(line) ?? 0
     }
 

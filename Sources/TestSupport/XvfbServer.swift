@@ -18,7 +18,7 @@ public final class XvfbServer: @unchecked Sendable {
         public let description: String
     }
 
-    public init(width: Int = 1280, height: Int = 800, deadline: Deadline = .seconds(20)) throws {
+    public init(width: Int = 1280, height: Int = 800, deadline: Deadline = .standard) throws {
         let script = """
             "$@" </dev/null &
             server=$!

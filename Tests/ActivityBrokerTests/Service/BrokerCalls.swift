@@ -15,7 +15,7 @@ extension BrokerFixture {
             return try await (connection ?? client).call(
                 MethodCall(
                     destination: Self.busName, path: path, interface: interface, member: member, body: body),
-                timeout: .seconds(10))
+                timeout: Deadline.standardWait)
         } catch  where error.name == DBusError.noReplyName {
             // Say what the broker was doing: a hang is a bug worth a log.
             let state = brokers.value.last?.termination?.description ?? "running"
@@ -109,7 +109,7 @@ extension BrokerFixture {
 
     /// Waits for the `Finished` of `job`: its state and results. Looks at everything the inbox
     /// received (not only unconsumed items), so jobs may finish in any order.
-    func finished(_ job: ObjectPath, in inbox: Inbox<IncomingSignal>, deadline: Deadline = .seconds(10))
+    func finished(_ job: ObjectPath, in inbox: Inbox<IncomingSignal>, deadline: Deadline = .standard)
         async throws -> (state: String, results: [String: Value])
     {
         var found: IncomingSignal?
