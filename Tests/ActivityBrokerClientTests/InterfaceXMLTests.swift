@@ -148,7 +148,7 @@ import Testing
                 "PATH": "/usr/bin:/bin", "LANG": "C",
             ])
         defer { sheet.terminate() }
-        _ = try await sheet.nextLine(in: .standardError, deadline: .seconds(20)) { $0.contains("serving ") }
+        _ = try await sheet.nextLine(in: .standardError) { $0.contains("serving ") }
         let connection = try bus.connect()
         defer { connection.close() }
         try await compare(

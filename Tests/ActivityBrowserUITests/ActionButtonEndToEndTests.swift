@@ -90,7 +90,7 @@ private final class SessionEvents: BrowsingSessionDelegate {
         try await fixture.tool("xdotool", ["windowfocus", "--sync", sheetWindow, "key", "Return"])
         var copied = ""
         do {
-            try await waitUntil("the recording xclip", deadline: .seconds(20), interval: .milliseconds(50)) {
+            try await waitUntil("the recording xclip", interval: .milliseconds(50)) {
                 copied = (try? String(contentsOfFile: clipboard, encoding: .utf8)) ?? ""
                 return !copied.isEmpty
             }
@@ -99,7 +99,7 @@ private final class SessionEvents: BrowsingSessionDelegate {
             throw error
         }
         #expect(copied == page, "the page's URL, never the app's")
-        try await waitUntil("the sheet to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the sheet to close", interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: sheetPID))
         }
 

@@ -78,7 +78,7 @@ import Testing
         let window = try await fixture.window(pid: pid)
         try await fixture.press("Escape", window: window)
         #expect(try await fixture.nextEvent().name == Browser1.EventName.finished)
-        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the window to close", interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
         // Closing what is already closed sends nothing more.
@@ -185,7 +185,7 @@ import Testing
         _ = try await fixture.window(pid: pid)
         try await fixture.pressButton("Open in Browser", pid: pid)
         #expect(try await fixture.nextEvent().name == Browser1.EventName.willOpenInBrowser)
-        try await waitUntil("the system opener", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the system opener", interval: .milliseconds(50)) {
             fixture.openedURLs == [fixture.url("/page/b")]
         }
     }
@@ -198,7 +198,7 @@ import Testing
         let window = try await fixture.window(pid: pid)
         try await fixture.waitForTitle("Mail Link", window: window)
         try await fixture.click(window: window, x: 400, y: 300)
-        try await waitUntil("the system opener", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the system opener", interval: .milliseconds(50)) {
             fixture.openedURLs == ["mailto:someone@example.org"]
         }
         #expect(try await fixture.title(window: window) == "Mail Link")

@@ -37,11 +37,11 @@ import Testing
         let end = try await outcome.value
         #expect(end.state == .completed)
         #expect(end.activityID == "test.open", "Enter chooses the first offered activity")
-        try await waitUntil("the recording opener to run", deadline: .seconds(10)) {
+        try await waitUntil("the recording opener to run") {
             world.harness.opened == [ShareWorld.openedURL]
         }
         // Completed: the sheet closes by itself.
-        try await waitUntil("the sheet to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the sheet to close", interval: .milliseconds(50)) {
             !(try await world.fixture.hasVisibleWindow(pid: pid))
         }
     }
@@ -58,7 +58,7 @@ import Testing
         let end = try await outcome.value
         #expect(end.state == .cancelled)
         #expect(end.activityID == nil)
-        try await waitUntil("the sheet to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the sheet to close", interval: .milliseconds(50)) {
             !(try await world.fixture.hasVisibleWindow(pid: pid))
         }
         #expect(world.harness.opened.isEmpty)

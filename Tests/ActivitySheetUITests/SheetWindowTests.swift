@@ -58,7 +58,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         try await fixture.call(
             Sheet1.update,
             [.objectPath("/org/activitybroker/Broker1/sheet/1"), .string("completed"), .string("")])
-        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the window to close", interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
     }
@@ -84,7 +84,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         let window = try await fixture.window(pid: pid)
         try await fixture.press("Escape", window: window)
         #expect(response(try await reply.value).code == Sheet1.Response.cancelled.rawValue)
-        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the window to close", interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
     }
@@ -127,7 +127,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         #expect(SheetFixture.buttons(tree) == ["Close"])
         #expect(try await fixture.hasVisibleWindow(pid: pid), "the message stays")
         try await fixture.press("Return", window: window)
-        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the window to close", interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
     }
@@ -139,7 +139,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         _ = try await fixture.window(pid: pid)
         try await fixture.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
         #expect(response(try await reply.value).code == Sheet1.Response.cancelled.rawValue)
-        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the window to close", interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
         // Closing again is harmless: the user may have closed it first.
@@ -199,7 +199,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
             SheetFixture.showBody(
                 handle: "/s/2", title: "Child", activities: standardActivities, parent: "x11:\(parentHex)"))
         var child = ""
-        try await waitUntil("the child window", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the child window", interval: .milliseconds(50)) {
             let run = try await ChildProcess.run(
                 "xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"],
                 environment: fixture.toolEnvironment)
@@ -209,7 +209,7 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         #expect(try await fixture.title(window: child) == "Share – Child")
         var hint = ""
         try await waitUntil(
-            "WM_TRANSIENT_FOR on the child", deadline: .seconds(10), interval: .milliseconds(50)
+            "WM_TRANSIENT_FOR on the child", interval: .milliseconds(50)
         ) {
             hint = try await fixture.tool("xprop", ["-id", child, "WM_TRANSIENT_FOR"])
             return hint.contains("0x\(parentHex)")

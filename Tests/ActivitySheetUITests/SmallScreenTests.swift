@@ -137,7 +137,7 @@ private func response(_ reply: [Value]) -> UInt32? { reply.first?.uint32 }
         let path = try await fixture.screenshot(window: window, pid: pid, name: "sheet-small-screen-failure")
         #expect(FileManager.default.fileExists(atPath: path))
         try await fixture.press("Return", window: window)
-        try await waitUntil("the window to close", deadline: .seconds(20), interval: .milliseconds(50)) {
+        try await waitUntil("the window to close", interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
     }

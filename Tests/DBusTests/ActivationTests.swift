@@ -68,7 +68,7 @@ struct ActivationTests {
         } catch {
             #expect(error.name == DBusError.nameHasNoOwnerName)
         }
-        let reply = try await pair.client.call(call, timeout: .seconds(20), autoStart: true)
+        let reply = try await pair.client.call(call, timeout: Deadline.standardWait, autoStart: true)
         #expect(reply.first == .string("hello world"))
         let servicePID = try #require(reply.last?.int32)
         let owner = Inbox<String?>()
@@ -77,6 +77,6 @@ struct ActivationTests {
         #expect(try await pair.client.unixProcessID(of: unique) == UInt32(servicePID))
         pair.bus.stop()
         // The service exits with its bus.
-        try await waitUntil("the activated service to exit", deadline: .seconds(10)) { kill(servicePID, 0) != 0 }
+        try await waitUntil("the activated service to exit") { kill(servicePID, 0) != 0 }
     }
 }

@@ -40,7 +40,7 @@ struct HeldCallTests {
         defer { other.close() }
         _ = try await other.call(
             MethodCall(destination: try BusName(pair.service.uniqueName), path: "/", interface: .peer, member: "Ping"),
-            timeout: .seconds(3))
+            timeout: Deadline.standardWait)
         // Replies still reach their callers, and each its own: one a value, one an error.
         let responders = parked.value
         responders[0].reply([.uint32(7)])
@@ -48,7 +48,7 @@ struct HeldCallTests {
         var values: [[Value]] = []
         var errors: [DBusError] = []
         for _ in 0..<2 {
-            switch try await outcomes.next("a held call's reply", deadline: .seconds(10)) {
+            switch try await outcomes.next("a held call's reply") {
             case .success(let reply): values.append(reply)
             case .failure(let error): errors.append(error)
             }

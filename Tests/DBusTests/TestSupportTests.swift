@@ -80,8 +80,8 @@ import TestSupport
         let pid = bus.daemonPID
         #expect(kill(pid, 0) == 0)
         bus.closeGuardPipe()
-        try await waitUntil("the daemon to exit", deadline: .seconds(10)) { kill(pid, 0) != 0 }
-        try await waitUntil("the directory to go", deadline: .seconds(10)) {
+        try await waitUntil("the daemon to exit") { kill(pid, 0) != 0 }
+        try await waitUntil("the directory to go") {
             !FileManager.default.fileExists(atPath: bus.directory)
         }
         bus.stop()

@@ -169,7 +169,7 @@ final class SilentPort: @unchecked Sendable {
         let terminal = try await Self.browse("http://127.0.0.1:\(silent.port)/", world: world)
         try await terminal.waitForScreen("the load") { $0.contains("q or Esc stops") }
         try await terminal.send("q")
-        try await terminal.waitForScreen("the load stopped", deadline: .seconds(5)) {
+        try await terminal.waitForScreen("the load stopped") {
             $0.contains("Stopped loading.")
         }
         try await terminal.send("q")

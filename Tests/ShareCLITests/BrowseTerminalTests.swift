@@ -34,7 +34,7 @@ final class TmuxTerminal: @unchecked Sendable {
     /// Waits until the screen satisfies `condition`; the error shows the last screen.
     @discardableResult
     func waitForScreen(
-        _ what: String, deadline: Deadline = .seconds(15), _ condition: @escaping (String) -> Bool
+        _ what: String, deadline: Deadline = .standard, _ condition: @escaping (String) -> Bool
     )
         async throws -> String
     {

@@ -56,8 +56,7 @@ import Testing
             reference.output.split(separator: " ").last.map { $0.trimmingCharacters(in: .newlines) })
         #expect(!version.isEmpty)
         let run = try await ChildProcess.run(
-            try BuiltProducts.executable(program), ["--version"], environment: environment,
-            deadline: .seconds(20))
+            try BuiltProducts.executable(program), ["--version"], environment: environment)
         #expect(run.termination == .exited(0), "\(program): \(run.standardError)")
         #expect(run.standardOutput == "\(program) \(version)\n")
     }

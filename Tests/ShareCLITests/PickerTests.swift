@@ -25,7 +25,7 @@ private final class TmuxSession {
         termination: ChildProcess.Termination, standardOutput: String, standardError: String
     ) {
         try await ChildProcess.run(
-            "tmux", ["-L", socket] + arguments, environment: environment, deadline: .seconds(10))
+            "tmux", ["-L", socket] + arguments, environment: environment)
     }
 
     /// The visible pane.

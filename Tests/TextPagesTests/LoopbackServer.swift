@@ -26,7 +26,7 @@ final class LoopbackServer: Sendable {
         try serverScript.write(toFile: script, atomically: true, encoding: .utf8)
         let child = try ChildProcess(executable: "python3", arguments: ["-u", script], standardInput: .pipe)
         do {
-            let line = try child.waitForLine(deadline: .seconds(20)) { $0.hasPrefix("ready ") }
+            let line = try child.waitForLine { $0.hasPrefix("ready ") }
             guard let port = Int(line.dropFirst("ready ".count)) else { throw ServerError.notReady(line) }
             return LoopbackServer(child: child, port: port)
         } catch {

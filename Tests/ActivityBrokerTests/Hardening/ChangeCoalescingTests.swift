@@ -19,8 +19,8 @@ struct ChangeCoalescingTests {
 
         // A single change after a quiet spell is announced (with a deadline, not a timing).
         try await f.register("org.test.single", on: app)
-        _ = try await changes.next("ActivitiesChanged for a single registration", deadline: .seconds(5))
-        _ = try await properties.next("PropertiesChanged for a single registration", deadline: .seconds(5))
+        _ = try await changes.next("ActivitiesChanged for a single registration")
+        _ = try await properties.next("PropertiesChanged for a single registration")
 
         let before = (changes: changes.count, properties: properties.count)
         let start = ContinuousClock.now

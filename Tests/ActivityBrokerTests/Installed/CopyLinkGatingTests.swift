@@ -59,7 +59,7 @@ import Testing
         _ = try session.recordingProgram("wl-copy")
         // Another ActivitiesChanged (the desktop scan ending late on a loaded machine) may come
         // first: each signal is followed by a look, until one brings Copy Link or time is up.
-        let deadline = Deadline.seconds(20)
+        let deadline = Deadline.standard
         repeat {
             _ = try await changed.next("ActivitiesChanged after wl-copy appeared", deadline: deadline)
         } while try await !session.offered(Self.url).contains(Self.copyLink)

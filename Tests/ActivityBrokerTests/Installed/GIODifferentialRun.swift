@@ -205,7 +205,7 @@ final class GIODifferentialRun: @unchecked Sendable {
             ])
         let path = reply.first?.objectPath
         while true {
-            let signal = try await finished.next("Finished of \(id)", deadline: .seconds(10))
+            let signal = try await finished.next("Finished of \(id)")
             guard signal.path == path else { continue }
             return (signal.body[0].string ?? "", signal.body[1].vardict ?? [:])
         }

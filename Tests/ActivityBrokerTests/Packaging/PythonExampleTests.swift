@@ -18,7 +18,7 @@ struct PythonExampleTests {
             executable: "/usr/bin/python3", arguments: [Self.example, notes],
             environment: f.harness.environment)
         defer { provider.terminate() }
-        let started = try await provider.nextLine(deadline: .seconds(20)) { $0.hasPrefix("registered ") }
+        let started = try await provider.nextLine { $0.hasPrefix("registered ") }
         #expect(
             started.hasPrefix("registered \(Self.activity) as :"), "\(started)\n\(provider.standardError)")
 
@@ -37,7 +37,7 @@ struct PythonExampleTests {
         try await f.settle()
         let job = try await f.perform(
             Self.activity, ["url": .string("https://example.org/saved-page"), "title": .string("Saved Page")])
-        let outcome = try await f.finished(job, in: finished, deadline: .seconds(20))
+        let outcome = try await f.finished(job, in: finished)
         #expect(outcome.state == "completed", "\(outcome.results)\n\(provider.standardError)")
         #expect(outcome.results["saved"] == .boolean(true))
         #expect(f.read(notes) == "Saved Page\thttps://example.org/saved-page\n")
@@ -54,7 +54,7 @@ struct PythonExampleTests {
                 .vardict([:]),
             ])
         do {
-            _ = try await stranger.call(call, timeout: .seconds(10))
+            _ = try await stranger.call(call, timeout: Deadline.standardWait)
             Issue.record("a non-broker caller was served")
         } catch {
             #expect(error.name == "org.activitybroker.Error.AccessDenied", "\(error)")

@@ -17,7 +17,7 @@ struct RunBrokerScriptTests {
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                 interface: "org.freedesktop.DBus",
                 member: member, body: [.string(name)]),
-            timeout: .seconds(5)
+            timeout: Deadline.standardWait
         ).first
     }
 
@@ -43,7 +43,7 @@ struct RunBrokerScriptTests {
             ],
             workingDirectory: repositoryRoot)
         defer { script.kill() }
-        let export = try await script.nextLine(deadline: .seconds(20)) {
+        let export = try await script.nextLine {
             $0.contains("export DBUS_SESSION_BUS_ADDRESS=")
         }
         let address = String(export.split(separator: "'").dropFirst().first ?? "")
@@ -65,7 +65,7 @@ struct RunBrokerScriptTests {
 
         #expect(getpgid(script.pid) == script.pid)
         kill(-script.pid, SIGINT)
-        let termination = try await script.exit(deadline: .seconds(20))
+        let termination = try await script.exit()
         #expect(termination == .exited(130), "\(script.standardOutput)\n\(script.standardError)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [],

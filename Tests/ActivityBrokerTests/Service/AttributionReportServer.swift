@@ -61,7 +61,7 @@ final class AttributionReportServer: Sendable {
                 directory + "/server.py", directory + "/requests.jsonl", directory + "/server.pem",
                 directory + "/server.key",
             ])
-        let line = try await process.nextLine(deadline: .seconds(20)) { Int($0) != nil }
+        let line = try await process.nextLine { Int($0) != nil }
         port = Int(line) ?? 0
     }
 

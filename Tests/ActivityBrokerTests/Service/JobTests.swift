@@ -140,7 +140,7 @@ struct JobTests {
         let finished = f.finishedSignals()
         let job = try await f.perform("org.test.quick", Self.items)
         #expect(try await f.finished(job, in: finished).state == "completed")
-        try await waitUntil("the job object to go", deadline: .seconds(10)) {
+        try await waitUntil("the job object to go") {
             await f.errorName(
                 "Get", [.string("org.activitybroker.Job1"), .string("State")], path: job,
                 interface: .properties)

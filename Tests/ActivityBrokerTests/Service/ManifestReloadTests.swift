@@ -16,7 +16,7 @@ struct ManifestReloadTests {
         try f.write(
             TestManifest.json(id: "org.test.user", name: "User"),
             to: "data/activity-broker/extensions/user.json")
-        _ = try await changes.next("ActivitiesChanged after adding a manifest", deadline: .seconds(10))
+        _ = try await changes.next("ActivitiesChanged after adding a manifest")
         // The first change may come from the temporary file appearing; the next brings the file.
         try await waitUntil("user.json to be offered") {
             Set(try await f.offered(Self.url)) == ["org.test.a", "org.test.user"]

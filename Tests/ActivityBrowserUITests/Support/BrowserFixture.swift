@@ -147,7 +147,7 @@ final class BrowserFixture: @unchecked Sendable {
             executable: "/usr/bin/python3",
             arguments: ["-u", resources.appendingPathComponent("site.py").path] + arguments,
             standardInput: .pipe)
-        let line = try child.waitForLine(deadline: .seconds(20)) { $0.hasPrefix("ready ") }
+        let line = try child.waitForLine { $0.hasPrefix("ready ") }
         guard let port = Int(line.dropFirst("ready ".count)) else {
             throw MissingFileError(what: "a port in '\(line)'")
         }

@@ -16,7 +16,7 @@ final class DesktopPanels: @unchecked Sendable {
         helper = try ChildProcess(
             executable: "/usr/bin/python3", arguments: [script, "\(top)", "\(bottom)"],
             environment: fixture.toolEnvironment, standardInput: .pipe)
-        _ = try await helper.nextLine(deadline: .seconds(20)) { $0 == "ready" }
+        _ = try await helper.nextLine { $0 == "ready" }
     }
 
     deinit {
