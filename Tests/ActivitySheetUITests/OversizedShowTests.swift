@@ -27,10 +27,12 @@ import Testing
             if case .failure(let error) = result { refusal.put(error.name) } else { refusal.put(nil) }
         }
         // Behind the huge call on the same connection, so the service handles it after the huge
-        // call started its wait; then the broker's own call, which waits on the bus too.
-        _ = try await stranger.call(ping, timeout: .seconds(3))
+        // call started its wait; then the broker's own call, which waits on the bus too. A
+        // stalled service answers them only once its query times out (25 s), so 15 s tells the
+        // two apart; 3 s, a bound on the machine's speed, ran out under load.
+        _ = try await stranger.call(ping, timeout: .seconds(15))
         _ = try await fixture.broker.call(
-            Sheet1.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/9")]), timeout: .seconds(3))
+            Sheet1.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/9")]), timeout: .seconds(15))
         #expect(
             try await refusal.next("the refusal", deadline: .seconds(30)) == BrokerErrorName.accessDenied.rawValue)
         let pid = try await fixture.sheetPID()
