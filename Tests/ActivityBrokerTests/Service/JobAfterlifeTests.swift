@@ -66,11 +66,12 @@ struct JobAfterlifeTests {
 
     @Test("Every finished job is gone once its afterlife is over, and not before")
     func goneAfterTheAfterlife() async throws {
-        // 5 s, and each job read right after its own Finished: with 3 s and the reads after
+        // 30 s, and each job read right after its own Finished: with 3 s and the reads after
         // all three jobs, a loaded CI machine once took longer than the first job's afterlife
-        // before reading it (UnknownObject).
-        let afterlife = 5.0
-        let f = try await Self.start(afterlife: "5")
+        // before reading it (UnknownObject); and while the whole suite starts, one test's next
+        // step has come 25 s after its previous one (SignalTests), more than the 5 s tried next.
+        let afterlife = 30.0
+        let f = try await Self.start(afterlife: "30")
         let finished = f.finishedSignals()
         var jobs: [ObjectPath] = []
         var firstEnded: ContinuousClock.Instant?
@@ -84,7 +85,7 @@ struct JobAfterlifeTests {
             jobs.append(job)
         }
         for job in jobs {
-            try await waitUntil("\(job) to go", deadline: .seconds(15)) {
+            try await waitUntil("\(job) to go", deadline: .seconds(afterlife + 30)) {
                 await Self.getError(f, "State", at: job) == DBusError.unknownObjectName
             }
         }
