@@ -131,8 +131,10 @@ struct AvailabilityTests {
             to: "builtin/slow.json")
         try await f.startBroker()
         let finished = f.finishedSignals()
+        // 10 s, not 1 s: the child must have started and written its pid before the timeout
+        // kills it, and starting a shell can take longer than 1 s on a loaded machine.
         let job = try await f.perform(
-            "org.test.slow", ["url": .string(Self.url)], options: ["timeout": .uint32(1)])
+            "org.test.slow", ["url": .string(Self.url)], options: ["timeout": .uint32(10)])
         let end = try await f.finished(job, in: finished)
         #expect(end.state == "failed")
         #expect(end.results["error"] == .string(BrokerFixture.errorPrefix + "Timeout"))
