@@ -194,7 +194,12 @@ import TestSupport
         try pair.service.export("/x", interfaces: [Interface("org.example.Hang", methods: [Method("Hang", handler: .deferred { _, r in parked.withLock { $0.append(r) } })])])
         let connection = try pair.bus.connect()
         let outcome = Inbox<Result<[Value], DBusError>>()
-        connection.call(MethodCall(destination: try BusName(pair.service.uniqueName), path: "/x", interface: "org.example.Hang", member: "Hang")) {
+        // No timeout of its own: with the default 25 s, a full run once parked the call only
+        // after its NoReply had come, and the close then had nothing left to end.
+        connection.call(
+            MethodCall(destination: try BusName(pair.service.uniqueName), path: "/x", interface: "org.example.Hang", member: "Hang"),
+            timeout: nil
+        ) {
             outcome.put($0)
         }
         try await waitUntil("the call to be parked") { parked.value.count == 1 }
