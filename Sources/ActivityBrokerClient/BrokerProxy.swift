@@ -189,6 +189,10 @@ public final class BrokerProxy: Sendable {
     }
 
     /// Calls a method that returns a job (`Perform`, `Share`) and waits for its `Finished`.
+    ///
+    /// Cancelling the task never abandons the call in flight (the broker would start a job that
+    /// nobody cancels or waits for): the call runs to its reply, and `JobCancellation` sends the
+    /// job's `Cancel` as soon as both the reply and the cancellation are there.
     private func runJob(
         _ method: MethodSignature, _ body: [Value], onStarted: (@Sendable (ObjectPath) -> Void)?
     ) async throws(BrokerError) -> ActivityOutcome {
@@ -196,30 +200,36 @@ public final class BrokerProxy: Sendable {
         if Task.isCancelled { return .cancelled }
         let subscription = jobs.subscribe()
         defer { jobs.unsubscribe(subscription) }
-        // The call itself runs in a task of its own, so that cancelling ours cannot abandon it
-        // in flight: the broker would start a job nobody cancels or waits for. A cancellation
-        // that came meanwhile is acted on below, once the job path is known.
-        let result = await Task { () async -> Result<[Value], BrokerError> in
-            do throws(BrokerError) {
-                return .success(try await self.call(method, body))
-            } catch {
-                return .failure(error)
+        let cancellation = JobCancellation(connection: connection)
+        let (connection, address, timeout, jobs) = (self.connection, self.address, callTimeout, self.jobs)
+        let result: Result<ActivityOutcome, BrokerError> = await withTaskCancellationHandler {
+            let started: Result<ObjectPath, BrokerError> = await withCheckedContinuation { continuation in
+                _ = connection.call(Broker1.call(method, body), timeout: timeout, autoStart: true) { reply in
+                    // On the loop: a cancel asked for meanwhile leaves in this turn.
+                    let path = reply.mapError { BrokerError($0, address: address) }.flatMap { body in
+                        guard let path = body.first?.objectPath else {
+                            return Result<ObjectPath, BrokerError>.failure(
+                                .other(
+                                    name: "org.freedesktop.DBus.Error.InvalidSignature",
+                                    message: "\(method.name) replied without a job path"))
+                        }
+                        return .success(path)
+                    }
+                    if case .success(let path) = path { cancellation.started(path) }
+                    continuation.resume(returning: path)
+                }
             }
-        }.value
-        let reply = try result.get()
-        guard let path = reply.first?.objectPath else {
-            throw .other(
-                name: "org.freedesktop.DBus.Error.InvalidSignature",
-                message: "\(method.name) replied without a job path")
-        }
-        onStarted?(path)
-        let connection = self.connection
-        return await withTaskCancellationHandler {
-            await jobs.outcome(of: path)
+            switch started {
+            case .failure(let error):
+                return .failure(error)
+            case .success(let path):
+                onStarted?(path)
+                return .success(await jobs.outcome(of: path))
+            }
         } onCancel: {
-            let cancel = Job1.cancel.call(Broker1.busName, path: path)
-            _ = connection.call(cancel, timeout: .seconds(5), autoStart: false) { _ in }
+            cancellation.request()
         }
+        return try result.get()
     }
 
     /// Writes out every call this proxy has sent so far (a job's `Cancel` among them) and
