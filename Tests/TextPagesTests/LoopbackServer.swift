@@ -18,20 +18,23 @@ final class LoopbackServer: Sendable {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
-    /// Starts the server and waits (at most 20 s) for its `ready PORT` line. Blocking.
-    static func start() throws -> LoopbackServer {
+    /// Starts the server and waits (the standard deadline) for its `ready PORT` line without
+    /// blocking a thread: Swift concurrency has as many threads as cores, and a test that blocks
+    /// one while python starts stalls every other test's awaits (measured: 2.4 s without a
+    /// single resumption while this and a private bus started blocking).
+    static func start() async throws -> LoopbackServer {
         let temporary = try TemporaryDirectory(prefix: "nav-server")
         defer { temporary.remove() }
         let script = temporary.file("server.py")
         try serverScript.write(toFile: script, atomically: true, encoding: .utf8)
         let child = try ChildProcess(executable: "python3", arguments: ["-u", script], standardInput: .pipe)
         do {
-            let line = try child.waitForLine { $0.hasPrefix("ready ") }
+            let line = try await child.nextLine { $0.hasPrefix("ready ") }
             guard let port = Int(line.dropFirst("ready ".count)) else { throw ServerError.notReady(line) }
             return LoopbackServer(child: child, port: port)
         } catch {
             child.kill()
-            _ = try? child.waitForExit()
+            _ = try? await child.exit()
             throw error
         }
     }
@@ -41,10 +44,10 @@ final class LoopbackServer: Sendable {
         self.port = port
     }
 
-    /// Kills the server and reaps it.
-    func stop() {
+    /// Kills the server and waits (without blocking a thread) until it is reaped.
+    func stop() async {
         child.kill()
-        _ = try? child.waitForExit()
+        _ = try? await child.exit()
         child.closeStandardInput()
     }
 
@@ -204,6 +207,13 @@ private let serverScript = #"""
 
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
+        # socketserver listens with a backlog of 5. The suite's tests connect all at once
+        # (dozens of loads in the same millisecond), one python thread accepts them, and the
+        # kernel drops the SYNs past the backlog: each dropped connect waits out TCP's
+        # retransmission backoff (1 s, then 2, 4, 8 s). With 5, a third of the suite's loads
+        # waited a second or more and 4 redirects took 3 s; with 1024, none. Linux caps this
+        # at net.core.somaxconn (4096 since 5.4).
+        request_queue_size = 1024
 
     def watch_stdin():
         # The test holds the other end: when it closes (the test process ended), stop.
@@ -222,29 +232,32 @@ private let serverScript = #"""
 actor LoopbackServerPool {
     static let shared = LoopbackServerPool()
 
-    private var server: LoopbackServer?
+    /// The server's start, shared by every user while one is running or starting: the actor
+    /// is re-entered while a start is awaited, and the callers meanwhile await the same one.
+    private var server: Task<LoopbackServer, any Error>?
     private var users = 0
 
-    /// The running server, started if nobody uses it. No suspension inside, so two
-    /// callers cannot both start one.
-    func acquire() throws -> LoopbackServer {
-        if let server {
-            users += 1
-            return server
-        }
-        let started = try LoopbackServer.start()
-        server = started
+    /// The running server, started if nobody uses it.
+    func acquire() async throws -> LoopbackServer {
+        let start = server ?? Task { try await LoopbackServer.start() }
+        server = start
         users += 1
-        return started
+        do {
+            return try await start.value
+        } catch {
+            users -= 1
+            // A failed start is not kept: the next caller tries again.
+            if server == start { server = nil }
+            throw error
+        }
     }
 
     /// Gives the server back; the last user stops it.
-    func release() {
+    func release() async {
         users -= 1
-        if users == 0 {
-            server?.stop()
-            server = nil
-        }
+        guard users == 0, let start = server else { return }
+        server = nil
+        await (try? start.value)?.stop()
     }
 }
 
