@@ -192,7 +192,9 @@ public final class BrokerProxy: Sendable {
     ///
     /// Cancelling the task never abandons the call in flight (the broker would start a job that
     /// nobody cancels or waits for): the call runs to its reply, and `JobCancellation` sends the
-    /// job's `Cancel` as soon as both the reply and the cancellation are there.
+    /// job's `Cancel` as soon as both the reply and the cancellation are there. A broker that
+    /// does not answer within `callTimeout` fails the call (`NoReply`) however it was cancelled;
+    /// a job it starts after that is not cancelled by us.
     private func runJob(
         _ method: MethodSignature, _ body: [Value], onStarted: (@Sendable (ObjectPath) -> Void)?
     ) async throws(BrokerError) -> ActivityOutcome {
@@ -215,7 +217,10 @@ public final class BrokerProxy: Sendable {
                         }
                         return .success(path)
                     }
-                    if case .success(let path) = path { cancellation.started(path) }
+                    if case .success(let path) = path {
+                        jobs.expect(path)
+                        cancellation.started(path)
+                    }
                     continuation.resume(returning: path)
                 }
             }
@@ -232,11 +237,13 @@ public final class BrokerProxy: Sendable {
         return try result.get()
     }
 
-    /// Writes out every call this proxy has sent so far (a job's `Cancel` among them) and
-    /// blocks until the bus has them; waits for this process's socket only, never for the
-    /// broker. For a client about to exit right after cancelling.
-    public func flush() {
-        connection.flush()
+    /// Writes out every call this proxy has sent so far (a job's `Cancel` among them, once the
+    /// broker has named the job) and waits until the bus has them, at most `timeout`; returns
+    /// whether they were written. Waits for this process's socket only, never for the broker.
+    /// For a client about to exit right after cancelling. Not on the connection's loop.
+    @discardableResult
+    public func flush(timeout: Duration = .seconds(1)) -> Bool {
+        connection.flush(timeout: timeout)
     }
 
     // MARK: - Signals

@@ -9,7 +9,9 @@ import DBus
 /// `outcome(of:)` takes it. The match is shared by all performs in flight (`subscribe`).
 /// Only signals sent by the broker's current unique name count, so another peer cannot
 /// end a job early by sending a forged `Finished`. When that broker leaves the bus, its jobs
-/// can never finish: their waiters get a `failed` outcome at once.
+/// can never finish: every job it named (`expect`) and nobody has taken the outcome of yet
+/// gets a `failed` outcome at once, whether its waiter is already there or comes later (a new
+/// broker may own the name by then). When the connection ends (closed or lost), likewise.
 final class JobWaiter: @unchecked Sendable {
     private let connection: Connection
     private var subscription: Subscription?
@@ -20,8 +22,20 @@ final class JobWaiter: @unchecked Sendable {
     private var subscribers = 0
     private var finished: [ObjectPath: ActivityOutcome] = [:]
     private var waiters: [ObjectPath: CheckedContinuation<ActivityOutcome, Never>] = [:]
+    /// Jobs the broker named whose outcome nobody has taken yet.
+    private var expected: Set<ObjectPath> = []
 
-    init(connection: Connection) { self.connection = connection }
+    init(connection: Connection) {
+        self.connection = connection
+        connection.onEnd { [weak self] in self?.endExpected(with: Self.connectionLost) }
+    }
+
+    /// The broker named the job at `path` (in the reply's completion, on the loop, before anyone
+    /// waits for it): from now on it ends when its `Finished` comes or its broker leaves.
+    func expect(_ path: ObjectPath) {
+        connection.assertOnLoop()
+        expected.insert(path)
+    }
 
     /// Adds the `Finished` match (once for all concurrent performs).
     func subscribe() -> Int {
@@ -54,6 +68,7 @@ final class JobWaiter: @unchecked Sendable {
                 brokerOwner = nil
                 ownerKnown = false
                 finished.removeAll()
+                expected.removeAll()
             }
         }
     }
@@ -63,6 +78,7 @@ final class JobWaiter: @unchecked Sendable {
         await withCheckedContinuation { continuation in
             connection.queue.async { [self] in
                 if let outcome = finished.removeValue(forKey: path) {
+                    expected.remove(path)
                     continuation.resume(returning: outcome)
                 } else if ownerKnown && brokerOwner == nil {
                     // The broker left between its Perform reply and now.
@@ -79,11 +95,25 @@ final class JobWaiter: @unchecked Sendable {
         error: DBusError.noReplyName,
         message: "the activity broker left the bus before the job finished; its result is unknown")
 
+    /// The outcome of a job whose connection to the bus ended (closed or lost) before it finished.
+    static let connectionLost = ActivityOutcome.failed(
+        error: DBusError.disconnectedName,
+        message: "the connection to the bus ended before the job finished; its result is unknown")
+
     private func brokerLeft() {
+        endExpected(with: Self.brokerGone)
+    }
+
+    /// Ends every expected job that has no outcome yet with `outcome`: its waiter now, or the
+    /// one that comes later. Outcomes that already came are kept for their waiters.
+    private func endExpected(with outcome: ActivityOutcome) {
         let orphaned = waiters
         waiters.removeAll()
-        finished.removeAll()
-        for waiter in orphaned.values { waiter.resume(returning: Self.brokerGone) }
+        for path in expected where finished[path] == nil && orphaned[path] == nil { finished[path] = outcome }
+        for (path, waiter) in orphaned {
+            expected.remove(path)
+            waiter.resume(returning: outcome)
+        }
     }
 
     private func received(_ signal: IncomingSignal) {
@@ -92,6 +122,7 @@ final class JobWaiter: @unchecked Sendable {
         else { return }
         let outcome = ActivityOutcome(state: state, values: signal.body[1].vardict ?? [:])
         if let waiter = waiters.removeValue(forKey: signal.path) {
+            expected.remove(signal.path)
             waiter.resume(returning: outcome)
         } else {
             finished[signal.path] = outcome

@@ -69,7 +69,7 @@ public final class BlockingConnection: @unchecked Sendable {
         defer { dbus_message_unref(message) }
         var error = cdbus_error_make()
         defer { dbus_error_free(&error) }
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(clamping: timeout.nanoseconds / 1_000_000)
         guard let reply = dbus_connection_send_with_reply_and_block(raw, message, milliseconds, &error) else {
             throw Self.failure(error)
         }

@@ -57,6 +57,8 @@ public final class Connection: @unchecked Sendable {
     var knownOwners: [String: String?] = [:]
     var nameLostHandlers: [(BusName) -> Void] = []
     var disconnectHandlers: [() -> Void] = []
+    /// `onEnd`'s handlers, run once by `teardown`.
+    var endHandlers: [() -> Void] = []
 
     // Guarded by `idLock`: readable from any thread.
     let idLock = Lock()
@@ -161,13 +163,20 @@ public final class Connection: @unchecked Sendable {
     var isOpen: Bool { raw != nil && !closing }
 
     /// Writes out every message handed to this connection before the call (sends from other
-    /// threads hop onto the loop first, so this runs after them) and blocks until the bus has
-    /// them. For a process about to exit: what it sent last is then not lost with it.
-    public func flush() {
-        syncValue {
-            guard isOpen, let connection = raw else { return }
-            dbus_connection_flush(connection)
+    /// threads hop onto the loop first, so this runs after them) and waits until the bus has
+    /// them, or `timeout` has passed; returns whether they were written. For a process about to
+    /// exit: what it sent last is then not lost with it, and a bus that stopped reading cannot
+    /// hold it. Not on the loop (it waits for the loop).
+    @discardableResult
+    public func flush(timeout: Duration) -> Bool {
+        precondition(!isOnLoop, "flush(timeout:) waits for the loop and cannot run on it")
+        let written = DispatchSemaphore(value: 0)
+        perform { [self] in
+            // Blocks the loop until written; the waiter below gives up on it at its deadline.
+            if isOpen, let connection = raw { dbus_connection_flush(connection) }
+            written.signal()
         }
+        return written.wait(timeout: .now() + timeout.dispatchInterval) == .success
     }
 
     // MARK: Closing
@@ -188,6 +197,17 @@ public final class Connection: @unchecked Sendable {
     public func onDisconnect(_ handler: @escaping () -> Void) {
         let box = UncheckedBox(handler)
         perform { self.disconnectHandlers.append(box.value) }
+    }
+
+    /// Calls `handler` on the loop once the connection has ended, however: `close()`, the bus
+    /// lost, or the last reference gone (then on the releasing thread). At once if it already
+    /// has. For state that waits on the connection and must not wait forever (a job's
+    /// `Finished`); `onDisconnect` is the bus lost alone.
+    public func onEnd(_ handler: @escaping () -> Void) {
+        let box = UncheckedBox(handler)
+        perform {
+            if self.raw == nil { box.value() } else { self.endHandlers.append(box.value) }
+        }
     }
 
     /// Called on the loop when libdbus reports the bus gone (the Local.Disconnected message).
@@ -228,6 +248,9 @@ public final class Connection: @unchecked Sendable {
         childResolvers.removeAll()
         disconnectHandlers.removeAll()
         nameLostHandlers.removeAll()
+        let ended = endHandlers
+        endHandlers.removeAll()
+        for handler in ended { handler() }
         backlogHandlers.removeAll()
     }
 

@@ -120,8 +120,7 @@ extension Connection {
             self.pendingCalls.removeValue(forKey: serial)
             pending.complete(.failure(.noReply("no reply to \(description) within \(timeout)")))
         }
-        let milliseconds = max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        timer.schedule(deadline: .now() + .milliseconds(Int(clamping: milliseconds)))
+        timer.schedule(deadline: .now() + timeout.dispatchInterval)
         pending.timer = timer
         timer.resume()
     }

@@ -48,8 +48,7 @@ public enum ColorSchemePreference: UInt32, Sendable {
             done.signal()
         }
         // The call's own timeout answers first; the margin only guards against a lost reply.
-        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        _ = done.wait(timeout: .now() + .milliseconds(Int(milliseconds) + 250))
+        _ = done.wait(timeout: .now() + timeout.dispatchInterval + .milliseconds(250))
         return answer.value
     }
 

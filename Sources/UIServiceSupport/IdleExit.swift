@@ -1,4 +1,5 @@
 // The UI services' idle exit: run a closure once nothing has been open for a while. Main thread.
+import DBus
 import Dispatch
 
 /// Calls `onIdle` (the executable exits; D-Bus activation starts it again for the next call)
@@ -29,9 +30,7 @@ public final class IdleExit {
         guard let after else { return }
         generation += 1
         let generation = generation
-        let parts = after.components
-        let nanoseconds = Int(clamping: parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        DispatchQueue.main.asyncAfter(deadline: .now() + after.dispatchInterval) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self, self.generation == generation, isIdle() else { return }
                 self.onIdle()

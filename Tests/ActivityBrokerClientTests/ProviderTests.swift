@@ -267,6 +267,34 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         #expect(outcome.message?.contains("broker") == true)
     }
 
+    /// Regression: closing the app's connection while `perform` waited for `Finished` left it
+    /// waiting forever (the match went with the connection, and nothing told the waiter).
+    @Test func closingTheConnectionEndsAWaitingPerform() async throws {
+        let broker = try await BrokerHarness(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("abandoned")
+        let started = Inbox<Void>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Abandoned") { _ in
+                started.put(())
+                try await Task.sleep(for: .seconds(3600))
+                return .completed
+            }
+        ])
+        let connection = try broker.bus.connect()
+        let client = BrokerProxy(connection: connection, address: broker.bus.address)
+        let perform = Task { try await client.perform(id, items: SharedItems(url: "https://example.org")) }
+        try await started.next("the handler to start")
+        connection.close()
+        let ended = Inbox<ActivityOutcome>()
+        let waiter = Task { if let outcome = try? await perform.value { ended.put(outcome) } }
+        defer { waiter.cancel() }
+        let outcome = try await ended.next("perform to return after its connection closed")
+        #expect(outcome.state == .failed)
+        #expect(outcome.results["error"] == .string(DBusError.disconnectedName))
+    }
+
     @Test func closingTheProviderUnregistersItsActivities() async throws {
         let broker = try await BrokerHarness(bus: TestBus())
         defer { broker.stop() }

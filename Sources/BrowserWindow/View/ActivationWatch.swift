@@ -1,5 +1,6 @@
 // Whether a window became the active window in time: the window's half of the gesture proof (API.md §11).
 import CGtk
+import DBus
 import Dispatch
 import GtkSupport
 
@@ -14,9 +15,7 @@ enum ActivationWatch {
             if gtk_window_is_active(cgtk_window(window)) != 0 { once.fire(true) }
             return 0
         }
-        let parts = within.components
-        let milliseconds = Int(parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
+        DispatchQueue.main.asyncAfter(deadline: .now() + within.dispatchInterval) {
             MainActor.assumeIsolated { once.fire(false) }
         }
     }
