@@ -37,6 +37,7 @@ final class JobCancellation: @unchecked Sendable {
     private func sendIfDue() {
         guard requested, !sent, let path else { return }
         sent = true
-        _ = connection.call(Job1.cancel.call(Broker1.busName, path: path), timeout: .seconds(5), autoStart: false) { _ in }
+        let cancel = Job1.cancel.call(Broker1.busName, path: path)
+        _ = connection.call(cancel, timeout: .seconds(5), autoStart: false) { _ in }
     }
 }
