@@ -10,7 +10,7 @@ pkg-config --exists dbus-1 2>/dev/null || need+=(libdbus-1-dev pkg-config)
 # libcurl's headers: the terminal browser's page loader (TextPages) transfers with libcurl.
 pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev)
 command -v dbus-daemon >/dev/null || need+=(dbus-daemon)
-command -v dbus-send >/dev/null || need+=(dbus-bin)
+command -v dbus-send >/dev/null && command -v dbus-monitor >/dev/null || need+=(dbus-bin)
 command -v gdbus >/dev/null || need+=(libglib2.0-bin)
 command -v tmux >/dev/null || need+=(tmux)
 command -v xdg-open >/dev/null || need+=(xdg-utils)

@@ -163,6 +163,58 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         #expect(state.first?.unwrapped.string == "cancelled")
     }
 
+    /// A cancel that comes while the `Perform` call is still unanswered goes out as soon as the
+    /// reply names the job (`JobCancellation`), from the turn that reads the reply. The broker is
+    /// stopped so that the call is surely in flight; a bus monitor shows the call arriving and
+    /// the `Cancel` leaving.
+    @Test func cancellingWhilePerformIsUnansweredCancelsTheJob() async throws {
+        let broker = try await BrokerHarness(bus: TestBus())
+        defer { broker.stop() }
+        let id = uniqueID("unanswered")
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: "Unanswered") { _ in
+                try await Task.sleep(for: .seconds(3600))
+                return .completed
+            }
+        ])
+        let monitor = try ChildProcess(
+            executable: "dbus-monitor",
+            arguments: [
+                "--address", broker.bus.address,
+                "type='method_call',interface='org.activitybroker.Broker1',member='Perform'",
+                "type='method_call',interface='org.activitybroker.Job1',member='Cancel'",
+            ])
+        defer { monitor.kill() }
+        // Becoming a monitor costs the monitor its unique name: from then on it sees every call.
+        _ = try await monitor.nextLine { $0.contains("NameLost") }
+        let connection = try broker.bus.connect()
+        let client = BrokerProxy(connection: connection, address: broker.bus.address)
+
+        Glibc.kill(broker.pid, SIGSTOP)
+        defer { Glibc.kill(broker.pid, SIGCONT) }
+        try await waitUntil("the broker to stop") { processState(broker.pid) == "T" }
+        let jobs = Inbox<ObjectPath>()
+        let perform = Task {
+            try await client.perform(id, items: SharedItems(url: "https://example.org")) { jobs.put($0) }
+        }
+        _ = try await monitor.nextLine { $0.contains("member=Perform") }
+        perform.cancel()
+        // A round trip on the client's connection: its loop has taken the cancel before this.
+        _ = try await connection.call(MethodCall(destination: "org.freedesktop.DBus", path: "/", interface: .peer, member: "Ping"))
+        Glibc.kill(broker.pid, SIGCONT)
+
+        #expect(try await perform.value == .cancelled)
+        let job = try await jobs.next("the job path")
+        _ = try await monitor.nextLine { $0.contains("member=Cancel") && $0.contains("path=\(job.rawValue)") }
+        let state = try await connection.call(
+            MethodCall(
+                destination: "org.activitybroker.Broker1", path: job,
+                interface: "org.freedesktop.DBus.Properties",
+                member: "Get", body: [.string("org.activitybroker.Job1"), .string("State")]))
+        #expect(state.first?.unwrapped.string == "cancelled")
+    }
+
     /// Regression: a task cancelled around the Perform call got a stray `Cancelled` D-Bus error
     /// (and a job started in flight was never cancelled) instead of the `cancelled` outcome.
     @Test func aTaskCancelledBeforePerformStartsNothing() async throws {
