@@ -7,10 +7,12 @@ import Glibc
 ///
 /// `start()` spawns the broker and returns once the bus says this process owns
 /// `org.activitybroker.Broker1` (`BrokerNameWatch`). Several brokers may be started one
-/// after the other (a restart, `--replace`); `broker` is the newest. `stop()` (also on
-/// deinit) ends every broker with SIGTERM (so their children go too; SIGKILL after 5 s),
-/// stops the bus and removes the tree. Should the test process die first, the bus's guard
-/// stops the bus and a broker exits when its bus goes.
+/// after the other (a restart, `--replace`); `broker` is the newest. `stop()` ends every
+/// broker with SIGTERM (so their children go too; SIGKILL after 5 s), stops the bus and
+/// removes the tree; it blocks meanwhile, so async tests use `stopOffPool()`, or
+/// `stopInBackground()` in a `defer` (released without a stop, the harness stops in the
+/// background too). Should the test process die first, the bus's guard stops the bus and a
+/// broker exits when its bus goes.
 ///
 /// At most `BrokerSlots.shared` harnesses live at once (inotify instances are scarce); `init`
 /// waits for a slot.
@@ -52,7 +54,11 @@ public final class BrokerHarness: Sendable {
         }
         do {
             try layout.create()
-            self.bus = try bus ?? TestBus(serviceDirectory: serviceDirectory ? layout.services : nil)
+            if let bus {
+                self.bus = bus
+            } else {
+                self.bus = try await TestBus.start(serviceDirectory: serviceDirectory ? layout.services : nil)
+            }
             names = try BrokerNameWatch(bus: self.bus)
         } catch {
             // Not fully initialized: deinit will not run.
@@ -76,7 +82,11 @@ public final class BrokerHarness: Sendable {
         if start { try await self.start() }
     }
 
-    deinit { stop() }
+    deinit {
+        guard markStopped() else { return }
+        let (brokers, bus, root) = (brokers, bus, root)
+        BackgroundCleanup.run { Self.shutDown(brokers: brokers, bus: bus, root: root) }
+    }
 
     /// The tree's root.
     public var root: String { layout.root }
@@ -171,20 +181,48 @@ public final class BrokerHarness: Sendable {
 
     /// Ends every broker still running: SIGTERM, and SIGKILL after 5 s. Blocks meanwhile.
     public func stopBrokers() {
-        for broker in brokers.value where broker.termination == nil {
+        Self.stopBrokers(brokers.value)
+    }
+
+    /// `stopBrokers()` on a thread of its own (`offPool`): for async tests.
+    public func stopBrokersOffPool() async {
+        await offPool { stopBrokers() }
+    }
+
+    /// Stops every broker, then the bus, and removes the tree. Idempotent; blocks for a moment.
+    public func stop() {
+        guard markStopped() else { return }
+        Self.shutDown(brokers: brokers, bus: bus, root: root)
+    }
+
+    /// `stop()` on a thread of its own (`offPool`): for async tests.
+    public func stopOffPool() async {
+        await offPool { stop() }
+    }
+
+    /// `stop()` on a thread of its own without waiting for it (`BackgroundCleanup`): for the
+    /// `defer` of an async test, which cannot await.
+    public func stopInBackground() {
+        BackgroundCleanup.run { self.stop() }
+    }
+
+    /// Whether this call is the first to stop the harness.
+    private func markStopped() -> Bool {
+        stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+    }
+
+    private static func stopBrokers(_ brokers: [ChildProcess]) {
+        for broker in brokers where broker.termination == nil {
             broker.terminate()
             if (try? broker.waitForExit(deadline: .seconds(5))) == nil { broker.kill() }
         }
     }
 
-    /// Stops every broker, then the bus, and removes the tree. Idempotent; blocks for a moment.
-    public func stop() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        stopBrokers()
+    private static func shutDown(brokers: Locked<[ChildProcess]>, bus: TestBus, root: String) {
+        stopBrokers(brokers.value)
         bus.stop()
         try? FileManager.default.removeItem(atPath: root)
         BrokerSlots.shared.release()

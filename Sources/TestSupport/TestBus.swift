@@ -11,8 +11,10 @@ import Foundation
 /// replies per connection, not the built-in 128) and optionally a `servicedir` for activation.
 ///
 /// `init` returns once the daemon prints its address (`--print-address`), which it does only
-/// when it is listening: no polling, no sleeps. `stop()` (also run on deinit) terminates and
-/// reaps it and removes the directory.
+/// when it is listening: no polling, no sleeps. `stop()` terminates and reaps it and removes
+/// the directory. Both block: async tests use `start(...)` and `stopOffPool()`, which block a
+/// thread of their own instead of a concurrency-pool thread (`offPool`), and
+/// `stopInBackground()` in a `defer`. Released without a stop, the bus stops in the background.
 ///
 /// The daemon runs under a small `/bin/sh` guard whose stdin is a pipe from this process: when
 /// the test process dies, however it dies, the pipe closes and the guard kills the daemon.
@@ -129,7 +131,20 @@ public final class TestBus: @unchecked Sendable {
         address = line
     }
 
-    deinit { stop() }
+    /// `init` on a thread of its own (`offPool`): for async tests.
+    public static func start(
+        serviceDirectory: String? = nil, daemon: String = "dbus-daemon", deadline: Deadline = .standard
+    ) async throws -> TestBus {
+        try await offPool { try TestBus(serviceDirectory: serviceDirectory, daemon: daemon, deadline: deadline) }
+    }
+
+    deinit {
+        guard markStopped() else { return }
+        let (guardProcess, daemonPID, directory) = (guardProcess, daemonPID, directory)
+        BackgroundCleanup.run {
+            Self.shutDown(guardProcess: guardProcess, daemonPID: daemonPID, directory: directory)
+        }
+    }
 
     /// The environment for a child process that should use this bus (this process's
     /// environment with `DBUS_SESSION_BUS_ADDRESS` replaced).
@@ -144,13 +159,33 @@ public final class TestBus: @unchecked Sendable {
         try Connection(bus: .address(address))
     }
 
-    /// Stops the daemon and reaps it, then removes the directory. Idempotent.
+    /// Stops the daemon and reaps it, then removes the directory. Idempotent. Blocks meanwhile.
     public func stop() {
+        guard markStopped() else { return }
+        Self.shutDown(guardProcess: guardProcess, daemonPID: daemonPID, directory: directory)
+    }
+
+    /// `stop()` on a thread of its own (`offPool`): for async tests.
+    public func stopOffPool() async {
+        await offPool { stop() }
+    }
+
+    /// `stop()` on a thread of its own without waiting for it (`BackgroundCleanup`): for the
+    /// `defer` of an async test, which cannot await.
+    public func stopInBackground() {
+        BackgroundCleanup.run { self.stop() }
+    }
+
+    /// Whether this call is the first to stop the bus.
+    private func markStopped() -> Bool {
         lock.lock()
-        let wasStopped = stopped
+        defer { lock.unlock() }
+        let first = !stopped
         stopped = true
-        lock.unlock()
-        guard !wasStopped else { return }
+        return first
+    }
+
+    private static func shutDown(guardProcess: ChildProcess, daemonPID: pid_t, directory: String) {
         guardProcess.closeStandardInput()
         if (try? guardProcess.waitForExit(deadline: .seconds(5))) == nil {
             if daemonPID > 0 { kill(daemonPID, SIGKILL) }

@@ -4,7 +4,8 @@
 //
 // A private bus per suite or per test (starts in a few milliseconds; stops on deinit):
 //
-//     let bus = try TestBus()                                  // or TestBus(serviceDirectory: dir)
+//     let bus = try await TestBus.start()                      // or .start(serviceDirectory: dir)
+//     defer { bus.stopInBackground() }                         // or: await bus.stopOffPool()
 //     let service = try bus.connect(), client = try bus.connect()
 //     // children that should use it: ChildProcess(..., environment: bus.environment)
 //
@@ -40,6 +41,11 @@
 // handlers of the child (Swift Testing's threads block SIGTERM/SIGCHLD), never lets it inherit
 // our stdout/stderr, and kills it if released while running. Prefer the async waits (`exit`, `nextLine`, `waitUntil`, `Inbox.next`) in async
 // tests; the blocking ones (`waitForExit`, `waitForLine`, `blockingWaitUntil`) block a thread.
+//
+// Never block a concurrency-pool thread (two on CI, shared by every test of the run): in async
+// tests start and stop buses, brokers and X servers with their async forms (`TestBus.start`,
+// `stopOffPool`, `stopInBackground` in a `defer`), and run other blocking or CPU-heavy work
+// in `offPool { … }`, which gives it a thread of its own.
 //
 // Shared mutable state for `@Sendable` handlers and property getters: `Locked<T>`.
 

@@ -9,10 +9,15 @@ import Foundation
 /// process (as `TestBus` does): when the test process ends, however it ends, the pipe closes and
 /// the guard kills the server. Readiness is the display number Xvfb writes to fd 3 once it
 /// accepts connections: no polling, no sleeps.
+///
+/// `init` and `stop()` block: async tests use `start(...)` and `stopOffPool()`, which block a
+/// thread of their own instead of a concurrency-pool thread (`offPool`). Released without a
+/// stop, the server stops in the background (`BackgroundCleanup`).
 public final class XvfbServer: @unchecked Sendable {
     /// `:N`.
     public let display: String
     private let guardProcess: ChildProcess
+    private let stopped = Locked(false)
 
     public struct StartError: Error, CustomStringConvertible {
         public let description: String
@@ -53,10 +58,39 @@ public final class XvfbServer: @unchecked Sendable {
         display = ":" + number
     }
 
-    deinit { stop() }
+    /// `init` on a thread of its own (`offPool`): for async tests.
+    public static func start(width: Int = 1280, height: Int = 800, deadline: Deadline = .standard) async throws
+        -> XvfbServer
+    {
+        try await offPool { try XvfbServer(width: width, height: height, deadline: deadline) }
+    }
 
-    /// Stops the server (closing the guard's pipe) and waits for the guard.
+    deinit {
+        guard markStopped() else { return }
+        let guardProcess = guardProcess
+        BackgroundCleanup.run { Self.shutDown(guardProcess) }
+    }
+
+    /// Stops the server (closing the guard's pipe) and waits for the guard. Idempotent.
     public func stop() {
+        guard markStopped() else { return }
+        Self.shutDown(guardProcess)
+    }
+
+    /// `stop()` on a thread of its own (`offPool`): for async tests.
+    public func stopOffPool() async {
+        await offPool { stop() }
+    }
+
+    /// Whether this call is the first to stop the server.
+    private func markStopped() -> Bool {
+        stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+    }
+
+    private static func shutDown(_ guardProcess: ChildProcess) {
         guardProcess.closeStandardInput()
         if (try? guardProcess.waitForExit(deadline: .seconds(5))) == nil { guardProcess.kill() }
     }

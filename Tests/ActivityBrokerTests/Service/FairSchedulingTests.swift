@@ -85,7 +85,7 @@ struct FairSchedulingTests {
         let victim = try Pipeline(f)
         let perConnection = 100
         let total = floods.count * perConnection
-        let (answer, floodReplies) = try await offThread {
+        let (answer, floodReplies) = try await offPool {
             try Self.whileStopped(f) {
                 for (c, flood) in floods.enumerated() {
                     for i in 0..<perConnection { try flood.send("RegisterActivity", Self.record("org.flood.c\(c).a\(i)")) }
@@ -118,7 +118,7 @@ struct FairSchedulingTests {
         let f = try await BrokerFixture()
         let flood = try Pipeline(f)
         let app = try Pipeline(f)
-        let (replies, floodReplies) = try await offThread {
+        let (replies, floodReplies) = try await offPool {
             try Self.whileStopped(f) {
                 for i in 0..<200 { try flood.send("RegisterActivity", Self.record("org.flood.a\(i)")) }
                 try flood.routed()
@@ -148,7 +148,7 @@ struct FairSchedulingTests {
         let perConnection = bound / 16
         let pid = f.broker.pid
         let before = Self.status(pid, "VmRSS")
-        try await offThread {
+        try await offPool {
             try Self.whileStopped(f) {
                 // Cheap calls that change nothing: each is answered NotFound.
                 for flood in floods {
@@ -157,7 +157,7 @@ struct FairSchedulingTests {
                 }
             }
         }
-        let replies = try await offThread { try floods.map { try $0.replies() } }
+        let replies = try await offPool { try floods.map { try $0.replies() } }
         for answers in replies {
             #expect(answers.count == perConnection)
             #expect(answers.allSatisfy { $0.errorName == BrokerFixture.errorPrefix + "NotFound" })
@@ -172,12 +172,5 @@ struct FairSchedulingTests {
             line.split(separator: " ").drop { $0 != "most" }.dropFirst().first.flatMap { Int($0) }
         }
         #expect(highs.allSatisfy { $0 <= bound + 64 }, "\(highs)")
-    }
-}
-
-/// Runs blocking libdbus work on a thread of its own, off the cooperative pool.
-func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
