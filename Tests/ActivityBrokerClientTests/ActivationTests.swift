@@ -30,8 +30,8 @@ import Testing
         """.write(
             toFile: directory + "/services/org.activitybroker.Broker1.service", atomically: true,
             encoding: .utf8)
-        let bus = try TestBus(serviceDirectory: directory + "/services")
-        defer { bus.stop() }
+        let bus = try await TestBus.start(serviceDirectory: directory + "/services")
+        defer { bus.stopInBackground() }
         let connection = try bus.connect()
         let client = BrokerProxy(connection: connection, address: bus.address)
 

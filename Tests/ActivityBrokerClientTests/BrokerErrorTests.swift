@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func noBrokerOnTheBusIsUnreachableAndNamesTheAddress() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus.start()
         let client = BrokerProxy(connection: try bus.connect(), address: bus.address)
         do {
             _ = try await client.registered()
@@ -79,12 +79,12 @@ import Testing
 
     @Test func theRealBrokerErrorsArriveTyped() async throws {
         let broker = try await BrokerHarness(
-            bus: TestBus(),
+            bus: TestBus.start(),
             manifests: [
                 "web.json": openManifest(
                     id: "test.web", name: "Web", template: "https://share.example/?u={url}")
             ])
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
 
         await expectError("unknown id", { if case .notFound = $0 { true } else { false } }) {

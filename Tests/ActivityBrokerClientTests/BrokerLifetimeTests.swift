@@ -7,10 +7,10 @@ import Testing
     /// Regression: the broker kept running without a connection after its bus was gone (a
     /// daemon outliving the session). It now writes its usage file and exits.
     @Test func theBrokerExitsWhenItsBusGoesAway() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let pid = broker.pid
-        broker.bus.stop()
+        await broker.bus.stopOffPool()
         try await waitUntil("the broker to exit after its bus went away") {
             processIsGone(pid)
         }

@@ -23,7 +23,7 @@ import Testing
     }
 
     static func start() async throws -> (BrokerHarness, RecordingBrowser, BrokerProxy) {
-        let broker = try await BrokerHarness(bus: TestBus(), start: false)
+        let broker = try await BrokerHarness(bus: TestBus.start(), start: false)
         broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
         try await broker.start()
         let browser = try await RecordingBrowser(bus: broker.bus)
@@ -34,7 +34,7 @@ import Testing
 
     @Test func theDelegateHearsTheWindowsEventsInOrderAndFinishOnce() async throws {
         let (broker, browser, proxy) = try await Self.start()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let recorder = Recorder()
         let configuration = BrowseConfiguration(
             dismissButtonStyle: .cancel, controlTint: TintColor("#0a84ff"), barCollapsingEnabled: false,
@@ -62,7 +62,7 @@ import Testing
 
     @Test func closeClosesTheWindowAndFinishes() async throws {
         let (broker, browser, proxy) = try await Self.start()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let recorder = Recorder()
         let session = try await proxy.browse(url: URL(string: "http://example.org/")!, delegate: recorder)
         let open = try await browser.opens.next("Open")
@@ -75,7 +75,7 @@ import Testing
 
     @Test func refusedCallsThrowTypedErrors() async throws {
         let (broker, _, proxy) = try await Self.start()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         await #expect(throws: BrokerError.self) {
             try await proxy.browse(url: URL(string: "ftp://example.org/")!)
         }

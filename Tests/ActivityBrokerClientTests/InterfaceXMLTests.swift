@@ -69,7 +69,7 @@ import Testing
         let broker = try await BrokerHarness(manifests: [
             "true.json": execManifest(id: "org.test.true", name: "True", argv: ["true"])
         ])
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let connection = try broker.bus.connect()
         defer { connection.close() }
         try await compare(
@@ -93,8 +93,8 @@ import Testing
 
     @Test("Session1.xml and impl.Browser1.xml describe a browsing session and the browser contract")
     func sessionAndBrowser() async throws {
-        let broker = try await BrokerHarness(bus: TestBus(), start: false)
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start(), start: false)
+        defer { broker.stopInBackground() }
         broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
         try await broker.start()
         // The recording service exports Browser1 from the contract's own signatures.
@@ -119,8 +119,8 @@ import Testing
 
     @Test("Provider1.xml describes what ActivityProvider exports")
     func provider() async throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
+        let bus = try await TestBus.start()
+        defer { bus.stopInBackground() }
         let providerConnection = try bus.connect()
         let provider = ActivityProvider(connection: providerConnection, objectPath: "/org/example/Notes")
         try await provider.start(
@@ -136,8 +136,8 @@ import Testing
 
     @Test("impl.Sheet1.xml describes what activity-sheet exports, started without a display")
     func sheet() async throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
+        let bus = try await TestBus.start()
+        defer { bus.stopInBackground() }
         let home = try TemporaryDirectory(prefix: "sheet-home")
         defer { home.remove() }
         // No DISPLAY or WAYLAND_DISPLAY: the sheet serves anyway and answers Introspect.

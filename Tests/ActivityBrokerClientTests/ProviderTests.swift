@@ -17,8 +17,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
 
 @Suite(.timeLimit(.minutes(2))) struct ProviderTests {
     @Test func performReturnsTheProviderResults() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("echo")
         let seen = Inbox<Seen>()
         let provider = ActivityProvider(connection: try broker.bus.connect())
@@ -53,7 +53,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func aProviderStartedBeforeTheBrokerRegistersWhenItAppears() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus.start()
         let id = uniqueID("early")
         let provider = ActivityProvider(connection: try bus.connect())
         do {
@@ -66,7 +66,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
             }
         }
         let broker = try await BrokerHarness(bus: bus)
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let client = BrokerProxy(connection: try bus.connect(), address: bus.address)
         try await waitUntil("\(id) registered once the broker runs", interval: .milliseconds(20)) {
             (try? await client.registered())?.contains { $0.id == id } ?? false
@@ -74,8 +74,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func localizedNamesAndMatchRulesReachTheBroker() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("video")
         let provider = ActivityProvider(connection: try broker.bus.connect())
         try await provider.start([
@@ -102,8 +102,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
 
     @Test func aThrowingHandlerFailsTheJob() async throws {
         struct Broken: Error, CustomStringConvertible { var description: String { "the disk is on fire" } }
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("broken")
         let provider = ActivityProvider(connection: try broker.bus.connect())
         try await provider.start([ProvidedActivity(id: id, name: "Broken") { _ in throw Broken() }])
@@ -116,8 +116,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func aFailedOutcomeIsPassedOn() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("declines")
         let provider = ActivityProvider(connection: try broker.bus.connect())
         try await provider.start([
@@ -131,8 +131,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func cancellingThePerformTaskCancelsTheJob() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("forever")
         let started = Inbox<Void>()
         let provider = ActivityProvider(connection: try broker.bus.connect())
@@ -218,8 +218,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     /// Regression: a task cancelled around the Perform call got a stray `Cancelled` D-Bus error
     /// (and a job started in flight was never cancelled) instead of the `cancelled` outcome.
     @Test func aTaskCancelledBeforePerformStartsNothing() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("never")
         let calls = Inbox<Void>()
         let provider = ActivityProvider(connection: try broker.bus.connect())
@@ -241,8 +241,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func activitiesChangedYieldsOnRegistration() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
         let changes = Inbox<Void>()
         let stream = client.activitiesChanged()
@@ -262,8 +262,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func theProviderRegistersAgainWhenTheBrokerRestarts() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("survivor")
         let provider = ActivityProvider(connection: try broker.bus.connect())
         try await provider.start([ProvidedActivity(id: id, name: "Survivor") { _ in .completed }])
@@ -295,8 +295,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
 
     /// Regression: `perform` waited forever for `Finished` when the broker died mid-job.
     @Test func performFailsWhenTheBrokerDiesMidJob() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("orphaned")
         let started = Inbox<Void>()
         let provider = ActivityProvider(connection: try broker.bus.connect())
@@ -348,8 +348,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     }
 
     @Test func closingTheProviderUnregistersItsActivities() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("closing")
         let provider = ActivityProvider(connection: try broker.bus.connect())
         try await provider.start([ProvidedActivity(id: id, name: "Closing") { _ in .completed }])
@@ -366,8 +366,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
 /// Issue 11/13: a provider built with the client library performs only for the broker.
 @Suite(.timeLimit(.minutes(2))) struct ProviderCallerTests {
     @Test func performFromAnotherProgramIsAccessDeniedAndTheHandlerNeverRuns() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("guarded")
         let ran = Inbox<String>()
         let providerConnection = try broker.bus.connect()

@@ -44,7 +44,7 @@ private struct ReadingListSetup {
 
         """.write(
             toFile: services + "/org.activitybroker.ReadingList.service", atomically: true, encoding: .utf8)
-        let bus = try TestBus(serviceDirectory: services)
+        let bus = try await TestBus.start(serviceDirectory: services)
         self.bus = bus
         if broker {
             let manifest = try String(
@@ -55,10 +55,15 @@ private struct ReadingListSetup {
         }
     }
 
+    /// Stops the broker and the bus and removes the directory, on a thread of its own
+    /// (`BackgroundCleanup`): called from the tests' `defer`, which cannot await.
     func remove() {
-        harness?.stop()
-        bus.stop()
-        try? FileManager.default.removeItem(atPath: directory)
+        let (harness, bus, directory) = (harness, bus, directory)
+        BackgroundCleanup.run {
+            harness?.stop()
+            bus.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
 
     /// Calls the provider's `Perform` directly on `connection` (starting it by activation).
@@ -146,8 +151,8 @@ private func errorName(_ body: () async throws(DBusError) -> [Value]) async -> S
                 member: "Ping"), autoStart: false)
         #expect(try await connection.unixProcessID(of: "org.activitybroker.ReadingList") == pid)
 
-        setup.broker.stop()
-        setup.broker.bus.stop()
+        await setup.broker.stopOffPool()
+        await setup.broker.bus.stopOffPool()
         try await waitUntil("the provider to exit with its bus") {
             kill(pid_t(pid), 0) != 0 && errno == ESRCH
         }

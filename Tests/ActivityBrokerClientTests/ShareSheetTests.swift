@@ -11,7 +11,7 @@ import Testing
     /// A broker in a graphical session with one `open` activity, and a sheet service.
     static func start() async throws -> (BrokerHarness, RecordingSheet) {
         let broker = try await BrokerHarness(
-            bus: TestBus(),
+            bus: TestBus.start(),
             manifests: ["open.json": openManifest(id: "test.open", name: "Open", template: "https://o.example/?u={url}")],
             start: false)
         broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
@@ -21,7 +21,7 @@ import Testing
 
     @Test func shareReturnsTheChosenActivitysOutcomeWithItsID() async throws {
         let (broker, sheet) = try await Self.start()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let seen = Inbox<String?>()
         let connection = try broker.bus.connect()
         let provider = ActivityProvider(connection: connection)
@@ -52,7 +52,7 @@ import Testing
 
     @Test func dismissingAndCancellingEndTheShareCancelled() async throws {
         let (broker, sheet) = try await Self.start()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let proxy = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
         let dismissed = Task { try await proxy.share(items: Self.items) }
         try await sheet.shows.next("Show").dismiss()
@@ -67,8 +67,8 @@ import Testing
     }
 
     @Test func shareErrorsAreTyped() async throws {
-        let broker = try await BrokerHarness(bus: TestBus(), manifests: [:])
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: [:])
+        defer { broker.stopInBackground() }
         let proxy = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
         do {
             _ = try await proxy.share(items: Self.items)

@@ -38,7 +38,7 @@ private final class SessionEvents: BrowsingSessionDelegate {
         let fixture = try await BrowserFixture(ownsBrokerName: false, activatesSheet: true)
         let harness = try await BrokerHarness(
             bus: fixture.bus, extensionDirectories: [Self.builtins], start: false)
-        defer { harness.stop() }
+        defer { harness.stopInBackground() }
         let display = fixture.xvfb.display
         harness.extraEnvironment.withLock { $0["DISPLAY"] = display }
         // The recording clipboard tool: writes its stdin to a file, complete or not at all.

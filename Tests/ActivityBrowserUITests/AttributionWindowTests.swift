@@ -88,7 +88,7 @@ import Testing
             executable: "openbox", arguments: ["--sm-disable"], environment: fixture.toolEnvironment)
         defer {
             windowManager.terminate()
-            _ = try? windowManager.waitForExit(deadline: .seconds(5))
+            BackgroundCleanup.run { _ = try? windowManager.waitForExit(deadline: .seconds(5)) }
         }
         // openbox manages the display once the root window names its check window. (A full
         // suite on two cores can take its time to start it; an openbox that exited says why.)
@@ -125,7 +125,7 @@ import Testing
     @Test func aBrowsedClickIsStoredAndATriggerOnTheDestinationSiteMakesAReport() async throws {
         let fixture = try await BrowserFixture(ownsBrokerName: false)
         let harness = try await BrokerHarness(bus: fixture.bus, start: false)
-        defer { harness.stop() }
+        defer { harness.stopInBackground() }
         let display = fixture.xvfb.display
         harness.extraEnvironment.withLock { $0["DISPLAY"] = display }
         // The broker's side of the gesture rule is AttributionTests'; here its window is wide

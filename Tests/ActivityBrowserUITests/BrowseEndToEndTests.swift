@@ -24,7 +24,7 @@ private final class RecordingDelegate: BrowsingSessionDelegate {
     @Test func anAppBrowsesThroughTheRealBrokerAndHearsTheWindowsEvents() async throws {
         let fixture = try await BrowserFixture(ownsBrokerName: false)
         let harness = try await BrokerHarness(bus: fixture.bus, start: false)
-        defer { harness.stop() }
+        defer { harness.stopInBackground() }
         let display = fixture.xvfb.display
         harness.extraEnvironment.withLock { $0["DISPLAY"] = display }
         try await harness.start()

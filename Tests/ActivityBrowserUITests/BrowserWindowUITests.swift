@@ -137,7 +137,7 @@ import Testing
                 "2",
                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
             ])
-        let (tls, port) = try BrowserFixture.startSite(arguments: [certificate, key])
+        let (tls, port) = try await BrowserFixture.startSite(arguments: [certificate, key])
         defer { tls.closeStandardInput() }
         try await fixture.open("https://127.0.0.1:\(port)/page/b")
         let event = try await fixture.nextEvent()

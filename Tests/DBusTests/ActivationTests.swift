@@ -54,7 +54,7 @@ struct ActivationTests {
 
             """.write(to: services.appendingPathComponent("org.example.Activated.service"), atomically: true, encoding: .utf8)
 
-        let pair = try BusPair(serviceDirectory: services.path)
+        let pair = try await BusPair.start(serviceDirectory: services.path)
         let names = Inbox<Result<[String], DBusError>>()
         pair.client.listActivatableNames { names.put($0) }
         #expect(try await names.next().get().contains("org.example.Activated"))
@@ -75,7 +75,7 @@ struct ActivationTests {
         _ = pair.client.watchNameOwner("org.example.Activated") { owner.put($0) }
         let unique = try #require(try await owner.next())
         #expect(try await pair.client.unixProcessID(of: unique) == UInt32(servicePID))
-        pair.bus.stop()
+        await pair.bus.stopOffPool()
         // The service exits with its bus.
         try await waitUntil("the activated service to exit") { kill(servicePID, 0) != 0 }
     }

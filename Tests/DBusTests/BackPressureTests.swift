@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct BackPressureTests {
     @Test("A flood stops being read at the bound (plus at most one read), resumes at half; every call answered")
     func pausesAtBound() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let bound = 100
         try pair.service.export("/test/Echo", interfaces: [echoInterface(["s"])])
         let changes = Locked<[Backlog]>([])

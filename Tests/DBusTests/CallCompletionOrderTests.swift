@@ -25,7 +25,7 @@ import TestSupport
     }
 
     @Test func aBodyThatCannotBeEncodedFailsAfterCallReturns() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let call = MethodCall(
             destination: try BusName(pair.service.uniqueName), path: "/", interface: .peer, member: "Ping",
             body: [.string("a\u{0}b")])
@@ -33,7 +33,7 @@ import TestSupport
     }
 
     @Test func aClosedConnectionFailsAfterCallReturns() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let closed = try pair.bus.connect()
         closed.close()
         let call = MethodCall(destination: "org.example.Gone", path: "/", interface: .peer, member: "Ping")

@@ -8,7 +8,7 @@ import TestSupport
     /// waiter kept the call and the call's completion kept the waiter, so both leaked with
     /// their locks (found by LeakSanitizer under `make sanitize`).
     @Test func aReplyBeforeAttachLeavesNoCycle() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let waiter = CallWaiter()
         weak var released: PendingCall?
         let result = await withCheckedContinuation { continuation in

@@ -11,8 +11,8 @@ import TestSupport
     /// opening, calling and closing in a loop met that within a few hundred connections.
     @Test("Fresh connections opened while others close get every reply (a reused socket number loses nothing)")
     func freshConnectionsHearReplies() async throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
+        let bus = try await TestBus.start()
+        defer { bus.stopInBackground() }
         let getID = MethodCall(destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId")
         let lost = Locked<[String]>([])
         try await withThrowingTaskGroup(of: Void.self) { group in

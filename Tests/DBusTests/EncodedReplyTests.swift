@@ -34,7 +34,7 @@ import TestSupport
     }
 
     @Test func theSameEncodedReplyAnswersManyCallsExactly() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let reply = try EncodedReply([Self.records])
         #expect(reply.signature == "aa{sv}")
         #expect(reply.values == [Self.records])
@@ -54,7 +54,7 @@ import TestSupport
     }
 
     @Test func anEmptyBodyAndSeveralValuesRoundTrip() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let values: [Value] = [.string("completed"), .vardict(["k": .int64(-3)]), .objectPath("/a/b")]
         let reply = try EncodedReply(values)
         try serve(pair, reply, out: "sa{sv}o")
@@ -101,7 +101,7 @@ import TestSupport
     }
 
     @Test func aReplyOfTheWrongSignatureFailsTheCall() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try serve(pair, try EncodedReply([.string("not records")]))
         let error = await pair.error("/test/Encoded", "org.example.Encoded", "Get")
         #expect(error?.name == DBusError.failedName)

@@ -44,7 +44,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
 
 @Suite struct ExportTests {
     @Test func callsReachHandlersWithSenderAndBody() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/test/Thing", interfaces: [thingInterface()])
         #expect(try await pair.call("/test/Thing", "org.example.Thing1", "Greet", [.string("you")]) == [.string("hello, you")])
         #expect(try await pair.call("/test/Thing", nil, "Greet", [.string("no interface")]) == [.string("hello, no interface")])
@@ -53,7 +53,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
     }
 
     @Test func dispatchErrorsHaveStandardNamesAndTheServiceAnswersAfter() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/test/Thing", interfaces: [thingInterface()])
         let wrongSignature = await pair.error("/test/Thing", "org.example.Thing1", "Greet", [.int32(1)])
         #expect(wrongSignature?.name == DBusError.invalidArgsName)
@@ -72,7 +72,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
     }
 
     @Test func exportTwiceThrowsAndUnexportStopsAnswering() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/test/Thing", interfaces: [thingInterface()])
         #expect(throws: DBusError.self) { try pair.service.export("/test/Thing", interfaces: [thingInterface()]) }
         pair.service.unexport("/test/Thing")
@@ -82,7 +82,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
     }
 
     @Test func peerInterfaceAnswers() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/test/Thing", interfaces: [thingInterface()])
         #expect(try await pair.call("/test/Thing", .peer, "Ping") == [])
         let id = try await pair.call("/test/Thing", .peer, "GetMachineId")
@@ -90,7 +90,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
     }
 
     @Test func deferredHandlersReplyLaterFromAnyThread() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let method = Method(
             "Later", in: [Argument("x", "i")], out: [Argument("y", "i")],
             handler: .deferred { invocation, responder in
@@ -112,7 +112,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
     /// A peer that never replies: the caller gets NoReply at its timeout while the same service
     /// loop keeps answering other calls.
     @Test func unansweredCallTimesOutWithNoReplyWhileTheLoopServesOthers() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let parked = Locked<[Responder]>([])
         let hang = Method("Hang", handler: .deferred { _, responder in parked.withLock { $0.append(responder) } })
         try pair.service.export(
@@ -142,7 +142,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
     }
 
     @Test func cancelledCallNeverCompletes() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let parked = Locked<[Responder]>([])
         let hang = Method("Hang", handler: .deferred { _, responder in parked.withLock { $0.append(responder) } })
         try pair.service.export("/test/Slow", interfaces: [Interface("org.example.Slow", methods: [hang])])
@@ -169,7 +169,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
 
     /// Public methods called from inside a handler run inline instead of deadlocking.
     @Test func handlersMayUseTheirConnection() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let service = pair.service
         let reentrant = Method(
             "Reexport", out: [Argument("ok", "b")],
@@ -186,7 +186,7 @@ func thingInterface(greeting: Locked<String> = Locked("hello")) -> Interface {
     }
 
     @Test func busHelpersDescribeTheCaller() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         #expect(try await pair.service.unixProcessID(of: pair.client.uniqueName) == UInt32(getpid()))
         #expect(try await pair.service.unixUser(of: pair.client.uniqueName) == UInt32(getuid()))
         await #expect(throws: DBusError.self) { _ = try await pair.service.unixProcessID(of: ":1.9999") }

@@ -26,7 +26,7 @@ struct HeldCallTests {
 
     @Test("Two 17 MB calls held unanswered: another client's Ping is answered, then both get their replies")
     func heldLargeCallsLeaveReadingOn() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let parked = Locked<[Responder]>([])
         try Self.serveHold(pair, parked: parked)
         let outcomes = Inbox<Result<[Value], DBusError>>()

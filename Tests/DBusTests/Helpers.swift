@@ -15,10 +15,15 @@ final class BusPair: @unchecked Sendable {
         client = try bus.connect()
     }
 
+    /// `init` on a thread of its own (`offPool`), not on a concurrency-pool thread.
+    static func start(serviceDirectory: String? = nil) async throws -> BusPair {
+        try await offPool { try BusPair(serviceDirectory: serviceDirectory) }
+    }
+
     deinit {
         client.close()
         service.close()
-        bus.stop()
+        bus.stopInBackground()
     }
 
     /// A call from the client to the service's unique name.

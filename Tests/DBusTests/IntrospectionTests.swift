@@ -75,7 +75,7 @@ final class IntrospectionModel: NSObject, XMLParserDelegate {
     }
 
     @Test func xmlMatchesTheTable() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let table = thingInterface()
         try pair.service.export("/test/Thing", interfaces: [table])
         let model = try await introspect(pair, "/test/Thing")
@@ -100,7 +100,7 @@ final class IntrospectionModel: NSObject, XMLParserDelegate {
     }
 
     @Test func ancestorsAndObjectsListTheirChildren() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/org/example/A", interfaces: [thingInterface()])
         try pair.service.export("/org/example/A/B", interfaces: [thingInterface()])
         try pair.service.export("/org/example/C/D/E", interfaces: [thingInterface()])
@@ -117,7 +117,7 @@ final class IntrospectionModel: NSObject, XMLParserDelegate {
 
     /// An outside implementation (systemd's busctl, else GLib's gdbus) reads our XML.
     @Test func externalToolIntrospectsTheObject() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/test/Thing", interfaces: [thingInterface()])
         let tools: [(String, [String])] = [
             ("busctl", ["--address=\(pair.bus.address)", "introspect", pair.service.uniqueName, "/test/Thing"]),

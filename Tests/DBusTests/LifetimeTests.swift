@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite struct LifetimeTests {
     @Test func releasedConnectionLeavesTheBus() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         var temporary: Connection? = try pair.bus.connect()
         let name = try #require(temporary?.uniqueName)
         let gone = Inbox<Bool>()
@@ -18,7 +18,7 @@ import TestSupport
     }
 
     @Test func handlerMayCloseItsOwnConnection() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let closer = try pair.bus.connect()
         let closed = Inbox<Bool>()
         _ = closer.addMatch(MatchRule(interface: "org.example.Close")) { _ in
@@ -42,7 +42,7 @@ import TestSupport
     /// Also a regression test: the daemon's built-in limit of 128 pending replies per connection
     /// failed such bursts with LimitsExceeded; TestBus now uses session-bus limits.
     @Test func callsFromManyThreadsAtOnce() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/test/Echo", interfaces: [echoInterface(["i"])])
         let destination = try BusName(pair.service.uniqueName)
         let replies = Inbox<Int32>()

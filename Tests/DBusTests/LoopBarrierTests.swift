@@ -15,7 +15,7 @@ import TestSupport
     /// signals went one per visit and the client's call was answered from before the change.
     @Test("A call read after a NameOwnerChanged is handled after it, behind a backlog of the bus's signals")
     func callSeesEarlierNameOwnerChanged() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let name: BusName = "org.example.Watched"
         let owner = Locked<String??>(.none)
         _ = pair.service.watchNameOwner(name) { current in owner.withLock { $0 = .some(current) } }
@@ -63,7 +63,7 @@ import TestSupport
     /// it ran, and a Perform would have started a job for nobody).
     @Test("On disconnect, queued signals are handled and queued calls dropped")
     func disconnectDropsQueuedCalls() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let calls = Locked(0)
         let signals = Locked(0)
         let disconnected = Locked(false)
@@ -89,7 +89,7 @@ import TestSupport
         try await waitUntil("the service to have read the call and the signal", deadline: Self.patience) {
             pair.service.queue.sync { pair.service.incoming.count(from: pair.client.uniqueName) } == 2
         }
-        pair.bus.stop()
+        await pair.bus.stopOffPool()
         try await waitUntil("the service to see the bus gone", deadline: Self.patience) { disconnected.value }
         _ = await call.value
         #expect(signals.value == 1)

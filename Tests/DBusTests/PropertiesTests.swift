@@ -5,7 +5,7 @@ import TestSupport
 
 @Suite struct PropertiesTests {
     @Test func getAndGetAll() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/test/Thing", interfaces: [thingInterface()])
         #expect(try await pair.call("/test/Thing", .properties, "Get", [.string("org.example.Thing1"), .string("Version")]) == [.variant(.uint32(3))])
         let all = try await pair.call("/test/Thing", .properties, "GetAll", [.string("org.example.Thing1")])
@@ -19,7 +19,7 @@ import TestSupport
     }
 
     @Test func setChangesTheValueAndEmitsPropertiesChanged() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let greeting = Locked("hello")
         try pair.service.export("/test/Thing", interfaces: [thingInterface(greeting: greeting)])
         let changes = Inbox<IncomingSignal>()
@@ -45,7 +45,7 @@ import TestSupport
     }
 
     @Test func setRejectsReadOnlyAndWrongTypes() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let greeting = Locked("hello")
         try pair.service.export("/test/Thing", interfaces: [thingInterface(greeting: greeting)])
         let readOnly = await pair.error("/test/Thing", .properties, "Set", [.string("org.example.Thing1"), .string("Version"), .variant(.uint32(4))])
@@ -58,7 +58,7 @@ import TestSupport
     }
 
     @Test func setterErrorsBecomeReplies() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let strict = Interface(
             "org.example.Strict",
             properties: [

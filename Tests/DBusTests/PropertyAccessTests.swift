@@ -19,7 +19,7 @@ import TestSupport
     }
 
     @Test func accessHookRefusesOtherCallersForGetGetAllAndSet() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let stranger = try pair.bus.connect()
         defer { stranger.close() }
         let level = Locked<Int32>(1)
@@ -44,7 +44,7 @@ import TestSupport
     }
 
     @Test func unicastPropertiesChangedReachesOnlyItsDestination() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let other = try pair.bus.connect()
         defer { other.close() }
         let level = Locked<Int32>(1)
@@ -70,7 +70,7 @@ import TestSupport
     }
 
     @Test func unlistedObjectsAnswerButAreNotIntrospectedAsChildren() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/test/jobs/listed", interfaces: [Interface("org.example.Job1")])
         try pair.service.export("/test/jobs/secret_1234", interfaces: [Interface("org.example.Job1")], listed: false)
         let xml = try await pair.call("/test/jobs", .introspectable, "Introspect").first?.string ?? ""

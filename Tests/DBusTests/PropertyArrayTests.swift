@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aPropertyArrayAndAnEmptyAuxiliaryListCrossTheBusInOrder() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let received = Awaited<[Value]>()
         let method = Method(
             "StartTransientUnit",

@@ -14,7 +14,7 @@ import TestSupport
     }
 
     @Test func broadcastReachesEverySubscriber() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let third = try pair.bus.connect()
         defer { third.close() }
         let atClient = Inbox<IncomingSignal>()
@@ -33,7 +33,7 @@ import TestSupport
     }
 
     @Test func unicastReachesOnlyItsDestination() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let third = try pair.bus.connect()
         defer { third.close() }
         let atClient = Inbox<IncomingSignal>()
@@ -53,7 +53,7 @@ import TestSupport
     }
 
     @Test func localMatchingFiltersByEveryField() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let byMember = Inbox<String>()
         let byArg0 = Inbox<String>()
         let byPath = Inbox<String>()
@@ -77,7 +77,7 @@ import TestSupport
     }
 
     @Test func wellKnownSenderIsMatchedThroughItsOwner() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let impostor = try pair.bus.connect()
         defer { impostor.close() }
         #expect(try await pair.service.requestName("org.example.Sender", flags: .doNotQueue) == .primaryOwner)
@@ -97,7 +97,7 @@ import TestSupport
     }
 
     @Test func cancelledSubscriptionStopsDelivery() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let received = Inbox<String>()
         let subscription = pair.client.addMatch(Self.rule) { received.put($0.body[0].string ?? "") }
         try await pair.settle(pair.client)
@@ -110,7 +110,7 @@ import TestSupport
     }
 
     @Test func watchNameOwnerFollowsRequestAndRelease() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let owners = Inbox<String?>()
         let watch = pair.client.watchNameOwner("org.example.Owned") { owners.put($0) }
         #expect(try await owners.next("initial owner") == .some(nil))
@@ -128,7 +128,7 @@ import TestSupport
     }
 
     @Test func peerClosingIsReportedByBothWatches() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let peer = try pair.bus.connect()
         let peerName = peer.uniqueName
         let gone = Inbox<Bool>()
@@ -152,7 +152,7 @@ import TestSupport
     }
 
     @Test func nameLostIsReported() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let lost = Inbox<BusName>()
         pair.service.onNameLost { lost.put($0) }
         #expect(try await pair.service.requestName("org.example.Contested", flags: .allowReplacement) == .primaryOwner)
@@ -162,7 +162,7 @@ import TestSupport
     }
 
     @Test func busGoingAwayEndsCallsAndReportsDisconnect() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus.start()
         let connection = try bus.connect()
         let disconnected = Inbox<Bool>()
         connection.onDisconnect { disconnected.put(true) }
@@ -175,7 +175,7 @@ import TestSupport
             outcome.put($0)
         }
         try await waitUntil("the call to be parked") { parked.value.count == 1 }
-        bus.stop()
+        await bus.stopOffPool()
         _ = try await disconnected.next("disconnect")
         let result = try await outcome.next("the pending call's end")
         #expect(throws: DBusError.self) { try result.get() }
@@ -189,7 +189,7 @@ import TestSupport
     }
 
     @Test func closeEndsPendingCallsWithDisconnected() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let parked = Locked<[Responder]>([])
         try pair.service.export("/x", interfaces: [Interface("org.example.Hang", methods: [Method("Hang", handler: .deferred { _, r in parked.withLock { $0.append(r) } })])])
         let connection = try pair.bus.connect()
@@ -211,7 +211,7 @@ import TestSupport
     }
 
     @Test func manyConnectionsInOneProcess() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus.start()
         let connections = try (0..<8).map { _ in try bus.connect() }
         defer { for connection in connections { connection.close() } }
         #expect(Set(connections.map(\.uniqueName)).count == 8)

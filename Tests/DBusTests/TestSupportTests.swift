@@ -25,9 +25,9 @@ import TestSupport
             standardInput: .pipe)
         _ = try await child.nextLine { $0 == "ready" }
         try child.write("one\ntwo\n")
-        #expect(try child.waitForLine(deadline: .seconds(10)) { $0 == "got two" } == "got two")
+        #expect(try await offPool { try child.waitForLine(deadline: .seconds(10)) { $0 == "got two" } } == "got two")
         child.closeStandardInput()
-        #expect(try child.waitForExit() == .exited(0))
+        #expect(try await offPool { try child.waitForExit() } == .exited(0))
         #expect(child.standardOutputLines == ["ready", "got one", "got two"])
     }
 
@@ -76,7 +76,7 @@ import TestSupport
     /// When the test process dies the kernel closes its end of the guard pipe; doing just that
     /// (no signal, no wait) must bring the daemon down.
     @Test func daemonDiesWhenTheGuardPipeCloses() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus.start()
         let pid = bus.daemonPID
         #expect(kill(pid, 0) == 0)
         bus.closeGuardPipe()
@@ -84,7 +84,7 @@ import TestSupport
         try await waitUntil("the directory to go") {
             !FileManager.default.fileExists(atPath: bus.directory)
         }
-        bus.stop()
+        await bus.stopOffPool()
     }
 
     @Test func inboxHandsOutItemsInOrderAndTimesOut() async throws {

@@ -71,7 +71,7 @@ import TestSupport
 
     /// Values libdbus would abort on fail the call with InvalidArgs, and the connection lives on.
     @Test func inconsistentValuesFailTheCallNotTheProcess() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         try pair.service.export("/test/Echo", interfaces: [echoInterface(["v"])])
         var deep: Value = .int32(1)
         for _ in 0..<40 { deep = .array(element: deep.signature, [deep]) }

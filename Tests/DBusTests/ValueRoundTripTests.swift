@@ -27,7 +27,7 @@ import TestSupport
     ]
 
     @Test func everyTypeAndNestingSurvivesARoundTrip() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let signatures = Self.samples.map(\.signature)
         try pair.service.export("/test/Echo", interfaces: [echoInterface(signatures)])
         for (index, value) in Self.samples.enumerated() {
@@ -37,7 +37,7 @@ import TestSupport
     }
 
     @Test func severalArgumentsKeepTheirOrder() async throws {
-        let pair = try BusPair()
+        let pair = try await BusPair.start()
         let body: [Value] = [.string("a"), .int32(1), .vardict(["k": .boolean(true)]), .array(element: "u", [])]
         let method = Method(
             "Many", in: body.map { Argument("x", $0.signature) }, out: body.map { Argument("x", $0.signature) },

@@ -11,14 +11,14 @@ import Testing
 
     @Test func brokenFilesAndCollisionsAreListedWithTheWinner() async throws {
         let broker = try await BrokerHarness(
-            bus: TestBus(),
+            bus: TestBus.start(),
             manifests: [
                 "copy.json": """
                 {"id": "test.copy", "name": "Copy (builtin)", "category": "action",
                  "perform": {"exec": ["/bin/true"]}}
                 """
             ], start: false)
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let user = broker.layout.userExtensions
         try FileManager.default.createDirectory(atPath: user, withIntermediateDirectories: true)
         // Another file name, same id: the user's file wins over the built-in one.
@@ -53,7 +53,7 @@ import Testing
 
     @Test func nothingMoreWhenEveryFileLoads() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share([
             "activities", "--extensions-dir", broker.layout.extensionsDirectory,
         ])

@@ -15,10 +15,15 @@ final class TmuxTerminal: @unchecked Sendable {
     }
 
     deinit {
-        _ = try? ChildProcess(
-            executable: "tmux", arguments: ["-L", socket, "kill-server"], environment: environment
-        )
-        .waitForExit(deadline: .seconds(5))
+        // Waiting for tmux blocks: on a thread of its own, not the pool thread that releases
+        // the terminal (`BackgroundCleanup`).
+        let (socket, environment) = (socket, environment)
+        BackgroundCleanup.run {
+            _ = try? ChildProcess(
+                executable: "tmux", arguments: ["-L", socket, "kill-server"], environment: environment
+            )
+            .waitForExit(deadline: .seconds(5))
+        }
     }
 
     @discardableResult
@@ -106,7 +111,7 @@ final class LoopbackSite: @unchecked Sendable {
             manifests[name] = try String(
                 contentsOfFile: repositoryRoot + "/extensions/" + name, encoding: .utf8)
         }
-        let broker = try await BrokerHarness(bus: TestBus(), manifests: manifests)
+        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: manifests)
         try FileManager.default.createDirectory(
             atPath: broker.root + "/bin", withIntermediateDirectories: true)
         let xdgOpen = broker.root + "/bin/xdg-open"

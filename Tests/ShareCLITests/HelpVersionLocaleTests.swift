@@ -63,7 +63,7 @@ import Testing
 
     @Test func explainExits1WhenNotOfferedAndSpeaksJSON() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let offered = try await broker.share(["explain", "test.alpha", "https://example.org", "--json"])
         #expect(offered.status == 0)
         let yes = try #require(
@@ -88,14 +88,14 @@ import Testing
     /// then LANG (the first non-empty), unless --locale is given.
     @Test func theLocaleComesFromTheEnvironmentInPOSIXOrder() async throws {
         let broker = try await BrokerHarness(
-            bus: TestBus(),
+            bus: TestBus.start(),
             manifests: [
                 "words.json": """
                 {"id": "test.words", "name": "Words", "names": {"de": "Wörter", "fr": "Mots"}, "category": "share",
                  "perform": {"open": "https://words.example/?u={url}"}}
                 """
             ])
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         func name(_ variables: [String: String], _ extra: [String] = []) async throws -> String {
             var environment = broker.shareEnvironment
             for key in ["LC_ALL", "LC_MESSAGES", "LANG"] { environment[key] = variables[key] ?? "" }

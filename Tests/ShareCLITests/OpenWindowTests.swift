@@ -7,8 +7,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct OpenWindowTests {
     @Test func openInAGraphicalSessionShowsTheWindowAndWaitsForItToClose() async throws {
-        let broker = try await BrokerHarness(bus: TestBus(), manifests: shareTestManifests, start: false)
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: shareTestManifests, start: false)
+        defer { broker.stopInBackground() }
         broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
         try await broker.start()
         let browser = try await RecordingBrowser(bus: broker.bus)

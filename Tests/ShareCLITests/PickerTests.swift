@@ -80,7 +80,7 @@ private final class TmuxSession {
 
     @Test func downEnterPerformsTheSecondActivity() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let (session, directory) = try await startPicker(broker)
         do {
             try await session.send("Down")
@@ -107,7 +107,7 @@ private final class TmuxSession {
 
     @Test func aDumbTerminalGetsANumberedPrompt() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let (session, directory) = try await startPicker(broker, term: "dumb")
         do {
             #expect(await session.screen().contains("2. Beta"))
@@ -125,7 +125,7 @@ private final class TmuxSession {
 
     @Test func escCancelsWith130AndRestoresTheTerminal() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let (session, directory) = try await startPicker(broker)
         do {
             try await session.send("Escape")
@@ -148,7 +148,7 @@ extension PickerTests {
     /// terminal that still showed a picker shared a page. Digits now only select.
     @Test func digitsWithoutEnterPerformNothing() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let (session, directory) = try await startPicker(broker)
         do {
             try await session.send("2")

@@ -25,8 +25,8 @@ import Testing
     /// Regression: `share list --json` passed C1 controls and U+202E through raw. They are
     /// `\uXXXX` escapes now, and the JSON still says the same name.
     @Test func listJSONEscapesControlsAndBidiOverrides() async throws {
-        let broker = try await BrokerHarness(bus: TestBus(), manifests: Self.manifests)
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: Self.manifests)
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["list", "https://example.org", "--json"])
         #expect(run.status == 0, "\(run.errors)")
         Self.assertClean(run.output)
@@ -44,8 +44,8 @@ import Testing
 
     /// Regression: `share explain` printed the broker's text (and the activity's) raw.
     @Test func explainIsSanitized() async throws {
-        let broker = try await BrokerHarness(bus: TestBus(), manifests: Self.manifests)
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: Self.manifests)
+        defer { broker.stopInBackground() }
         let offered = try await broker.share(["explain", "test.hostile", "https://example.org"])
         Self.assertClean(offered.output)
         #expect(offered.output.contains("test.hostile"))
@@ -58,8 +58,8 @@ import Testing
 
     /// The completion helper prints ids from the broker, one a line, sanitized like the rest.
     @Test func completionHelperPrintsCleanIDs() async throws {
-        let broker = try await BrokerHarness(bus: TestBus(), manifests: Self.manifests)
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: Self.manifests)
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["__complete-ids"])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.lines.contains("test.hostile"))

@@ -12,7 +12,7 @@ import Testing
 
     @Test func listPrintsTheOfferedActivitiesAligned() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["list", "https://example.org"])
         #expect(run.status == 0, "\(run.errors)")
         let ids = run.lines.map { $0.split(separator: " ").last.map(String.init) ?? "" }
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func listAlignsWideLocalizedNames() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus.start()
         let broker = try await BrokerHarness(
             bus: bus,
             manifests: [
@@ -40,7 +40,7 @@ import Testing
                 "narrow.json": openManifest(
                     id: "test.narrow", name: "Narrow", template: "https://n.example/?u={url}"),
             ])
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["list", "https://example.org", "--locale", "ja"])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("共有する名前"))
@@ -52,7 +52,7 @@ import Testing
     /// Regression: names registered by other programs reached the terminal raw, escape sequences and all.
     @Test func namesFromOtherProgramsCannotDriveTheTerminal() async throws {
         let broker = try await BrokerHarness(
-            bus: TestBus(),
+            bus: TestBus.start(),
             manifests: [
                 "evil.json": """
                 {"id": "test.evil", "name": "Evil\\u001b]0;owned\\u0007\\u001b[2J Name", "category": "share",
@@ -64,7 +64,7 @@ import Testing
                  "perform": {"open": "https://shown.example/?u={url}"}}
                 """,
             ])
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let list = try await broker.share(["list", "https://example.org"])
         #expect(list.status == 0, "\(list.errors)")
         #expect(list.output.contains("Shown"))
@@ -85,7 +85,7 @@ import Testing
 
     @Test func listJSONIsAnArrayOfRecordsAndStable() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["list", "https://example.org", "--json"])
         #expect(run.status == 0, "\(run.errors)")
         let records = try #require(
@@ -105,7 +105,7 @@ import Testing
 
     @Test func listForAURLNothingAppliesTo() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["list", "gopher://example.org/"])
         #expect(run.status == 0)
         #expect(run.output.contains("No activity applies"))
@@ -116,7 +116,7 @@ import Testing
 
     @Test func activitiesListsEveryActivityWithTheReason() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["activities"])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.lines.count == shareTestManifests.count)
@@ -139,7 +139,7 @@ import Testing
 
     @Test func explainSaysWhyAndWhyNot() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let offered = try await broker.share(["explain", "test.alpha", "https://example.org"])
         #expect(offered.status == 0)
         #expect(offered.output.contains("test.alpha is offered"))
@@ -154,7 +154,7 @@ import Testing
 
     @Test func performingAnActivityByID() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share([
             "https://example.org/a?b=c", "--title", "Hello & bye", "--activity", "test.alpha",
         ])
@@ -197,7 +197,7 @@ import Testing
 
     @Test func completionIDsComeFromTheBroker() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["__complete-ids"])
         #expect(run.status == 0)
         #expect(
@@ -208,7 +208,7 @@ import Testing
 
     @Test func bashCompletionOffersSubcommandsAndActivityIDs() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         var environment = broker.environment
         environment["PATH"] = BuiltProducts.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         func complete(_ words: [String]) async throws -> [String] {
@@ -230,7 +230,7 @@ import Testing
 
     @Test func exit1WhenTheActivityFails() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["https://example.org", "--activity", "test.fails"])
         #expect(run.status == 1)
         #expect(run.errors.contains("Fails failed"), "names the activity on stderr: \(run.errors)")
@@ -249,7 +249,7 @@ import Testing
     ])
     func exit2ForBadUsageOrInput(arguments: [String], named: String) async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(arguments)
         #expect(run.status == 2, "\(arguments): \(run.errors)")
         #expect(run.errors.contains(named), "the message names what is wrong: \(run.errors)")
@@ -261,7 +261,7 @@ import Testing
     /// A broker with the share test manifests in a graphical session (DISPLAY set for it and
     /// for share), and a recording sheet service unless `sheet` is false.
     static func sheetBroker(sheet: Bool = true) async throws -> (BrokerHarness, RecordingSheet?) {
-        let broker = try await BrokerHarness(bus: TestBus(), manifests: shareTestManifests, start: false)
+        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: shareTestManifests, start: false)
         broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
         try await broker.start()
         return (broker, sheet ? try await RecordingSheet(bus: broker.bus) : nil)
@@ -269,7 +269,7 @@ import Testing
 
     @Test func sheetPerformsTheChoiceAndExits0() async throws {
         let (broker, sheet) = try await Self.sheetBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = Task { try await broker.share(["sheet", "https://example.org/sheet", "--title", "Sheet title"]) }
         let show = try await sheet!.shows.next("Show")
         #expect(show.parentWindow == "")
@@ -284,7 +284,7 @@ import Testing
 
     @Test func sheetExitStatusesFollowTheJob() async throws {
         let (broker, sheet) = try await Self.sheetBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let dismissed = Task { try await broker.share(["sheet", "https://example.org"]) }
         try await sheet!.shows.next("Show").dismiss()
         #expect(try await dismissed.value.status == 130)
@@ -298,7 +298,7 @@ import Testing
 
     @Test func shareWithoutATerminalInAGraphicalSessionUsesTheSheet() async throws {
         let (broker, sheet) = try await Self.sheetBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         // share's standard input and output are not terminals here, and DISPLAY is set.
         let run = Task { try await broker.share(["https://example.org/no-terminal"]) }
         try await sheet!.shows.next("Show").choose("test.gamma")
@@ -309,7 +309,7 @@ import Testing
 
     @Test func withoutASheetServiceShareFallsBackToTheListAndSheetFails() async throws {
         let (broker, _) = try await Self.sheetBroker(sheet: false)
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["https://example.org"])
         #expect(run.status == 2)
         #expect(run.output.contains("test.alpha"), "the list, as without a desktop: \(run.output)")
@@ -320,7 +320,7 @@ import Testing
 
     @Test func exit2WithoutATerminalToPickOn() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["https://example.org"])
         #expect(run.status == 2)
         #expect(run.errors.contains("--activity"), "says what to do: \(run.errors)")
@@ -329,7 +329,7 @@ import Testing
 
     @Test func exit2WhenNothingAppliesToTheURL() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let run = try await broker.share(["gopher://example.org/"])
         #expect(run.status == 2)
         #expect(run.errors.contains("gopher://example.org/"), "\(run.errors)")
@@ -345,7 +345,7 @@ import Testing
     }
 
     @Test func exit3WhenNoBrokerIsOnTheSessionBus() async throws {
-        let bus = try TestBus()
+        let bus = try await TestBus.start()
         let run = try await runShare(["list", "https://example.org"], environment: bus.environment)
         #expect(run.status == 3)
         #expect(run.errors.contains(bus.address), "names the address tried: \(run.errors)")
@@ -353,7 +353,7 @@ import Testing
 
     @Test func exit130WhenInterruptedAndTheJobIsCancelled() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let share = try ChildProcess(
             executable: try BuiltProducts.executable("share"),
             arguments: ["--bus", broker.bus.address, "https://example.org", "--activity", "test.sleeper"],
@@ -380,7 +380,7 @@ import Testing
     /// share could only be killed; a second interrupt now exits 130 at once.
     @Test func aSecondInterruptExits130WithoutWaitingForTheBroker() async throws {
         let broker = try await shareTestBroker()
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let share = try ChildProcess(
             executable: try BuiltProducts.executable("share"),
             arguments: ["--bus", broker.bus.address, "https://example.org", "--activity", "test.sleeper"],

@@ -27,7 +27,7 @@ struct TriggerLimitNoticeTests {
         let calls = Inbox<[Value]>()
 
         init() async throws {
-            bus = try TestBus()
+            bus = try await TestBus.start()
             connection = try bus.connect()
             let calls = calls
             try connection.export(
@@ -49,7 +49,7 @@ struct TriggerLimitNoticeTests {
 
         deinit {
             connection.close()
-            bus.stop()
+            bus.stopInBackground()
         }
     }
 

@@ -24,7 +24,7 @@ struct RealBrokerTests {
             "send.json": Self.manifest(id: "org.example.navtest.send", name: "Send", category: "share"),
             "keep.json": Self.manifest(id: "org.example.navtest.keep", name: "Keep", category: "action"),
         ])
-        defer { broker.stop() }
+        defer { broker.stopInBackground() }
         let proxy = try BrokerProxy.connect(bus: .address(broker.bus.address))
 
         try await withLoopbackServer { server in

@@ -92,7 +92,8 @@ final class GIODifferentialRun: @unchecked Sendable {
     deinit {
         chmod(locked, 0o755)  // so that the session's directory can be removed
         server?.terminate()
-        _ = try? server?.waitForExit(deadline: .seconds(5))
+        // Reaping blocks: on a thread of its own, not the pool thread that releases the run.
+        if let server { BackgroundCleanup.run { _ = try? server.waitForExit(deadline: .seconds(5)) } }
     }
 
     /// A program that appends its argv (argv[0] as a base name) and working directory to the records.

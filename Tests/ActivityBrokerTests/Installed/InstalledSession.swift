@@ -31,7 +31,7 @@ final class InstalledSession: @unchecked Sendable {
 
     deinit {
         client.close()
-        harness.stop()
+        harness.stopInBackground()
     }
 
     /// Writes a file atomically (creating directories), optionally executable.

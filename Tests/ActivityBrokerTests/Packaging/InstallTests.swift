@@ -133,7 +133,7 @@ struct InstallTests {
         let datadir = stage.path + "/usr/share"
         let harness = try await BrokerHarness(
             extensionDirectories: [datadir + "/activity-broker/extensions/"], start: false)
-        defer { harness.stop() }
+        defer { harness.stopInBackground() }
         harness.extraEnvironment.value = ["XDG_DATA_DIRS": datadir]
         try await harness.start()
         let connection = try harness.bus.connect()

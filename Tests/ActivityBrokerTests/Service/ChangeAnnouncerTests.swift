@@ -14,8 +14,8 @@ import TestSupport
     /// Signals from one connection arrive in order, so a marker sent after `announce()` is a
     /// barrier: whatever `announce()` sent would come before it.
     @Test func nothingIsAnnouncedBeforeGoLive() async throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
+        let bus = try await TestBus.start()
+        defer { bus.stopInBackground() }
         let broker = try bus.connect()
         let listener = try bus.connect()
         defer {

@@ -102,7 +102,7 @@ struct LifecycleTests {
     @Test("Regression: the broker exits when its bus goes away instead of running on as an orphan")
     func brokerExitsWhenBusGoesAway() async throws {
         let f = try await BrokerFixture()
-        f.bus.stop()
+        await f.bus.stopOffPool()
         #expect(try await f.broker.exit() == .exited(0))
         #expect(f.broker.standardError.contains("bus"), "\(f.broker.standardError)")
     }

@@ -76,9 +76,9 @@ final class BrowserFixture: @unchecked Sendable {
         try "[Settings]\ngtk-application-prefer-dark-theme=\(theme == .dark ? 1 : 0)\n"
             .write(toFile: config + "/settings.ini", atomically: true, encoding: .utf8)
 
-        (site, port) = try Self.startSite(arguments: [])
-        xvfb = try XvfbServer()
-        bus = try TestBus(serviceDirectory: services)
+        (site, port) = try await Self.startSite(arguments: [])
+        xvfb = try await XvfbServer.start()
+        bus = try await TestBus.start(serviceDirectory: services)
         broker = try bus.connect()
         let environment: [String: String] = [
             "DISPLAY": xvfb.display,
@@ -129,11 +129,16 @@ final class BrowserFixture: @unchecked Sendable {
 
     deinit {
         broker.close()
-        bus.stop()
-        xvfb.stop()
-        site.closeStandardInput()
-        _ = try? site.waitForExit(deadline: .seconds(5))
-        try? FileManager.default.removeItem(atPath: directory)
+        // Stopping and reaping block: on a thread of its own, not the pool thread that
+        // releases the fixture (`BackgroundCleanup`).
+        let (bus, xvfb, site, directory) = (bus, xvfb, site, directory)
+        BackgroundCleanup.run {
+            bus.stop()
+            xvfb.stop()
+            site.closeStandardInput()
+            _ = try? site.waitForExit(deadline: .seconds(5))
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
 
     static var resources: URL {
@@ -142,12 +147,12 @@ final class BrowserFixture: @unchecked Sendable {
     }
 
     /// Starts `site.py` (http, or https with `[certificate, key]`) and waits for its port.
-    static func startSite(arguments: [String]) throws -> (ChildProcess, Int) {
+    static func startSite(arguments: [String]) async throws -> (ChildProcess, Int) {
         let child = try ChildProcess(
             executable: "/usr/bin/python3",
             arguments: ["-u", resources.appendingPathComponent("site.py").path] + arguments,
             standardInput: .pipe)
-        let line = try child.waitForLine { $0.hasPrefix("ready ") }
+        let line = try await offPool { try child.waitForLine { $0.hasPrefix("ready ") } }
         guard let port = Int(line.dropFirst("ready ".count)) else {
             throw MissingFileError(what: "a port in '\(line)'")
         }

@@ -21,6 +21,8 @@ final class DesktopPanels: @unchecked Sendable {
 
     deinit {
         helper.closeStandardInput()
-        if (try? helper.waitForExit(deadline: .seconds(5))) == nil { helper.kill() }
+        // Reaping blocks: on a thread of its own, not the pool thread that releases the panels.
+        let helper = helper
+        BackgroundCleanup.run { if (try? helper.waitForExit(deadline: .seconds(5))) == nil { helper.kill() } }
     }
 }

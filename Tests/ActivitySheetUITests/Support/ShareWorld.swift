@@ -44,7 +44,7 @@ final class ShareWorld: @unchecked Sendable {
         client = BrokerProxy(connection: try fixture.bus.connect(), address: fixture.bus.address)
     }
 
-    deinit { harness.stop() }
+    deinit { harness.stopInBackground() }
 
     /// A new app on the bus: its own connection, its own proxy.
     func connectApp() throws -> BrokerProxy {

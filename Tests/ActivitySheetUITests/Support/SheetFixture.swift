@@ -66,8 +66,8 @@ final class SheetFixture: @unchecked Sendable {
         try "[Settings]\ngtk-application-prefer-dark-theme=\(theme == .dark ? 1 : 0)\n"
             .write(toFile: config + "/settings.ini", atomically: true, encoding: .utf8)
 
-        xvfb = try XvfbServer(width: screen.width, height: screen.height)
-        bus = try TestBus(serviceDirectory: services)
+        xvfb = try await XvfbServer.start(width: screen.width, height: screen.height)
+        bus = try await TestBus.start(serviceDirectory: services)
         broker = try bus.connect()
         if ownsBrokerName {
             let reply = try await broker.requestName(Broker1.busName, flags: .doNotQueue)
@@ -98,9 +98,14 @@ final class SheetFixture: @unchecked Sendable {
 
     deinit {
         broker.close()
-        bus.stop()
-        xvfb.stop()
-        try? FileManager.default.removeItem(atPath: directory)
+        // Stopping blocks: on a thread of its own, not the pool thread that releases the
+        // fixture (`BackgroundCleanup`).
+        let (bus, xvfb, directory) = (bus, xvfb, directory)
+        BackgroundCleanup.run {
+            bus.stop()
+            xvfb.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
 
     private static func makeDirectory() throws -> String {

@@ -41,7 +41,7 @@ let shareTestManifests: [String: String] = [
 
 /// A broker with the share test manifests.
 func shareTestBroker() async throws -> BrokerHarness {
-    try await BrokerHarness(bus: TestBus(), manifests: shareTestManifests)
+    try await BrokerHarness(bus: TestBus.start(), manifests: shareTestManifests)
 }
 
 extension BrokerHarness {
