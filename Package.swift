@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "ActivityFuzzing", dependencies: ["ActivityKit"]),
         .executableTarget(name: "activity-fuzz", dependencies: ["ActivityFuzzing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
-        .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit", "ActivityFuzzing"]),
+        .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit", "ActivityFuzzing", "TestSupport"]),
         .testTarget(name: "ShareSheetTests", dependencies: ["ShareSheet", "CGtk", "DBus"]),
         .testTarget(
             name: "ActivitySheetUITests",
@@ -119,8 +119,8 @@ let package = Package(
             dependencies: ["ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "TestSupport"],
             exclude: ["Resources"]
         ),
-        .testTarget(name: "ActivityFuzzingTests", dependencies: ["ActivityFuzzing", "ActivityKit"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport"]),
+        .testTarget(name: "ActivityFuzzingTests", dependencies: ["ActivityFuzzing", "ActivityKit", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport", "TestSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "TestSupport"]),
         .testTarget(

@@ -135,7 +135,9 @@ public final class TestBus: @unchecked Sendable {
     public static func start(
         serviceDirectory: String? = nil, daemon: String = "dbus-daemon", deadline: Deadline = .standard
     ) async throws -> TestBus {
-        try await offPool { try TestBus(serviceDirectory: serviceDirectory, daemon: daemon, deadline: deadline) }
+        try await offPool {
+            try TestBus(serviceDirectory: serviceDirectory, daemon: daemon, deadline: deadline)
+        }
     }
 
     deinit {

@@ -59,9 +59,9 @@ public final class XvfbServer: @unchecked Sendable {
     }
 
     /// `init` on a thread of its own (`offPool`): for async tests.
-    public static func start(width: Int = 1280, height: Int = 800, deadline: Deadline = .standard) async throws
-        -> XvfbServer
-    {
+    public static func start(
+        width: Int = 1280, height: Int = 800, deadline: Deadline = .standard
+    ) async throws -> XvfbServer {
         try await offPool { try XvfbServer(width: width, height: height, deadline: deadline) }
     }
 

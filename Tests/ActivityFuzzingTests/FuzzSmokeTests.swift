@@ -2,6 +2,7 @@
 import ActivityFuzzing
 import ActivityKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct FuzzSmokeTests {
@@ -12,18 +13,21 @@ import Testing
     static let runs = 3_000
 
     @Test(arguments: FuzzTarget.all.map(\.name))
-    func everySeedAndAFewThousandMutationsHoldTheProperties(_ name: String) throws {
-        let target = try #require(FuzzTarget.named(name))
-        let seeds = FuzzCorpus.load(directory: Self.corpusRoot + "/" + name)
-        #expect(seeds.count >= 5, "the seed corpus of \(name) is in the repository")
-        var fuzzer = MutationFuzzer(target: target, seeds: seeds.map(\.bytes), seed: 20_261_201)
-        let report = fuzzer.run(runs: Self.runs)
-        if let (input, failure) = report.failure {
-            let shown = input.count < 400 ? String(decoding: input, as: UTF8.self) : "\(input.count) bytes"
-            Issue.record("\(name): \(failure) for input \(report.inputs): \(shown.debugDescription)")
+    func everySeedAndAFewThousandMutationsHoldTheProperties(_ name: String) async throws {
+        try await offPool {
+            let target = try #require(FuzzTarget.named(name))
+            let seeds = FuzzCorpus.load(directory: Self.corpusRoot + "/" + name)
+            #expect(seeds.count >= 5, "the seed corpus of \(name) is in the repository")
+            var fuzzer = MutationFuzzer(target: target, seeds: seeds.map(\.bytes), seed: 20_261_201)
+            let report = fuzzer.run(runs: Self.runs)
+            if let (input, failure) = report.failure {
+                let shown =
+                    input.count < 400 ? String(decoding: input, as: UTF8.self) : "\(input.count) bytes"
+                Issue.record("\(name): \(failure) for input \(report.inputs): \(shown.debugDescription)")
+            }
+            #expect(report.inputs == seeds.count + Self.runs)
+            #expect(report.accepted > 0, "some inputs get past the parser, so the properties are exercised")
         }
-        #expect(report.inputs == seeds.count + Self.runs)
-        #expect(report.accepted > 0, "some inputs get past the parser, so the properties are exercised")
     }
 
     /// The targets fail when a property breaks: a check that cannot fail proves nothing.

@@ -1,6 +1,7 @@
 // Tests of the registry: masking and precedence, owners and limits, and the index against a brute-force scan.
 
 import ActivityFuzzing
+import TestSupport
 import Testing
 
 @testable import ActivityKit
@@ -120,91 +121,98 @@ struct RegistryTests {
         #expect(r.matching(url("https://s.example/")).count == 1)
     }
 
-    @Test func indexAgreesWithBruteForce() throws {
-        var rng = SplitMix64(seed: 20_261_129)
-        let domains = [
-            "youtube.com", "m.youtube.com", "youtu.be", "example.org", "a.b.example.org",
-            "xn--bcher-kva.example", "org", "evil-youtube.com",
-        ]
-        let globs =
-            domains + domains.map { "*." + $0 } + ["*", "bücher.example", "*.BÜCHER.example", "[::1]"]
-        let paths = ["/", "/watch", "/watch/", "/shorts", "/a/b"]
-        let schemes = ["http", "https", "ftp", "mailto", "HTTPS"]
-        var r = Registry()
-        var statics: [String: StaticEntry] = [:]
-        for i in 0..<600 {
-            let hosts: [String]? =
-                Bool.random(using: &rng)
-                ? nil
-                : (0..<Int.random(in: 1...3, using: &rng)).map { _ in globs.randomElement(using: &rng)! }
-            let ps: [String]? =
-                Int.random(in: 0..<3, using: &rng) == 0
-                ? (0..<Int.random(in: 1...2, using: &rng)).map { _ in paths.randomElement(using: &rng)! }
-                : nil
-            let ss: [String]? =
-                Bool.random(using: &rng)
-                ? nil
-                : (0..<Int.random(in: 1...2, using: &rng)).map { _ in schemes.randomElement(using: &rng)! }
-            let a = activity("r\(i)", schemes: ss, hosts: hosts, paths: ps)
-            if i % 3 == 0 {
-                statics["r\(i).json"] = .activity(a)
-            } else {
-                try r.register(a, owner: ":1.\(i % 7)")
-            }
-        }
-        r.setStaticLayers([StaticLayer(origin: .system, entries: statics)])
-        // Some churn so incremental updates are exercised.
-        for i in stride(from: 1, to: 600, by: 5) where i % 3 != 0 {
-            try r.unregister(id("r\(i)"), caller: ":1.\(i % 7)")
-        }
-        let urlHosts =
-            domains + [
-                "www.youtube.com", "a.m.youtube.com", "youtube.com.evil.org", "b.example.org",
-                "bücher.example", "x.bücher.example", "[::1]", "[::2]", "other.net",
+    @Test func indexAgreesWithBruteForce() async throws {
+        try await offPool {
+            var rng = SplitMix64(seed: 20_261_129)
+            let domains = [
+                "youtube.com", "m.youtube.com", "youtu.be", "example.org", "a.b.example.org",
+                "xn--bcher-kva.example", "org", "evil-youtube.com",
             ]
-        var checked = 0
-        let all = r.all
-        for _ in 0..<400 {
-            let s = ["http", "https", "ftp"].randomElement(using: &rng)!
-            let h = urlHosts.randomElement(using: &rng)!
-            let p = ["/", "/watch", "/watch/x", "/watchlist", "/shorts/1", "/a/b/c", "/z"].randomElement(
-                using: &rng)!
-            let u = url("\(s)://\(h)\(p)")
-            let viaIndex = r.matching(u).map(\.id)
-            let brute = all.filter { $0.match.matches(u) }.map(\.id)
-            #expect(viaIndex == brute, "\(u)")
-            checked += brute.count
+            let globs =
+                domains + domains.map { "*." + $0 } + ["*", "bücher.example", "*.BÜCHER.example", "[::1]"]
+            let paths = ["/", "/watch", "/watch/", "/shorts", "/a/b"]
+            let schemes = ["http", "https", "ftp", "mailto", "HTTPS"]
+            var r = Registry()
+            var statics: [String: StaticEntry] = [:]
+            for i in 0..<600 {
+                let hosts: [String]? =
+                    Bool.random(using: &rng)
+                    ? nil
+                    : (0..<Int.random(in: 1...3, using: &rng)).map { _ in globs.randomElement(using: &rng)! }
+                let ps: [String]? =
+                    Int.random(in: 0..<3, using: &rng) == 0
+                    ? (0..<Int.random(in: 1...2, using: &rng)).map { _ in paths.randomElement(using: &rng)! }
+                    : nil
+                let ss: [String]? =
+                    Bool.random(using: &rng)
+                    ? nil
+                    : (0..<Int.random(in: 1...2, using: &rng)).map { _ in
+                        schemes.randomElement(using: &rng)!
+                    }
+                let a = activity("r\(i)", schemes: ss, hosts: hosts, paths: ps)
+                if i % 3 == 0 {
+                    statics["r\(i).json"] = .activity(a)
+                } else {
+                    try r.register(a, owner: ":1.\(i % 7)")
+                }
+            }
+            r.setStaticLayers([StaticLayer(origin: .system, entries: statics)])
+            // Some churn so incremental updates are exercised.
+            for i in stride(from: 1, to: 600, by: 5) where i % 3 != 0 {
+                try r.unregister(id("r\(i)"), caller: ":1.\(i % 7)")
+            }
+            let urlHosts =
+                domains + [
+                    "www.youtube.com", "a.m.youtube.com", "youtube.com.evil.org", "b.example.org",
+                    "bücher.example", "x.bücher.example", "[::1]", "[::2]", "other.net",
+                ]
+            var checked = 0
+            let all = r.all
+            for _ in 0..<400 {
+                let s = ["http", "https", "ftp"].randomElement(using: &rng)!
+                let h = urlHosts.randomElement(using: &rng)!
+                let p = ["/", "/watch", "/watch/x", "/watchlist", "/shorts/1", "/a/b/c", "/z"].randomElement(
+                    using: &rng)!
+                let u = url("\(s)://\(h)\(p)")
+                let viaIndex = r.matching(u).map(\.id)
+                let brute = all.filter { $0.match.matches(u) }.map(\.id)
+                #expect(viaIndex == brute, "\(u)")
+                checked += brute.count
+            }
+            for m in ["mailto:a@example.org", "mailto:b@youtube.com"] {
+                #expect(r.matching(url(m)).map(\.id) == r.all.filter { $0.match.matches(url(m)) }.map(\.id))
+            }
+            #expect(checked > 100)  // the table produced real matches, not only empty lists
         }
-        for m in ["mailto:a@example.org", "mailto:b@youtube.com"] {
-            #expect(r.matching(url(m)).map(\.id) == r.all.filter { $0.match.matches(url(m)) }.map(\.id))
-        }
-        #expect(checked > 100)  // the table produced real matches, not only empty lists
     }
 
-    @Test func lookupTouchesFewCandidatesAmongTenThousand() throws {
-        var r = Registry()
-        var statics: [String: StaticEntry] = [:]
-        for i in 0..<5_000 {
-            statics["s\(i).json"] = .activity(activity("s\(i)", hosts: ["host\(i).example"]))
+    @Test func lookupTouchesFewCandidatesAmongTenThousand() async throws {
+        try await offPool {
+            var r = Registry()
+            var statics: [String: StaticEntry] = [:]
+            for i in 0..<5_000 {
+                statics["s\(i).json"] = .activity(activity("s\(i)", hosts: ["host\(i).example"]))
+            }
+            r.setStaticLayers([StaticLayer(origin: .builtin, entries: statics)])
+            // 10,000 single registrations in a row (incremental index updates); the first 5,000 are replaced.
+            for i in 0..<5_000 {
+                try r.register(activity("d\(i)", hosts: ["old\(i).example"]), owner: ":1.\(i / 200)")
+            }
+            for i in 0..<5_000 {
+                try r.register(
+                    activity("d\(i)", hosts: ["*.site\(i).example"], paths: ["/p"]), owner: ":1.\(i / 200)")
+            }
+            for i in 0..<10 {
+                try r.register(activity("any\(i)"), owner: ":9.9")
+            }
+            #expect(r.count == 10_010)
+            let u = url("https://www.site42.example/p/x")
+            #expect(r.candidateCount(for: u) == 11)
+            // Replaced rules left the index.
+            #expect(r.candidateCount(for: url("https://old42.example/")) == 10)
+            #expect(r.matching(u).count == 11)
+            #expect(r.candidateCount(for: url("https://host7.example/")) == 11)
+            #expect(r.matching(url("https://www.site42.example/q")).count == 10)
         }
-        r.setStaticLayers([StaticLayer(origin: .builtin, entries: statics)])
-        // 10,000 single registrations in a row (incremental index updates); the first 5,000 are replaced.
-        for i in 0..<5_000 {
-            try r.register(activity("d\(i)", hosts: ["old\(i).example"]), owner: ":1.\(i / 200)")
-        }
-        for i in 0..<5_000 {
-            try r.register(
-                activity("d\(i)", hosts: ["*.site\(i).example"], paths: ["/p"]), owner: ":1.\(i / 200)")
-        }
-        for i in 0..<10 {
-            try r.register(activity("any\(i)"), owner: ":9.9")
-        }
-        #expect(r.count == 10_010)
-        let u = url("https://www.site42.example/p/x")
-        #expect(r.candidateCount(for: u) == 11)
-        #expect(r.candidateCount(for: url("https://old42.example/")) == 10)  // replaced rules left the index
-        #expect(r.matching(u).count == 11)
-        #expect(r.candidateCount(for: url("https://host7.example/")) == 11)
-        #expect(r.matching(url("https://www.site42.example/q")).count == 10)
     }
 }

@@ -25,7 +25,8 @@ import TestSupport
             standardInput: .pipe)
         _ = try await child.nextLine { $0 == "ready" }
         try child.write("one\ntwo\n")
-        #expect(try await offPool { try child.waitForLine(deadline: .seconds(10)) { $0 == "got two" } } == "got two")
+        let line = try await offPool { try child.waitForLine(deadline: .seconds(10)) { $0 == "got two" } }
+        #expect(line == "got two")
         child.closeStandardInput()
         #expect(try await offPool { try child.waitForExit() } == .exited(0))
         #expect(child.standardOutputLines == ["ready", "got one", "got two"])

@@ -7,7 +7,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct OpenWindowTests {
     @Test func openInAGraphicalSessionShowsTheWindowAndWaitsForItToClose() async throws {
-        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: shareTestManifests, start: false)
+        let broker = try await BrokerHarness(
+            bus: TestBus.start(), manifests: shareTestManifests, start: false)
         defer { broker.stopInBackground() }
         broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
         try await broker.start()

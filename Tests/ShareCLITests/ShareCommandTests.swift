@@ -261,7 +261,8 @@ import Testing
     /// A broker with the share test manifests in a graphical session (DISPLAY set for it and
     /// for share), and a recording sheet service unless `sheet` is false.
     static func sheetBroker(sheet: Bool = true) async throws -> (BrokerHarness, RecordingSheet?) {
-        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: shareTestManifests, start: false)
+        let broker = try await BrokerHarness(
+            bus: TestBus.start(), manifests: shareTestManifests, start: false)
         broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
         try await broker.start()
         return (broker, sheet ? try await RecordingSheet(bus: broker.bus) : nil)

@@ -56,50 +56,59 @@ import Testing
         }
     }
 
-    @Test func reportsCreateModifyRenameAndDelete() throws {
-        try withWatched(nil, exists: true) { directory, target, reports in
-            try expectReport(of: target, in: reports) {
-                try Data("{}".utf8).write(to: URL(fileURLWithPath: directory.file("a.json")))
+    @Test func reportsCreateModifyRenameAndDelete() async throws {
+        try await offPool {
+            try withWatched(nil, exists: true) { directory, target, reports in
+                try expectReport(of: target, in: reports) {
+                    try Data("{}".utf8).write(to: URL(fileURLWithPath: directory.file("a.json")))
+                }
+                try expectReport(of: target, in: reports) {
+                    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("a.json")))
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data(" ".utf8))
+                    try handle.close()
+                }
+                try expectReport(of: target, in: reports) {
+                    try fileManager.moveItem(
+                        atPath: directory.file("a.json"), toPath: directory.file("b.json"))
+                }
+                try expectReport(of: target, in: reports) {
+                    try fileManager.removeItem(atPath: directory.file("b.json"))
+                }
+                #expect(reports.all.allSatisfy { $0 == [target] })
             }
-            try expectReport(of: target, in: reports) {
-                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("a.json")))
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data(" ".utf8))
-                try handle.close()
-            }
-            try expectReport(of: target, in: reports) {
-                try fileManager.moveItem(atPath: directory.file("a.json"), toPath: directory.file("b.json"))
-            }
-            try expectReport(of: target, in: reports) {
-                try fileManager.removeItem(atPath: directory.file("b.json"))
-            }
-            #expect(reports.all.allSatisfy { $0 == [target] })
         }
     }
 
-    @Test func directoryCreatedAfterStartIsPickedUp() throws {
-        try withWatched("share/activity-broker/extensions", exists: false) { _, target, reports in
-            try expectCreatedAndWatched(target, in: reports, file: "x.json")
+    @Test func directoryCreatedAfterStartIsPickedUp() async throws {
+        try await offPool {
+            try withWatched("share/activity-broker/extensions", exists: false) { _, target, reports in
+                try expectCreatedAndWatched(target, in: reports, file: "x.json")
+            }
         }
     }
 
-    @Test func directoryDeletedAndRecreatedIsStillWatched() throws {
-        try withWatched("extensions", exists: true) { _, target, reports in
-            try expectReport(of: target, in: reports) { try fileManager.removeItem(atPath: target) }
-            try expectCreatedAndWatched(target, in: reports, file: "y.json")
+    @Test func directoryDeletedAndRecreatedIsStillWatched() async throws {
+        try await offPool {
+            try withWatched("extensions", exists: true) { _, target, reports in
+                try expectReport(of: target, in: reports) { try fileManager.removeItem(atPath: target) }
+                try expectCreatedAndWatched(target, in: reports, file: "y.json")
+            }
         }
     }
 
-    @Test func directoryMovedAwayAndBackIsReported() throws {
-        try withWatched("extensions", exists: true) { directory, target, reports in
-            try expectReport(of: target, in: reports) {
-                try fileManager.moveItem(atPath: target, toPath: directory.file("elsewhere"))
-            }
-            try expectReport(of: target, in: reports) {
-                try fileManager.moveItem(atPath: directory.file("elsewhere"), toPath: target)
-            }
-            try expectReport(of: target, in: reports) {
-                try Data("{}".utf8).write(to: URL(fileURLWithPath: target + "/z.json"))
+    @Test func directoryMovedAwayAndBackIsReported() async throws {
+        try await offPool {
+            try withWatched("extensions", exists: true) { directory, target, reports in
+                try expectReport(of: target, in: reports) {
+                    try fileManager.moveItem(atPath: target, toPath: directory.file("elsewhere"))
+                }
+                try expectReport(of: target, in: reports) {
+                    try fileManager.moveItem(atPath: directory.file("elsewhere"), toPath: target)
+                }
+                try expectReport(of: target, in: reports) {
+                    try Data("{}".utf8).write(to: URL(fileURLWithPath: target + "/z.json"))
+                }
             }
         }
     }
@@ -138,24 +147,26 @@ import Testing
         #expect(DirectoryWatcher.normalize(["/a//b/./c/", "/a/b/c", "relative", "/x/../y"]) == ["/a/b/c", "/y"])
     }
 
-    @Test func aSymlinkToAWatchedDirectoryDoesNotNarrowItsWatch() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let real = directory.file("real")
-        try fileManager.createDirectory(atPath: real, withIntermediateDirectories: true)
-        // "alias" is a symlink to "real"; "alias/missing" makes it an ancestor watch of the same inode.
-        try fileManager.createSymbolicLink(atPath: directory.file("alias"), withDestinationPath: real)
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: real + "/a.json"))
-        let reports = Awaited<Set<String>>()
-        let watcher = try watch([real, directory.file("alias/missing")], reports: reports)
-        defer { queue.sync { watcher.cancel() } }
+    @Test func aSymlinkToAWatchedDirectoryDoesNotNarrowItsWatch() async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let real = directory.file("real")
+            try fileManager.createDirectory(atPath: real, withIntermediateDirectories: true)
+            // "alias" is a symlink to "real"; "alias/missing" makes it an ancestor watch of the same inode.
+            try fileManager.createSymbolicLink(atPath: directory.file("alias"), withDestinationPath: real)
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: real + "/a.json"))
+            let reports = Awaited<Set<String>>()
+            let watcher = try watch([real, directory.file("alias/missing")], reports: reports)
+            defer { queue.sync { watcher.cancel() } }
 
-        // IN_ATTRIB is only in the content mask: lost if the ancestor mask replaced it.
-        expectReport(of: real, in: reports) {
-            #expect(chmod(real + "/a.json", 0o640) == 0)
-        }
-        try expectReport(of: directory.file("alias/missing"), in: reports) {
-            try fileManager.createDirectory(atPath: real + "/missing", withIntermediateDirectories: false)
+            // IN_ATTRIB is only in the content mask: lost if the ancestor mask replaced it.
+            expectReport(of: real, in: reports) {
+                #expect(chmod(real + "/a.json", 0o640) == 0)
+            }
+            try expectReport(of: directory.file("alias/missing"), in: reports) {
+                try fileManager.createDirectory(atPath: real + "/missing", withIntermediateDirectories: false)
+            }
         }
     }
 }

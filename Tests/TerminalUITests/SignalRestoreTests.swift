@@ -2,6 +2,7 @@
 
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 @testable import TerminalUI
 
@@ -57,55 +58,61 @@ import Testing
     }
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
-    func terminatingSignalRestoresThenKills(signal: Int32) throws {
-        let pty = try PseudoTerminal()
-        let before = pty.slaveAttributes()
-        let child = try ChildProcess(tty: pty.slaveName, signal: signal)
-        defer { child.killIfRunning() }
-        #expect(pty.readUntil { $0.contains("RAW-READY") })
-        let status = try #require(child.wait(untraced: false, seconds: 20), "child did not end; output: \(child.output())")
-        #expect(status.signal == signal, "output: \(child.output())")
-        #expect(sameAttributes(pty.slaveAttributes(), before))
-        #expect(pty.readUntil { text in
-            guard let ready = text.range(of: "RAW-READY") else { return false }
-            let after = text[ready.upperBound...]
-            return after.contains("\u{1B}[?1049l") && after.contains("\u{1B}[?25h")
-        })
+    func terminatingSignalRestoresThenKills(signal: Int32) async throws {
+        try await offPool {
+            let pty = try PseudoTerminal()
+            let before = pty.slaveAttributes()
+            let child = try ChildProcess(tty: pty.slaveName, signal: signal)
+            defer { child.killIfRunning() }
+            #expect(pty.readUntil { $0.contains("RAW-READY") })
+            let status = try #require(child.wait(untraced: false, seconds: 20), "child did not end; output: \(child.output())")
+            #expect(status.signal == signal, "output: \(child.output())")
+            #expect(sameAttributes(pty.slaveAttributes(), before))
+            #expect(pty.readUntil { text in
+                guard let ready = text.range(of: "RAW-READY") else { return false }
+                let after = text[ready.upperBound...]
+                return after.contains("\u{1B}[?1049l") && after.contains("\u{1B}[?25h")
+            })
+        }
     }
 
-    @Test func suspendRestoresAndContinueReentersRawMode() throws {
-        let pty = try PseudoTerminal()
-        let before = pty.slaveAttributes()
-        let child = try ChildProcess(tty: pty.slaveName, signal: SIGTSTP)
-        defer { child.killIfRunning() }
-        #expect(pty.readUntil { $0.contains("RAW-READY") })
-        let stopped = try #require(child.wait(untraced: true, seconds: 20), "child did not stop")
-        #expect(stopped.stopSignal == SIGTSTP, "output: \(child.output())")
-        #expect(sameAttributes(pty.slaveAttributes(), before))
-        kill(child.pid, SIGCONT)
-        #expect(pty.readUntil { $0.contains("RESUMED") })
-        let exited = try #require(child.wait(untraced: false, seconds: 20), "child did not exit")
-        #expect(exited.exitCode == 0, "output: \(child.output())")
-        #expect(sameAttributes(pty.slaveAttributes(), before))
+    @Test func suspendRestoresAndContinueReentersRawMode() async throws {
+        try await offPool {
+            let pty = try PseudoTerminal()
+            let before = pty.slaveAttributes()
+            let child = try ChildProcess(tty: pty.slaveName, signal: SIGTSTP)
+            defer { child.killIfRunning() }
+            #expect(pty.readUntil { $0.contains("RAW-READY") })
+            let stopped = try #require(child.wait(untraced: true, seconds: 20), "child did not stop")
+            #expect(stopped.stopSignal == SIGTSTP, "output: \(child.output())")
+            #expect(sameAttributes(pty.slaveAttributes(), before))
+            kill(child.pid, SIGCONT)
+            #expect(pty.readUntil { $0.contains("RESUMED") })
+            let exited = try #require(child.wait(untraced: false, seconds: 20), "child did not exit")
+            #expect(exited.exitCode == 0, "output: \(child.output())")
+            #expect(sameAttributes(pty.slaveAttributes(), before))
+        }
     }
 
-    @Test func ctrlZInThePickerSuspendsAndResumes() throws {
-        let pty = try PseudoTerminal()
-        let before = pty.slaveAttributes()
-        let child = try ChildProcess(test: "childRunsThePicker", tty: pty.slaveName, signal: 0)
-        defer { child.killIfRunning() }
-        #expect(pty.readUntil { $0.contains("Esc cancel") })
-        pty.send([0x1A])
-        let stopped = try #require(child.wait(untraced: true, seconds: 20), "child did not stop")
-        #expect(stopped.stopSignal == SIGTSTP)
-        #expect(sameAttributes(pty.slaveAttributes(), before))
-        kill(child.pid, SIGCONT)
-        // Continued: the SIGCONT handler's redraw request draws the picker a second time.
-        #expect(pty.readUntil { $0.components(separatedBy: "Esc cancel").count >= 3 })
-        pty.send([0x1B, 0x5B, 0x42, 0x0D])
-        #expect(pty.readUntil { $0.contains("RESULT chosen(\"mail\")") })
-        let exited = try #require(child.wait(untraced: false, seconds: 20), "child did not exit")
-        #expect(exited.exitCode == 0, "output: \(child.output())")
-        #expect(sameAttributes(pty.slaveAttributes(), before))
+    @Test func ctrlZInThePickerSuspendsAndResumes() async throws {
+        try await offPool {
+            let pty = try PseudoTerminal()
+            let before = pty.slaveAttributes()
+            let child = try ChildProcess(test: "childRunsThePicker", tty: pty.slaveName, signal: 0)
+            defer { child.killIfRunning() }
+            #expect(pty.readUntil { $0.contains("Esc cancel") })
+            pty.send([0x1A])
+            let stopped = try #require(child.wait(untraced: true, seconds: 20), "child did not stop")
+            #expect(stopped.stopSignal == SIGTSTP)
+            #expect(sameAttributes(pty.slaveAttributes(), before))
+            kill(child.pid, SIGCONT)
+            // Continued: the SIGCONT handler's redraw request draws the picker a second time.
+            #expect(pty.readUntil { $0.components(separatedBy: "Esc cancel").count >= 3 })
+            pty.send([0x1B, 0x5B, 0x42, 0x0D])
+            #expect(pty.readUntil { $0.contains("RESULT chosen(\"mail\")") })
+            let exited = try #require(child.wait(untraced: false, seconds: 20), "child did not exit")
+            #expect(exited.exitCode == 0, "output: \(child.output())")
+            #expect(sameAttributes(pty.slaveAttributes(), before))
+        }
     }
 }

@@ -24,52 +24,56 @@ import Testing
             .write(to: URL(fileURLWithPath: directory.file("zz-missing-field.json")))
     }
 
-    @Test func givesTheSameActivitiesAsDecodingEachFile() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try Self.write(into: directory)
+    @Test func givesTheSameActivitiesAsDecodingEachFile() async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            try Self.write(into: directory)
 
-        let loaded = ManifestLoader(directory: directory.path, origin: .system).load()
+            let loaded = ManifestLoader(directory: directory.path, origin: .system).load()
 
-        // The reference: the directory read and each file decoded on this thread.
-        let listing = ManifestDirectoryReader().read(directory: directory.path)
-        var expected: [String: StaticEntry] = [:]
-        var expectedProblems: [String] = []
-        for (name, data) in listing.files {
-            if Manifest.isMask(data) {
-                expected[name] = .masked
-                continue
+            // The reference: the directory read and each file decoded on this thread.
+            let listing = ManifestDirectoryReader().read(directory: directory.path)
+            var expected: [String: StaticEntry] = [:]
+            var expectedProblems: [String] = []
+            for (name, data) in listing.files {
+                if Manifest.isMask(data) {
+                    expected[name] = .masked
+                    continue
+                }
+                do {
+                    expected[name] = .activity(try Manifest.decode(data, fileName: name, origin: .system))
+                } catch {
+                    expectedProblems.append(directory.file(name))
+                }
             }
-            do {
-                expected[name] = .activity(try Manifest.decode(data, fileName: name, origin: .system))
-            } catch {
-                expectedProblems.append(directory.file(name))
-            }
+            #expect(loaded.entries.count == 301)
+            #expect(loaded.entries == expected)
+            #expect(loaded.problems.map(\.file) == expectedProblems.sorted())
+            #expect(loaded.problems.count == 2)
+            #expect(loaded.readPaths == (0..<300).map { directory.file("m\($0).json") }.sorted())
         }
-        #expect(loaded.entries.count == 301)
-        #expect(loaded.entries == expected)
-        #expect(loaded.problems.map(\.file) == expectedProblems.sorted())
-        #expect(loaded.problems.count == 2)
-        #expect(loaded.readPaths == (0..<300).map { directory.file("m\($0).json") }.sorted())
     }
 
-    @Test func theSameFilesGiveTheSameResultEveryTime() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try Self.write(into: directory)
-        let loader = ManifestLoader(directory: directory.path, origin: .user)
-        let first = loader.load()
-        for _ in 0..<3 {
-            let again = loader.load()
-            #expect(again.entries == first.entries)
-            #expect(again.problems.map(\.file) == first.problems.map(\.file))
-            #expect(again.problems.map(\.message) == first.problems.map(\.message))
-            #expect(again.readPaths == first.readPaths)
+    @Test func theSameFilesGiveTheSameResultEveryTime() async throws {
+        try await offPool {
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            try Self.write(into: directory)
+            let loader = ManifestLoader(directory: directory.path, origin: .user)
+            let first = loader.load()
+            for _ in 0..<3 {
+                let again = loader.load()
+                #expect(again.entries == first.entries)
+                #expect(again.problems.map(\.file) == first.problems.map(\.file))
+                #expect(again.problems.map(\.message) == first.problems.map(\.message))
+                #expect(again.readPaths == first.readPaths)
+            }
+            var registry = Registry()
+            registry.setStaticLayers([StaticLayer(origin: .user, entries: first.entries)])
+            #expect(registry.count == 300)
+            #expect(registry.conflicts.isEmpty)
         }
-        var registry = Registry()
-        registry.setStaticLayers([StaticLayer(origin: .user, entries: first.entries)])
-        #expect(registry.count == 300)
-        #expect(registry.conflicts.isEmpty)
     }
 
     @Test func aMissingDirectoryGivesNothing() {

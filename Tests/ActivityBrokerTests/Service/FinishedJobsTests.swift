@@ -2,6 +2,7 @@
 import ActivityBrokerInterface
 import ActivityFuzzing
 import ActivityKit
+import TestSupport
 import Testing
 
 @testable import ActivityBroker
@@ -45,19 +46,22 @@ import Testing
     }
 
     @Test("Past maximumRows the oldest row goes early: the table never holds more, and the newest rows answer")
-    func boundedByCount() {
-        var table = FinishedJobs()
-        let extra = 5
-        for number in 0..<(FinishedJobs.maximumRows + extra) {
-            table.insert(JobToken(bits: UInt128(number) &* 0x9E37_79B9_7F4A_7C15 | 1 << 100), Self.row(1_000))
+    func boundedByCount() async {
+        await offPool {
+            var table = FinishedJobs()
+            let extra = 5
+            for number in 0..<(FinishedJobs.maximumRows + extra) {
+                table.insert(
+                    JobToken(bits: UInt128(number) &* 0x9E37_79B9_7F4A_7C15 | 1 << 100), Self.row(1_000))
+            }
+            #expect(table.count == FinishedJobs.maximumRows)
+            #expect(table.capacity == FinishedJobs.maximumRows)
+            #expect(table.row(JobToken(bits: 0 | 1 << 100), at: 0) == nil, "the oldest went early")
+            let newest = UInt128(FinishedJobs.maximumRows + extra - 1) &* 0x9E37_79B9_7F4A_7C15 | 1 << 100
+            #expect(table.row(JobToken(bits: newest), at: 0) != nil)
+            let oldestKept = UInt128(extra) &* 0x9E37_79B9_7F4A_7C15 | 1 << 100
+            #expect(table.row(JobToken(bits: oldestKept), at: 0) != nil)
         }
-        #expect(table.count == FinishedJobs.maximumRows)
-        #expect(table.capacity == FinishedJobs.maximumRows)
-        #expect(table.row(JobToken(bits: 0 | 1 << 100), at: 0) == nil, "the oldest went early")
-        let newest = UInt128(FinishedJobs.maximumRows + extra - 1) &* 0x9E37_79B9_7F4A_7C15 | 1 << 100
-        #expect(table.row(JobToken(bits: newest), at: 0) != nil)
-        let oldestKept = UInt128(extra) &* 0x9E37_79B9_7F4A_7C15 | 1 << 100
-        #expect(table.row(JobToken(bits: oldestKept), at: 0) != nil)
     }
 
     @Test("A row is gone from its expiry on, swept or not")
@@ -178,45 +182,48 @@ import Testing
 
     @Test(
         "Against a dictionary: thousands of rows with crowded homes, swept at random instants, answer alike")
-    func agreesWithADictionary() {
-        var generator = SplitMix64(seed: 0x5eed)
-        var table = FinishedJobs()
-        var model: [JobToken: FinishedJobs.Row] = [:]
-        var added: [JobToken] = []
-        var now: UInt64 = 0
-        let callers = (0..<7).map { ":1.\($0)" }
-        for step in 0..<20_000 {
-            now += generator.next() % 4
-            // Every other token among the last 64 homes of any index up to 65,536 entries: long
-            // probe chains that cross each other and the index's end.
-            let random = generator.next()
-            let low = step % 2 == 0 ? 0xFFFF - random % 64 : random & 0xFFFF
-            let token = JobToken(
-                bits: UInt128(generator.next()) << 64 | UInt128(generator.next() >> 16) << 16 | UInt128(low))
-            let row = Self.row(
-                now + 800, state: [.completed, .failed, .cancelled][step % 3],
-                activity: step % 5 == 0 ? nil : Self.quick,
-                caller: callers[Int(generator.next() % 7)])
-            table.insert(token, row)
-            model[token] = row
-            added.append(token)
-            if generator.next() % 8 == 0 {
-                let next = table.sweep(at: now)
-                model = model.filter { $0.value.expiry > now }
-                #expect(next == model.values.map(\.expiry).min())
-                #expect(table.count == model.count)
-            }
-            if step % 997 == 0 {
-                for token in added.suffix(1200) {
-                    #expect(table.row(token, at: now) == Self.live(model[token], at: now))
+    func agreesWithADictionary() async {
+        await offPool {
+            var generator = SplitMix64(seed: 0x5eed)
+            var table = FinishedJobs()
+            var model: [JobToken: FinishedJobs.Row] = [:]
+            var added: [JobToken] = []
+            var now: UInt64 = 0
+            let callers = (0..<7).map { ":1.\($0)" }
+            for step in 0..<20_000 {
+                now += generator.next() % 4
+                // Every other token among the last 64 homes of any index up to 65,536 entries: long
+                // probe chains that cross each other and the index's end.
+                let random = generator.next()
+                let low = step % 2 == 0 ? 0xFFFF - random % 64 : random & 0xFFFF
+                let token = JobToken(
+                    bits: UInt128(generator.next()) << 64 | UInt128(generator.next() >> 16) << 16
+                        | UInt128(low))
+                let row = Self.row(
+                    now + 800, state: [.completed, .failed, .cancelled][step % 3],
+                    activity: step % 5 == 0 ? nil : Self.quick,
+                    caller: callers[Int(generator.next() % 7)])
+                table.insert(token, row)
+                model[token] = row
+                added.append(token)
+                if generator.next() % 8 == 0 {
+                    let next = table.sweep(at: now)
+                    model = model.filter { $0.value.expiry > now }
+                    #expect(next == model.values.map(\.expiry).min())
+                    #expect(table.count == model.count)
+                }
+                if step % 997 == 0 {
+                    for token in added.suffix(1200) {
+                        #expect(table.row(token, at: now) == Self.live(model[token], at: now))
+                    }
                 }
             }
+            for token in added.suffix(1200) {
+                #expect(table.row(token, at: now) == Self.live(model[token], at: now))
+            }
+            #expect(table.sweep(at: .max) == nil)
+            #expect(table.capacity == 0)
         }
-        for token in added.suffix(1200) {
-            #expect(table.row(token, at: now) == Self.live(model[token], at: now))
-        }
-        #expect(table.sweep(at: .max) == nil)
-        #expect(table.capacity == 0)
     }
 
     /// `row` while its afterlife lasts at `now`.
