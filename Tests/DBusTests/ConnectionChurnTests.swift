@@ -19,7 +19,9 @@ import TestSupport
             for worker in 0..<12 {
                 group.addTask {
                     for round in 0..<200 {
-                        let connection = try bus.connect()
+                        // Opening blocks for the bus's Hello reply: 2,400 of them would hold the
+                        // concurrency pool's threads, so each opens on a thread of its own.
+                        let connection = try await offPool { try bus.connect() }
                         do {
                             _ = try await connection.call(getID, timeout: .seconds(5))
                         } catch {
