@@ -168,8 +168,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     /// stopped so that the call is surely in flight; a bus monitor shows the call arriving and
     /// the `Cancel` leaving.
     @Test func cancellingWhilePerformIsUnansweredCancelsTheJob() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("unanswered")
         let provider = ActivityProvider(connection: try broker.bus.connect())
         try await provider.start([
@@ -322,8 +322,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     /// Regression: closing the app's connection while `perform` waited for `Finished` left it
     /// waiting forever (the match went with the connection, and nothing told the waiter).
     @Test func closingTheConnectionEndsAWaitingPerform() async throws {
-        let broker = try await BrokerHarness(bus: TestBus())
-        defer { broker.stop() }
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
         let id = uniqueID("abandoned")
         let started = Inbox<Void>()
         let provider = ActivityProvider(connection: try broker.bus.connect())
