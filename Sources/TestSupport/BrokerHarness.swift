@@ -184,11 +184,6 @@ public final class BrokerHarness: Sendable {
         Self.stopBrokers(brokers.value)
     }
 
-    /// `stopBrokers()` on a thread of its own (`offPool`): for async tests.
-    public func stopBrokersOffPool() async {
-        await offPool { stopBrokers() }
-    }
-
     /// Stops every broker, then the bus, and removes the tree. Idempotent; blocks for a moment.
     public func stop() {
         guard markStopped() else { return }
