@@ -336,8 +336,13 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         ])
         let connection = try broker.bus.connect()
         let client = BrokerProxy(connection: connection, address: broker.bus.address)
-        let perform = Task { try await client.perform(id, items: SharedItems(url: "https://example.org")) }
+        let jobs = Inbox<ObjectPath>()
+        let perform = Task {
+            try await client.perform(id, items: SharedItems(url: "https://example.org")) { jobs.put($0) }
+        }
         try await started.next("the handler to start")
+        // The reply read: perform now waits for `Finished` (closed before, the call itself fails).
+        _ = try await jobs.next("the job path")
         connection.close()
         let ended = Inbox<ActivityOutcome>()
         let waiter = Task { if let outcome = try? await perform.value { ended.put(outcome) } }
