@@ -16,7 +16,7 @@ import Glibc
 ///
 /// At most `BrokerSlots.shared` harnesses live at once (inotify instances are scarce); `init`
 /// waits for a slot.
-public final class BrokerHarness: Sendable {
+public final class BrokerHarness: Sendable, BlockingStop {
     public let bus: TestBus
     public let layout: BrokerLayout
     /// Variables added to (or replacing) the layout's environment; set before starting a broker.
@@ -188,17 +188,6 @@ public final class BrokerHarness: Sendable {
     public func stop() {
         guard markStopped() else { return }
         Self.shutDown(brokers: brokers, bus: bus, root: root)
-    }
-
-    /// `stop()` on a thread of its own (`offPool`): for async tests.
-    public func stopOffPool() async {
-        await offPool { stop() }
-    }
-
-    /// `stop()` on a thread of its own without waiting for it (`BackgroundCleanup`): for the
-    /// `defer` of an async test, which cannot await.
-    public func stopInBackground() {
-        BackgroundCleanup.run { self.stop() }
     }
 
     /// Whether this call is the first to stop the harness.

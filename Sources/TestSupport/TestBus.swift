@@ -19,7 +19,7 @@ import Foundation
 /// The daemon runs under a small `/bin/sh` guard whose stdin is a pipe from this process: when
 /// the test process dies, however it dies, the pipe closes and the guard kills the daemon.
 /// Activated services inherit `DBUS_SESSION_BUS_ADDRESS` pointing at this bus.
-public final class TestBus: @unchecked Sendable {
+public final class TestBus: @unchecked Sendable, BlockingStop {
     /// The address to connect to, e.g. `unix:path=/tmp/testbus.Ab12Cd/bus,guid=…`.
     public let address: String
     /// The temporary directory holding the socket and the config.
@@ -165,17 +165,6 @@ public final class TestBus: @unchecked Sendable {
     public func stop() {
         guard markStopped() else { return }
         Self.shutDown(guardProcess: guardProcess, daemonPID: daemonPID, directory: directory)
-    }
-
-    /// `stop()` on a thread of its own (`offPool`): for async tests.
-    public func stopOffPool() async {
-        await offPool { stop() }
-    }
-
-    /// `stop()` on a thread of its own without waiting for it (`BackgroundCleanup`): for the
-    /// `defer` of an async test, which cannot await.
-    public func stopInBackground() {
-        BackgroundCleanup.run { self.stop() }
     }
 
     /// Whether this call is the first to stop the bus.

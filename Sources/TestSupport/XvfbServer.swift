@@ -13,7 +13,7 @@ import Foundation
 /// `init` and `stop()` block: async tests use `start(...)` and `stopOffPool()`, which block a
 /// thread of their own instead of a concurrency-pool thread (`offPool`). Released without a
 /// stop, the server stops in the background (`BackgroundCleanup`).
-public final class XvfbServer: @unchecked Sendable {
+public final class XvfbServer: @unchecked Sendable, BlockingStop {
     /// `:N`.
     public let display: String
     private let guardProcess: ChildProcess
@@ -75,11 +75,6 @@ public final class XvfbServer: @unchecked Sendable {
     public func stop() {
         guard markStopped() else { return }
         Self.shutDown(guardProcess)
-    }
-
-    /// `stop()` on a thread of its own (`offPool`): for async tests.
-    public func stopOffPool() async {
-        await offPool { stop() }
     }
 
     /// Whether this call is the first to stop the server.

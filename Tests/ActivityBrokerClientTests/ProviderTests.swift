@@ -16,6 +16,41 @@ private struct Seen: Sendable {
 private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(in: 0...UInt32.max))" }
 
 @Suite(.timeLimit(.minutes(2))) struct ProviderTests {
+    /// A provided activity whose handler says that it started, then never returns; registered
+    /// with `broker` by a provider on a connection of its own, which `provider` keeps: a test
+    /// holds the value for as long as the activity must stay registered.
+    struct EndlessActivity {
+        let id: String
+        let started: Inbox<Void>
+        let provider: ActivityProvider
+    }
+
+    static func endlessActivity(_ id: String, named name: String, on broker: BrokerHarness) async throws
+        -> EndlessActivity
+    {
+        let id = uniqueID(id)
+        let started = Inbox<Void>()
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: id, name: name) { _ in
+                started.put(())
+                try await Task.sleep(for: .seconds(3600))
+                return .completed
+            }
+        ])
+        return EndlessActivity(id: id, started: started, provider: provider)
+    }
+
+    /// The job's `State` as its caller reads it.
+    static func state(of job: ObjectPath, on connection: Connection) async throws -> String? {
+        let state = try await connection.call(
+            MethodCall(
+                destination: "org.activitybroker.Broker1", path: job,
+                interface: "org.freedesktop.DBus.Properties",
+                member: "Get", body: [.string("org.activitybroker.Job1"), .string("State")]))
+        return state.first?.unwrapped.string
+    }
+
     @Test func performReturnsTheProviderResults() async throws {
         let broker = try await BrokerHarness(bus: TestBus.start())
         defer { broker.stopInBackground() }
@@ -133,16 +168,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     @Test func cancellingThePerformTaskCancelsTheJob() async throws {
         let broker = try await BrokerHarness(bus: TestBus.start())
         defer { broker.stopInBackground() }
-        let id = uniqueID("forever")
-        let started = Inbox<Void>()
-        let provider = ActivityProvider(connection: try broker.bus.connect())
-        try await provider.start([
-            ProvidedActivity(id: id, name: "Forever") { _ in
-                started.put(())
-                try await Task.sleep(for: .seconds(3600))
-                return .completed
-            }
-        ])
+        let endless = try await Self.endlessActivity("forever", named: "Forever", on: broker)
+        let (id, started) = (endless.id, endless.started)
         let connection = try broker.bus.connect()
         let client = BrokerProxy(connection: connection, address: broker.bus.address)
         let jobs = Inbox<ObjectPath>()
@@ -155,12 +182,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         let outcome = try await perform.value
         #expect(outcome.state == .cancelled)
 
-        let state = try await connection.call(
-            MethodCall(
-                destination: "org.activitybroker.Broker1", path: job,
-                interface: "org.freedesktop.DBus.Properties",
-                member: "Get", body: [.string("org.activitybroker.Job1"), .string("State")]))
-        #expect(state.first?.unwrapped.string == "cancelled")
+        #expect(try await Self.state(of: job, on: connection) == "cancelled")
     }
 
     /// A cancel that comes while the `Perform` call is still unanswered goes out as soon as the
@@ -170,14 +192,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     @Test func cancellingWhilePerformIsUnansweredCancelsTheJob() async throws {
         let broker = try await BrokerHarness(bus: TestBus.start())
         defer { broker.stopInBackground() }
-        let id = uniqueID("unanswered")
-        let provider = ActivityProvider(connection: try broker.bus.connect())
-        try await provider.start([
-            ProvidedActivity(id: id, name: "Unanswered") { _ in
-                try await Task.sleep(for: .seconds(3600))
-                return .completed
-            }
-        ])
+        let endless = try await Self.endlessActivity("unanswered", named: "Unanswered", on: broker)
+        let id = endless.id
         let monitor = try ChildProcess(
             executable: "dbus-monitor",
             arguments: [
@@ -207,12 +223,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         #expect(try await perform.value == .cancelled)
         let job = try await jobs.next("the job path")
         _ = try await monitor.nextLine { $0.contains("member=Cancel") && $0.contains("path=\(job.rawValue)") }
-        let state = try await connection.call(
-            MethodCall(
-                destination: "org.activitybroker.Broker1", path: job,
-                interface: "org.freedesktop.DBus.Properties",
-                member: "Get", body: [.string("org.activitybroker.Job1"), .string("State")]))
-        #expect(state.first?.unwrapped.string == "cancelled")
+        #expect(try await Self.state(of: job, on: connection) == "cancelled")
     }
 
     /// Regression: a task cancelled around the Perform call got a stray `Cancelled` D-Bus error
@@ -297,16 +308,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     @Test func performFailsWhenTheBrokerDiesMidJob() async throws {
         let broker = try await BrokerHarness(bus: TestBus.start())
         defer { broker.stopInBackground() }
-        let id = uniqueID("orphaned")
-        let started = Inbox<Void>()
-        let provider = ActivityProvider(connection: try broker.bus.connect())
-        try await provider.start([
-            ProvidedActivity(id: id, name: "Orphaned") { _ in
-                started.put(())
-                try await Task.sleep(for: .seconds(3600))
-                return .completed
-            }
-        ])
+        let endless = try await Self.endlessActivity("orphaned", named: "Orphaned", on: broker)
+        let (id, started) = (endless.id, endless.started)
         let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
         let perform = Task { try await client.perform(id, items: SharedItems(url: "https://example.org")) }
         try await started.next("the handler to start")
@@ -324,16 +327,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
     @Test func closingTheConnectionEndsAWaitingPerform() async throws {
         let broker = try await BrokerHarness(bus: TestBus.start())
         defer { broker.stopInBackground() }
-        let id = uniqueID("abandoned")
-        let started = Inbox<Void>()
-        let provider = ActivityProvider(connection: try broker.bus.connect())
-        try await provider.start([
-            ProvidedActivity(id: id, name: "Abandoned") { _ in
-                started.put(())
-                try await Task.sleep(for: .seconds(3600))
-                return .completed
-            }
-        ])
+        let endless = try await Self.endlessActivity("abandoned", named: "Abandoned", on: broker)
+        let (id, started) = (endless.id, endless.started)
         let connection = try broker.bus.connect()
         let client = BrokerProxy(connection: connection, address: broker.bus.address)
         let jobs = Inbox<ObjectPath>()
