@@ -53,7 +53,7 @@ struct ShareFlow {
         let spinner = Spinner(label: category == "share" ? "Sending with \(name)…" : "\(name)…")
         spinner.start()
         let task = Task { try await broker.perform(id, items: items) }
-        let interrupt = InterruptHandler(flushing: broker) { task.cancel() }
+        let interrupt = InterruptHandler(flushing: broker, spinner: spinner) { task.cancel() }
         defer { interrupt.stop() }
         let outcome: ActivityOutcome
         do {

@@ -77,6 +77,20 @@ public final class Spinner: @unchecked Sendable {
         }
     }
 
+    /// Erases the spinner's line (if drawn) and runs `body`, which prints a line of its own
+    /// ("share: cancelling …"), before the next frame: the message gets a line to itself instead
+    /// of being appended to the spinner's, and the spinner goes on below it. Once stopped, only
+    /// runs `body`.
+    public func interject(_ body: () -> Void) {
+        queue.sync {
+            if drawn {
+                terminal.write("\r\u{1B}[2K")
+                drawn = false
+            }
+            body()
+        }
+    }
+
     private func drawFrame() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !stopped else { return }

@@ -23,6 +23,28 @@ import Testing
         #expect(!text[final.upperBound...].contains("Sending"))
     }
 
+    /// Regression: Ctrl-C's "share: cancelling" was appended to the spinner's line
+    /// ("⠴ Sending with Slow Upload…^Cshare: cancelling"), and the second Ctrl-C left the
+    /// spinner on the line the shell's prompt then shared.
+    @Test func anInterjectedLineGetsALineOfItsOwn() throws {
+        let pty = try PseudoTerminal()
+        let spinner = Spinner(
+            label: "Sending with Telegram…", output: pty.slave, environment: ["TERM": "xterm"],
+            delay: 0, interval: 0.01)
+        spinner.start()
+        #expect(pty.readUntil { $0.contains("Sending with Telegram…") })
+        let slave = pty.slave
+        spinner.interject { _ = "share: cancelling\n".withCString { write(slave, $0, strlen($0)) } }
+        // The spinner goes on below the message.
+        #expect(pty.readUntil { text in
+            text.range(of: "share: cancelling").map { text[$0.upperBound...].contains("Sending with Telegram…") } ?? false
+        })
+        spinner.stop()
+        let text = pty.outputText
+        let message = try #require(text.range(of: "share: cancelling"))
+        #expect(text[..<message.lowerBound].hasSuffix("\r\u{1B}[2K"), "the spinner's line erased first")
+    }
+
     @Test func quickJobsNeverDraw() throws {
         let pty = try PseudoTerminal()
         let spinner = Spinner(label: "Working", output: pty.slave, environment: ["TERM": "xterm"], delay: 60)
