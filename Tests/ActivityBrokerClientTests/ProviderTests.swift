@@ -41,6 +41,18 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         return EndlessActivity(id: id, started: started, provider: provider)
     }
 
+    /// `perform` of `id` in a task of its own, and the inbox its job's path goes to once the
+    /// broker has named the job (`onStarted`).
+    static func performInTask(_ id: String, with client: BrokerProxy)
+        -> (task: Task<ActivityOutcome, any Error>, jobs: Inbox<ObjectPath>)
+    {
+        let jobs = Inbox<ObjectPath>()
+        let task = Task {
+            try await client.perform(id, items: SharedItems(url: "https://example.org")) { jobs.put($0) }
+        }
+        return (task, jobs)
+    }
+
     /// The job's `State` as its caller reads it.
     static func state(of job: ObjectPath, on connection: Connection) async throws -> String? {
         let state = try await connection.call(
@@ -172,10 +184,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         let (id, started) = (endless.id, endless.started)
         let connection = try broker.bus.connect()
         let client = BrokerProxy(connection: connection, address: broker.bus.address)
-        let jobs = Inbox<ObjectPath>()
-        let perform = Task {
-            try await client.perform(id, items: SharedItems(url: "https://example.org")) { jobs.put($0) }
-        }
+        let (perform, jobs) = Self.performInTask(id, with: client)
         let job = try await jobs.next("the job path")
         try await started.next("the handler to start")
         perform.cancel()
@@ -210,10 +219,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         Glibc.kill(broker.pid, SIGSTOP)
         defer { Glibc.kill(broker.pid, SIGCONT) }
         try await waitUntil("the broker to stop") { processState(broker.pid) == "T" }
-        let jobs = Inbox<ObjectPath>()
-        let perform = Task {
-            try await client.perform(id, items: SharedItems(url: "https://example.org")) { jobs.put($0) }
-        }
+        let (perform, jobs) = Self.performInTask(id, with: client)
         _ = try await monitor.nextLine { $0.contains("member=Perform") }
         perform.cancel()
         // A round trip on the client's connection: its loop has taken the cancel before this.
@@ -331,10 +337,7 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         let (id, started) = (endless.id, endless.started)
         let connection = try broker.bus.connect()
         let client = BrokerProxy(connection: connection, address: broker.bus.address)
-        let jobs = Inbox<ObjectPath>()
-        let perform = Task {
-            try await client.perform(id, items: SharedItems(url: "https://example.org")) { jobs.put($0) }
-        }
+        let (perform, jobs) = Self.performInTask(id, with: client)
         try await started.next("the handler to start")
         // The reply read: perform now waits for `Finished` (closed before, the call itself fails).
         _ = try await jobs.next("the job path")
