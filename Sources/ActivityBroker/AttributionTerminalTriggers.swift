@@ -36,11 +36,16 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
     /// any caller controls needs a bound: this one bounds the queries out and what waits for
     /// them (about 2 MB). One `share browse` reports one trigger at a time.
     static let maxPendingChecks = 32
+    /// How long a question to the bus daemon about a caller may stay unanswered
+    /// (`BrokerConfiguration.busQueryTimeout`).
+    private let queryTimeout: Duration
 
     init(
-        connection: Connection, attributions: Attributions, caller: AttributionTriggerCaller?, log: BrokerLog
+        connection: Connection, attributions: Attributions, caller: AttributionTriggerCaller?, log: BrokerLog,
+        queryTimeout: Duration
     ) {
         self.connection = connection
+        self.queryTimeout = queryTimeout
         self.attributions = attributions
         self.caller = caller
         self.log = log
@@ -123,7 +128,7 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
         connection.call(
             MethodCall(
                 destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: member,
-                body: [.string(name)]), timeout: .seconds(5)
+                body: [.string(name)]), timeout: queryTimeout
         ) { result in completion(try? result.get()) }
     }
 }

@@ -52,7 +52,8 @@ public final class Broker: @unchecked Sendable {
         let paths = XDGPaths(environment: configuration.environment)
         let machine = MachineEnvironment(
             connection: connection, environment: configuration.environment,
-            activatableRefreshInterval: configuration.activatableRefreshInterval)
+            activatableRefreshInterval: configuration.activatableRefreshInterval,
+            queryTimeout: configuration.busQueryTimeout)
         let usage = UsageStore(path: paths.usageFile, queue: connection.queue, log: log)
         let activities = ActivityState(machine: machine, queue: connection.queue, log: log)
         self.configuration = configuration
@@ -116,7 +117,8 @@ public final class Broker: @unchecked Sendable {
                         sessions: sessions, prewarmer: prewarmer, activities: activities, usage: usage,
                         attributions: attributions,
                         terminalTriggers: AttributionTerminalTriggers(
-                            connection: connection, attributions: attributions, caller: .besideBroker(), log: log),
+                            connection: connection, attributions: attributions, caller: .besideBroker(), log: log,
+                            queryTimeout: configuration.busQueryTimeout),
                         log: log)
                 ])
             usage.load()

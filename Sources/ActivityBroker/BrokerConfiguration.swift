@@ -27,6 +27,12 @@ public struct BrokerConfiguration: Sendable {
     /// (5 s). `--activatable-refresh-interval SECONDS` (a testing aid) changes it, so that a
     /// test can make the refresh due at once instead of waiting for time to pass.
     public var activatableRefreshInterval: Double = 5
+    /// How long the broker waits for the bus daemon's answer about names and callers
+    /// (`ListActivatableNames`, a caller's credentials) before it goes on without it (5 s).
+    /// `--bus-query-timeout SECONDS` (a testing aid) lengthens it, so that a test telling
+    /// "the broker kept serving while a query was out" from "the broker stalled until the query
+    /// gave up" does not need the stall to be short on a loaded machine.
+    public var busQueryTimeout: Duration = .seconds(5)
     /// Jobs running at once across all callers (`LimitExceeded` beyond). The hidden flag
     /// `--max-running-jobs N` (a testing aid) lowers it.
     public var maximumRunningJobs = 256
@@ -74,6 +80,15 @@ public struct BrokerConfiguration: Sendable {
             guard let value = rest.popFirst(), !value.isEmpty else { throw UsageError("\(flag) needs a value") }
             return value
         }
+        // A wait in seconds, fractions allowed. No time at all would prove nothing: at least a
+        // millisecond (a tiny positive number would round to none), at most an hour.
+        func duration(for flag: String) throws(UsageError) -> Duration {
+            let text = try value(for: flag)
+            guard let seconds = Double(text), seconds >= 0.001, seconds <= 3600 else {
+                throw UsageError("\(flag) needs a number of seconds from 0.001 to 3600, got '\(text)'")
+            }
+            return .nanoseconds(Int64((seconds * 1e9).rounded()))
+        }
         while let argument = rest.popFirst() {
             switch argument {
             case "--bus":
@@ -97,14 +112,8 @@ public struct BrokerConfiguration: Sendable {
                 }
                 configuration.jobAfterlife = .milliseconds(Int64(seconds * 1000))
             case "--gesture-window":
-                // A testing aid, not in the usage text. No time at all would prove nothing: at
-                // least a millisecond (a tiny positive number would round to none).
-                let text = try value(for: argument)
-                guard let seconds = Double(text), seconds >= 0.001, seconds <= 3600 else {
-                    throw UsageError(
-                        "--gesture-window needs a number of seconds from 0.001 to 3600, got '\(text)'")
-                }
-                configuration.gestureWindow = .nanoseconds(Int64((seconds * 1e9).rounded()))
+                // A testing aid, not in the usage text.
+                configuration.gestureWindow = try duration(for: argument)
             case "--activatable-refresh-interval":
                 // A testing aid, not in the usage text.
                 let text = try value(for: argument)
@@ -112,6 +121,9 @@ public struct BrokerConfiguration: Sendable {
                     throw UsageError("--activatable-refresh-interval needs a number of seconds, got '\(text)'")
                 }
                 configuration.activatableRefreshInterval = seconds
+            case "--bus-query-timeout":
+                // A testing aid, not in the usage text.
+                configuration.busQueryTimeout = try duration(for: argument)
             case "--max-running-jobs":
                 // A testing aid, not in the usage text: tests reach the global cap with a few jobs.
                 let text = try value(for: argument)

@@ -35,13 +35,19 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
     private var subscriptions: [Subscription] = []
     /// How old the activatable names may be before a lookup miss refreshes them.
     private let activatableRefreshInterval: Double
+    /// How long a question to the bus daemon may stay unanswered (`BrokerConfiguration.busQueryTimeout`).
+    private let queryTimeout: Duration
 
     /// Called on the loop, in a turn of its own, with what may have changed.
     var onChange: ((MachineChange) -> Void)?
 
-    init(connection: Connection, environment: [String: String], activatableRefreshInterval: Double = 5) {
+    init(
+        connection: Connection, environment: [String: String], activatableRefreshInterval: Double,
+        queryTimeout: Duration
+    ) {
         self.connection = connection
         self.activatableRefreshInterval = activatableRefreshInterval
+        self.queryTimeout = queryTimeout
         self.variables = environment
         self.path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
     }
@@ -146,7 +152,7 @@ final class MachineEnvironment: Environment, @unchecked Sendable {
         let call = MethodCall(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: member)
-        _ = connection.call(call, timeout: .seconds(5)) { result in
+        _ = connection.call(call, timeout: queryTimeout) { result in
             completion((try? result.get())?.first?.stringArray ?? [])
         }
     }

@@ -1,4 +1,4 @@
-// BrokerConfiguration.parse for the testing aids that set the broker's clocks: --gesture-window and --job-afterlife.
+// BrokerConfiguration.parse for the testing aids that set the broker's clocks: --gesture-window, --job-afterlife, --bus-query-timeout.
 import ActivityBrokerInterface
 import Testing
 
@@ -47,6 +47,18 @@ struct BrokerConfigurationTests {
     func gestureWindowMissing() {
         #expect(Self.usageMessage(["--gesture-window"]) == "--gesture-window needs a value")
         #expect(Self.usageMessage(["--gesture-window", ""]) == "--gesture-window needs a value")
+    }
+
+    @Test("--bus-query-timeout: 5 s without it; the same seconds as --gesture-window, a bad value named")
+    func busQueryTimeout() throws {
+        #expect(try BrokerConfiguration.parse([]).busQueryTimeout == .seconds(5))
+        #expect(try BrokerConfiguration.parse(["--bus-query-timeout", "120"]).busQueryTimeout == .seconds(120))
+        #expect(try BrokerConfiguration.parse(["--bus-query-timeout", "0.25"]).busQueryTimeout == .milliseconds(250))
+        for text in ["0", "3601", "later"] {
+            #expect(
+                Self.usageMessage(["--bus-query-timeout", text])
+                    == "--bus-query-timeout needs a number of seconds from 0.001 to 3600, got '\(text)'")
+        }
     }
 
     @Test("--job-afterlife beside it: fractional seconds, 0 to a day, a bad value named")

@@ -9,17 +9,20 @@ import Testing
 /// names (`ListActivatableNames`) before it refuses, and the call waits for that answer. The
 /// broker stops reading its socket while the received messages it keeps alive pass
 /// `IncomingLimits.bytes` (16 MB): had the waiting call kept its message, the daemon's answer
-/// would stay unread, and every peer would wait until the query timed out (5 s).
+/// would stay unread, and every peer would wait until the query timed out. The query's
+/// timeout is made 120 s here (5 s by default): a stalled broker then holds the Pings longer
+/// than their 30 s, while one that reads on answers them however loaded the machine is.
 @Suite("An oversized Perform waiting on the bus does not stop the broker")
 struct OversizedPerformTests {
     static let ping = MethodCall(destination: BrokerFixture.busName, path: "/", interface: .peer, member: "Ping")
 
     @Test("A 17 MB Perform of an activity with an unknown bus name: another client's Ping is answered, the Perform is InvalidArgument")
     func oversizedPerformWaitsWithoutStalling() async throws {
-        let f = try await BrokerFixture(builtin: [
-            "never.json": TestManifest.json(
-                id: "org.test.never", perform: #"{"dbus": {"name": "org.test.Never", "path": "/org/test/Never"}}"#)
-        ])
+        let f = try await BrokerFixture(
+            builtin: [
+                "never.json": TestManifest.json(
+                    id: "org.test.never", perform: #"{"dbus": {"name": "org.test.Never", "path": "/org/test/Never"}}"#)
+            ], arguments: ["--bus-query-timeout", "120"])
         let other = try f.bus.connect()
         defer { other.close() }
         try await f.settle(on: other)
@@ -39,9 +42,9 @@ struct OversizedPerformTests {
         }
         // Behind the huge call on the same connection, so the broker handles it after the huge
         // call started its wait; then another client's, sent during that wait. Were the call's
-        // message held through the wait, each would wait the query's 5 s.
-        _ = try await f.client.call(Self.ping, timeout: .seconds(3))
-        _ = try await other.call(Self.ping, timeout: .seconds(3))
+        // message held through the wait, each would wait the query's 120 s.
+        _ = try await f.client.call(Self.ping, timeout: Deadline.standardWait)
+        _ = try await other.call(Self.ping, timeout: Deadline.standardWait)
         #expect(try await refusal.next("the refusal", deadline: .seconds(30)) == BrokerFixture.errorPrefix + "InvalidArgument")
     }
 }
