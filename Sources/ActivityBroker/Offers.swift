@@ -19,8 +19,9 @@ final class Offers: @unchecked Sendable {
     private let clock: @Sendable () -> Timestamp
     private let defaultLocale: String?
     private let queue: DispatchQueue
-    /// `ListActivities` records by locale ("" for none), valid until the registry changes.
-    private var offeredRecords: [String: [ActivityID: Value]] = [:]
+    /// `ListActivities` records by the locale's lookup keys (none: the plain names), valid
+    /// until the registry changes.
+    private var offeredRecords: [LocaleCandidates: [ActivityID: Value]] = [:]
     /// Ranked offers by URL scheme, host and locale, valid until the registry or the machine
     /// changes (and checked against the usage scores on use).
     private var sites: [OffersForSite.Key: OffersForSite] = [:]
@@ -67,8 +68,8 @@ final class Offers: @unchecked Sendable {
     /// there could the ranked list differ; elsewhere the candidates are the same). The
     /// marshalled answers of the sites kept stay right: none of them holds either version.
     func invalidate(changed versions: [Activity]) {
-        for locale in offeredRecords.keys {
-            for version in versions { offeredRecords[locale]?[version.id] = nil }
+        for names in offeredRecords.keys {
+            for version in versions { offeredRecords[names]?[version.id] = nil }
         }
         let stale = sites.keys.filter { key in
             versions.contains { $0.match.matches(scheme: key.scheme, host: key.host) }
@@ -149,18 +150,18 @@ final class Offers: @unchecked Sendable {
         let key = OffersForSite.Key(scheme: url.scheme, host: url.host, locale: locale)
         let scores = scores()
         if let cached = sites[key], cached.isCurrent(with: scores) { return cached }
+        let candidates = LocaleCandidates(locale)
         let ranked = OfferPipeline.rankedForSite(
             in: activities.registry, scheme: url.scheme, host: url.host,
             isAvailable: { activities.availability(of: $0).isAvailable },
-            schemeDefault: activities.schemeDefaults[url.scheme], usage: scores, now: clock(), locale: locale)
+            schemeDefault: activities.schemeDefaults[url.scheme], usage: scores, now: clock(), names: candidates)
         nextSerial += 1
-        let candidates = LocaleCandidates(locale)
         let site = OffersForSite(serial: nextSerial, ranked: ranked, scores: scores) { activity in
             let target: TargetURLCheck? =
                 if case .open(let spec) = resolvedPerform(activity) { TargetURLCheck(spec) } else { nil }
             return OffersForSite.Entry(
                 id: activity.id, owner: activity.owner, category: activity.category, visibility: activity.visibility,
-                match: activity.match, target: target, record: offeredRecord(activity, locale: locale, candidates: candidates))
+                match: activity.match, target: target, record: offeredRecord(activity, names: candidates))
         }
         if sites.count >= Self.maximumSites { sites.removeAll(keepingCapacity: true) }
         sites[key] = site
@@ -173,11 +174,12 @@ final class Offers: @unchecked Sendable {
         return resolved
     }
 
-    /// The `a{sv}` record of `activity` for `locale` (whose `candidates` the caller built once
-    /// for all its activities), built once and kept until the registry changes
-    /// (`invalidate(records: true)`).
-    private func offeredRecord(_ activity: Activity, locale: String?, candidates: LocaleCandidates) -> Value {
-        let key = locale ?? ""
+    /// The `a{sv}` record of `activity` named for a locale's `candidates` (built once by the
+    /// caller for all its activities), built once and kept until the registry changes
+    /// (`invalidate(records: true)`). Kept per candidates, not per locale string: locales that
+    /// name the same way (`de_DE`, `de_DE.UTF-8`) share their records.
+    private func offeredRecord(_ activity: Activity, names candidates: LocaleCandidates) -> Value {
+        let key = candidates
         // An alias is named after its URL's scheme's default, so its record is not one per id.
         if activity.defaultHandlerAlias { return .vardict(ActivityRecord.offered(activity, candidates: candidates)) }
         if let record = offeredRecords[key]?[activity.id] { return record }

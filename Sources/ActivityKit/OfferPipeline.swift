@@ -24,9 +24,20 @@ public enum OfferPipeline {
         in registry: Registry, scheme: String, host: String?, isAvailable: (Activity) -> Bool,
         schemeDefault: SchemeDefault? = nil, usage: UsageScores, now: Timestamp, locale: String?
     ) -> [Activity] {
+        rankedForSite(
+            in: registry, scheme: scheme, host: host, isAvailable: isAvailable, schemeDefault: schemeDefault,
+            usage: usage, now: now, names: LocaleCandidates(locale))
+    }
+
+    /// `rankedForSite` with the locale's lookup keys already built (the service names the
+    /// same activities for the same locale next).
+    public static func rankedForSite(
+        in registry: Registry, scheme: String, host: String?, isAvailable: (Activity) -> Bool,
+        schemeDefault: SchemeDefault? = nil, usage: UsageScores, now: Timestamp, names: LocaleCandidates
+    ) -> [Activity] {
         let available = DefaultHandlerAliasing.prepare(
             registry.matching(scheme: scheme, host: host).filter(isAvailable), schemeDefault: schemeDefault)
-        return Ranking.order(available, usage: usage, now: now, locale: locale)
+        return Ranking.order(available, usage: usage, now: now, names: names)
     }
 }
 

@@ -7,9 +7,16 @@ public enum Ranking {
     public static func order(_ activities: [Activity], usage: UsageScores, now: Timestamp, locale: String?)
         -> [Activity]
     {
+        order(activities, usage: usage, now: now, names: LocaleCandidates(locale))
+    }
+
+    /// `order` with the locale's lookup keys already built (a caller that also names the
+    /// activities for that locale builds them once).
+    public static func order(
+        _ activities: [Activity], usage: UsageScores, now: Timestamp, names candidates: LocaleCandidates
+    ) -> [Activity] {
         // Keys are computed once and indices sorted: comparing moves small values, not activities.
         let scores = activities.map { usage.score(of: $0.id, at: now) }
-        let candidates = LocaleCandidates(locale)
         let names = activities.map { $0.localizedName(in: candidates) }
         let shares = activities.map { $0.category == .share }
         let priorities = activities.map(\.priority)
