@@ -77,14 +77,16 @@ final class AttributionTerminalTriggers: @unchecked Sendable {
             guard let credentials = reply?.first?.vardict else {
                 return refuse(sender, responder, "its credentials are unknown")
             }
-            let processFD: Int32? = if case .unixFD(let fd)? = credentials["ProcessFD"] { fd } else { nil }
-            // Ours from here on whatever happens: the message handed us a duplicate.
+            // Owned either way, closed when the check is done: the bus's descriptor by the reply's
+            // values, one opened here (pidfd_open) by its `UnixFD`.
+            let processFD: UnixFD? =
+                if case .unixFD(let fd)? = credentials["ProcessFD"], fd.isValid { fd } else { nil }
             let pin =
-                processFD ?? credentials["ProcessID"]?.uint32.flatMap { SystemCalls.pidfdOpen(pid_t($0)) }
-            defer { if let pin { SystemCalls.closeQuietly(pin) } }
+                processFD
+                ?? credentials["ProcessID"]?.uint32.flatMap { SystemCalls.pidfdOpen(pid_t($0)) }.map(UnixFD.init(owning:))
             guard let pid = credentials["ProcessID"]?.uint32, credentials["UnixUserID"]?.uint32 == geteuid(),
                 let pin, let caller, caller.runsExpectedExecutable(pid: pid),
-                AttributionTriggerCaller.pidfd(pin, standsFor: pid)
+                AttributionTriggerCaller.pidfd(pin.rawValue, standsFor: pid)
             else {
                 return refuse(
                     sender, responder, "it is not \(Broker1.triggerReporterExecutable) beside the broker")

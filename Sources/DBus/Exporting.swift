@@ -169,6 +169,11 @@ extension Connection {
                 .invalidArgs(
                     "\(interface.name).\(member) expects arguments '\(method.inSignature)', received '\(call.signature)'"))
         }
+        // Descriptors only where the method's arguments name them: to any other method, a
+        // descriptor is a peer's way to make us open files (each `h` read is a duplicate).
+        if dbus_message_contains_unix_fds(call.raw) != 0, !method.inSignature.rawValue.utf8.contains(UInt8(ascii: "h")) {
+            return replyError(call, .invalidArgs("\(interface.name).\(member) takes no file descriptors"))
+        }
         // From here on, only the decoded body and the reply address: the handler may hold both
         // through a wait, and the received message goes with this function (ReplyAddress).
         let address = ReplyAddress(call)

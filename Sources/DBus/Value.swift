@@ -15,7 +15,9 @@ public struct DictEntry: Hashable, Sendable {
 public indirect enum Value: Hashable, Sendable {
     case byte(UInt8), boolean(Bool), int16(Int16), uint16(UInt16), int32(Int32), uint32(UInt32)
     case int64(Int64), uint64(UInt64), double(Double), string(String)
-    case objectPath(ObjectPath), signature(Signature), unixFD(Int32)
+    case objectPath(ObjectPath), signature(Signature)
+    /// `h`: a received descriptor is owned by the value (`UnixFD`).
+    case unixFD(UnixFD)
     /// `a<element>`; `element` must be a single complete type and every item must have it.
     case array(element: Signature, [Value])
     /// `a{<key><value>}`; `key` must be a basic type.

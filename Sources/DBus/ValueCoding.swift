@@ -219,7 +219,7 @@ enum ValueCoding {
         case .int64(let v): try appendBasic(iter, CDBUS_TYPE_INT64, v, &length)
         case .uint64(let v): try appendBasic(iter, CDBUS_TYPE_UINT64, v, &length)
         case .double(let v): try appendBasic(iter, CDBUS_TYPE_DOUBLE, v, &length)
-        case .unixFD(let v): try appendBasic(iter, CDBUS_TYPE_UNIX_FD, v, &length)
+        case .unixFD(let v): try withExtendedLifetime(v) { () throws(DBusError) in try appendBasic(iter, CDBUS_TYPE_UNIX_FD, v.rawValue, &length) }
         case .string(let v): try appendString(iter, CDBUS_TYPE_STRING, v, &length, checkingNUL: true)
         case .objectPath(let v): try appendString(iter, CDBUS_TYPE_OBJECT_PATH, v.rawValue, &length)
         case .signature(let v): try appendString(iter, CDBUS_TYPE_SIGNATURE, v.rawValue, &length)
@@ -278,25 +278,40 @@ enum ValueCoding {
 
     // MARK: Decoding
 
+    /// Descriptors received from one message at most; further `h` values decode as
+    /// `UnixFD.absent` (-1). Each `h` read is a new descriptor (libdbus duplicates the message's
+    /// own on every read), and a peer may repeat one index any number of times: unbounded, one
+    /// message could use up every descriptor the process may open, if only while it is handled.
+    static let maxReceivedDescriptors = 16
+
     /// The whole body of `message`. libdbus has validated incoming messages, so this cannot fail;
-    /// received unix fds are owned by the returned values.
+    /// received descriptors are owned by the returned values (`UnixFD`), at most
+    /// `maxReceivedDescriptors` of them.
     static func decode(_ message: OpaquePointer) -> [Value] {
         var iter = DBusMessageIter()
+        var descriptorsLeft = maxReceivedDescriptors
         return withUnsafeMutablePointer(to: &iter) { iter in
             guard dbus_message_iter_init(message, iter) != 0 else { return [] }
-            return readAll(iter)
+            return readAll(iter, &descriptorsLeft)
         }
     }
 
-    private static func readAll(_ iter: UnsafeMutablePointer<DBusMessageIter>) -> [Value] {
+    private static func readAll(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ descriptorsLeft: inout Int) -> [Value] {
         var values: [Value] = []
         while true {
             let code = dbus_message_iter_get_arg_type(iter)
             if code == CDBUS_TYPE_INVALID { break }
-            values.append(read(iter, code))
+            values.append(read(iter, code, &descriptorsLeft))
             dbus_message_iter_next(iter)
         }
         return values
+    }
+
+    /// A received `h`: its own duplicate while the message's budget lasts, none after.
+    private static func descriptor(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ descriptorsLeft: inout Int) -> UnixFD {
+        guard descriptorsLeft > 0 else { return .absent }
+        descriptorsLeft -= 1
+        return UnixFD(owning: basic(iter, Int32(-1)))
     }
 
     private static func basic<T: BitwiseCopyable>(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ initial: T) -> T {
@@ -328,7 +343,9 @@ enum ValueCoding {
         }
     }
 
-    private static func read(_ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32) -> Value {
+    private static func read(
+        _ iter: UnsafeMutablePointer<DBusMessageIter>, _ code: Int32, _ descriptorsLeft: inout Int
+    ) -> Value {
         switch code {
         case CDBUS_TYPE_BYTE: return .byte(basic(iter, UInt8(0)))
         case CDBUS_TYPE_BOOLEAN: return .boolean(basic(iter, dbus_bool_t(0)) != 0)
@@ -339,14 +356,14 @@ enum ValueCoding {
         case CDBUS_TYPE_INT64: return .int64(basic(iter, Int64(0)))
         case CDBUS_TYPE_UINT64: return .uint64(basic(iter, UInt64(0)))
         case CDBUS_TYPE_DOUBLE: return .double(basic(iter, Double(0)))
-        case CDBUS_TYPE_UNIX_FD: return .unixFD(basic(iter, Int32(-1)))
+        case CDBUS_TYPE_UNIX_FD: return .unixFD(descriptor(iter, &descriptorsLeft))
         case CDBUS_TYPE_STRING: return .string(text(iter))
         case CDBUS_TYPE_OBJECT_PATH: return .objectPath(ObjectPath(unchecked: text(iter)))
         case CDBUS_TYPE_SIGNATURE: return .signature(Signature(unchecked: text(iter)))
         case CDBUS_TYPE_VARIANT:
-            return .variant(withSub(iter) { sub in read(sub, dbus_message_iter_get_arg_type(sub)) })
+            return .variant(withSub(iter) { sub in read(sub, dbus_message_iter_get_arg_type(sub), &descriptorsLeft) })
         case CDBUS_TYPE_STRUCT:
-            return .structure(withSub(iter) { readAll($0) })
+            return .structure(withSub(iter) { readAll($0, &descriptorsLeft) })
         case CDBUS_TYPE_ARRAY:
             let signature = currentSignature(iter)  // "a…"
             let element = String(signature.dropFirst())
@@ -356,7 +373,7 @@ enum ValueCoding {
                 let entries = withSub(iter) { sub in
                     var entries: [DictEntry] = []
                     while dbus_message_iter_get_arg_type(sub) == CDBUS_TYPE_DICT_ENTRY {
-                        let pair = withSub(sub) { readAll($0) }
+                        let pair = withSub(sub) { readAll($0, &descriptorsLeft) }
                         if pair.count == 2 { entries.append(DictEntry(key: pair[0], value: pair[1])) }
                         dbus_message_iter_next(sub)
                     }
@@ -364,7 +381,7 @@ enum ValueCoding {
                 }
                 return .dictionary(key: Signature(unchecked: key), value: Signature(unchecked: value), entries)
             }
-            return .array(element: Signature(unchecked: element), withSub(iter) { readAll($0) })
+            return .array(element: Signature(unchecked: element), withSub(iter) { readAll($0, &descriptorsLeft) })
         default:
             preconditionFailure("libdbus returned unknown type code \(code)")
         }
