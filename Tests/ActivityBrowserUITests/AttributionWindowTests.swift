@@ -90,8 +90,11 @@ import Testing
             windowManager.terminate()
             BackgroundCleanup.run { _ = try? windowManager.waitForExit(deadline: .seconds(5)) }
         }
-        // openbox manages the display once the root window names its check window. (A full
-        // suite on two cores can take its time to start it; an openbox that exited says why.)
+        // openbox manages the display once the root window lists what it supports: it names its
+        // check window first and `_NET_SUPPORTED` after, and xdotool refuses `getactivewindow`
+        // until `_NET_ACTIVE_WINDOW` is listed there (waiting for the check window alone failed
+        // on a loaded machine). A full suite on two cores can take its time to start it; an
+        // openbox that exited says why.
         try await waitUntil(
             "openbox to manage the display", deadline: .seconds(60), interval: .milliseconds(50)
         ) {
@@ -100,18 +103,25 @@ import Testing
                 return true
             }
             let run = try await ChildProcess.run(
-                "xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], environment: fixture.toolEnvironment)
-            return run.standardOutput.contains("window id")
+                "xprop", ["-root", "_NET_SUPPORTED"], environment: fixture.toolEnvironment)
+            return run.standardOutput.contains("_NET_ACTIVE_WINDOW")
         }
         try await fixture.open(
             fixture.url("/page/b"), options: [Browser1.OptionKey.activationToken: .string("test-token")])
         let seen = try await events(
             fixture, through: Browser1.EventName.clickActivated, deadline: .seconds(30))
         #expect(seen.last?.details[Browser1.DetailKey.activated]?.bool == true, "\(seen.map(\.name))")
-        // The window manager's own record (_NET_ACTIVE_WINDOW) names the browser's window.
+        // The window manager's own record (_NET_ACTIVE_WINDOW) names the browser's window
+        // (openbox may write it just after the window saw itself focused).
         let window = try await fixture.window(pid: try await fixture.browserPID())
-        let active = try await fixture.tool("xdotool", ["getactivewindow"])
-        #expect(active.trimmingCharacters(in: .whitespacesAndNewlines) == window)
+        var active = ""
+        try? await waitUntil(
+            "openbox to record the browser's window as active", deadline: .after(.seconds(10)), interval: .milliseconds(50)
+        ) {
+            active = try await fixture.tool("xdotool", ["getactivewindow"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            return active == window
+        }
+        #expect(active == window)
         try await fixture.close()
         _ = try await events(fixture, through: Browser1.EventName.finished)
     }
