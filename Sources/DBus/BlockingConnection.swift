@@ -104,9 +104,17 @@ public final class BlockingConnection: @unchecked Sendable {
             }
             let left = deadline - ContinuousClock.now
             if left <= .zero { return nil }
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + 1)
-            if dbus_connection_read_write(raw, milliseconds) == 0 { return nil }
+            if dbus_connection_read_write(raw, Self.milliseconds(left)) == 0 { return nil }
         }
+    }
+
+    /// `duration` (positive) in whole milliseconds for a poll, rounded up so that a wait never
+    /// ends before it, and clamped: a far deadline must not overflow.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds < Int64(Int32.max / 1000) else { return .max }
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        return Int32(seconds * 1000 + (attoseconds + perMillisecond - 1) / perMillisecond)
     }
 
     /// Subscribes to the signals `rule` matches (AddMatch, waited for).

@@ -164,7 +164,9 @@ extension Connection {
         let member = message.member ?? ""
         let sender = message.sender ?? ""
         if interface == "org.freedesktop.DBus.Local" {
-            if member == "Disconnected" { handleDisconnected() }
+            // libdbus's own has no sender; the bus disconnects a peer that sends on Local, but a
+            // copy from a peer must not close us on any bus.
+            if member == "Disconnected", message.sender == nil { handleDisconnected() }
             return
         }
         let body = message.body

@@ -1,5 +1,5 @@
 // BlockingConnection: calls that block for their reply, sends read back with next, signals through AddMatch.
-import DBus
+@testable import DBus
 import Foundation
 import TestSupport
 import Testing
@@ -30,6 +30,18 @@ import Testing
                     destination: try BusName(pair.service.uniqueName), path: "/echo", interface: interface,
                     member: member, body: body))
         }
+    }
+
+    /// Regression: the wait dropped the part under a second (its last second became a loop of
+    /// 1 ms polls) and multiplied seconds by 1000 unchecked (a far deadline trapped).
+    @Test(
+        "A wait becomes whole milliseconds rounded up, clamped to what poll takes",
+        arguments: [
+            (Duration.nanoseconds(1), Int32(1)), (.milliseconds(900), 900), (.milliseconds(1500), 1500),
+            (.seconds(1) + .nanoseconds(1), 1001), (.seconds(Int64.max / 2), Int32.max),
+        ])
+    func waitsInMilliseconds(duration: Duration, milliseconds: Int32) {
+        #expect(BlockingConnection.milliseconds(duration) == milliseconds)
     }
 
     @Test func anEncodedCallIsAnsweredEveryTimeItIsSent() throws {
