@@ -17,6 +17,10 @@ struct BrowseRequest {
 
     static let schema = OptionSchema(method: Broker1.browse.name.rawValue, types: Broker1.browseOptions)
     static let dismissButtonStyles: Set<String> = ["done", "close", "cancel"]
+    /// At most this many `exclude` entries (`LimitExceeded` beyond): the list is kept for the
+    /// session's life and added to every Share from its window. A connection registers at most
+    /// 256 activities; excluding more ids than that is not a need.
+    static let maxExclusions = 256
 
     /// Checks the arguments of `Browse`; throws `invalidArgument` naming the bad one.
     static func decode(parentWindow: String, url text: String, options raw: [String: Value])
@@ -49,7 +53,7 @@ struct BrowseRequest {
             }
         }
         let exclude = options[Key.exclude]?.stringArray ?? []
-        _ = try Exclusions(exclude)
+        try checkExclusions(exclude)
         var attribution: EventAttribution?
         if let fields = options.removeValue(forKey: Key.eventAttribution)?.vardict {
             attribution = try decodeAttribution(fields, opening: url)
@@ -57,6 +61,24 @@ struct BrowseRequest {
         return BrowseRequest(
             url: url, parentWindow: parentWindow, windowOptions: options, exclude: exclude,
             attribution: attribution)
+    }
+
+    /// `exclude`: at most `maxExclusions` entries, each an activity id's length at most (the
+    /// `category:` entries are shorter), each `category:` entry naming a category.
+    static func checkExclusions(_ exclude: [String]) throws(ActivityError) {
+        let method = Broker1.browse.name.rawValue
+        let key = Browser1.OptionKey.exclude
+        guard exclude.count <= maxExclusions else {
+            throw .limitExceeded(
+                "\(method): option '\(key)' has \(exclude.count) entries; at most \(maxExclusions) are allowed"
+            )
+        }
+        for (index, entry) in exclude.enumerated() where entry.utf8.count > ActivityID.maxLength {
+            throw .invalidArgument(
+                "\(method): option '\(key)[\(index)]' is \(entry.utf8.count) bytes long; at most \(ActivityID.maxLength) are allowed"
+            )
+        }
+        _ = try Exclusions(exclude)
     }
 
     /// `#rrggbb`, hex digits in either case.

@@ -16,7 +16,8 @@ import Glibc
 /// the browser's name (a match on its unique name, checked again locally): another
 /// connection sending `Event` to the broker is ignored. A session ends, once:
 /// - when the window finishes (`Event` `Finished`): `Finished` to the owner;
-/// - when its owner calls `Close`: the window is closed, then `Finished`;
+/// - when its owner calls `Close`: the window is closed, then `Finished` (a repeated `Close`
+///   meanwhile succeeds and asks the browser service nothing more);
 /// - when `Open` fails or the browser service leaves the bus: `Finished` to the owner;
 /// - when the owner leaves the bus: the window is closed, nobody is told;
 /// - at shutdown: the window is closed, `Finished` to the owner.
@@ -32,6 +33,9 @@ final class BrowsingSessions: @unchecked Sendable {
     private let gestureWindow: Duration
     private var sessions: [ObjectPath: BrowsingSession] = [:]
     private var countByOwner: [String: Int] = [:]
+    /// The handles of sessions whose owner called `Close` and whose `Browser1.Close` is out:
+    /// each has one call to the browser service in flight at most, however often `Close` comes.
+    private var closing: Set<ObjectPath> = []
     private var nextNumber: UInt64 = 1
     /// The unique name owning `org.activitybroker.Browser`, nil when none.
     private(set) var browserOwner: String?
@@ -41,6 +45,10 @@ final class BrowsingSessions: @unchecked Sendable {
     /// Sessions one connection may have open at once (`LimitExceeded` beyond): each is a
     /// window on the user's screen.
     static let maximumPerOwner = 16
+    /// Sessions open at once across all connections (`LimitExceeded` beyond), as `JobTable`
+    /// bounds running jobs: each holds an object, subscriptions and a window, and a caller can
+    /// open connections as it likes.
+    static let maximum = 64
 
     init(
         connection: Connection, browser: BrowserClient, machine: any Environment,
@@ -99,6 +107,11 @@ final class BrowsingSessions: @unchecked Sendable {
                 "\(method): \(caller) already has \(open) browsing sessions (at most \(Self.maximumPerOwner) per connection)"
             )
         }
+        guard sessions.count < Self.maximum else {
+            throw .limitExceeded(
+                "\(method): the broker already has \(sessions.count) browsing sessions open (at most \(Self.maximum) across all connections); try again when one finished"
+            )
+        }
         let session = BrowsingSession(
             number: nextNumber, token: Job.randomToken(), handle: BrowserClient.newHandle(), owner: caller,
             exclude: request.exclude, attribution: request.attribution, browser: browserOwner)
@@ -114,7 +127,8 @@ final class BrowsingSessions: @unchecked Sendable {
             connection.watchDisconnect(of: caller) { [unowned self] in
                 guard sessions[session.handle] === session else { return }
                 log.event("session \(session.number): its owner left; closing the window")
-                browser.close(handle: session.handle)
+                // A Close already on its way needs no second one.
+                if !closing.contains(session.handle) { browser.close(handle: session.handle) }
                 end(session, tellOwner: false)
             })
         log.event("session \(session.number): browser window requested (by \(caller))")
@@ -256,6 +270,7 @@ final class BrowsingSessions: @unchecked Sendable {
     /// Ends the session once: `Finished` to the owner when `tellOwner`, then the object goes.
     private func end(_ session: BrowsingSession, tellOwner: Bool) {
         guard sessions.removeValue(forKey: session.handle) != nil else { return }
+        closing.remove(session.handle)
         countByOwner[session.owner, default: 1] -= 1
         if countByOwner[session.owner] == 0 { countByOwner[session.owner] = nil }
         for subscription in session.subscriptions { connection.cancel(subscription) }
@@ -272,7 +287,7 @@ final class BrowsingSessions: @unchecked Sendable {
     /// Closes every window (shutdown); their owners get `Finished`.
     func closeAll() {
         for session in sessions.values.sorted(by: { $0.number < $1.number }) {
-            browser.close(handle: session.handle)
+            if !closing.contains(session.handle) { browser.close(handle: session.handle) }
             end(session, tellOwner: true)
         }
     }
@@ -288,6 +303,8 @@ final class BrowsingSessions: @unchecked Sendable {
                                 "only the connection that called Browse may close session \(session.number)")
                         }
                         guard sessions[session.handle] === session else { return [] }
+                        // Asked already: the window is closing and Finished will follow.
+                        guard closing.insert(session.handle).inserted else { return [] }
                         log.event("session \(session.number): close requested by its owner")
                         // Finished once the service has closed it (or could not): exactly once,
                         // whatever the service sends meanwhile.

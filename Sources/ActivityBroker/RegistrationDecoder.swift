@@ -15,6 +15,12 @@ enum RegistrationDecoder {
     static let maxNames = 128
     /// At most this many scheme × host pairs in `match` (API.md, Limits).
     static let maxMatchPairs = 256
+    /// At most this many UTF-8 bytes in the strings of one record together (keys of `names`
+    /// included). Each string has a bound of its own, but a record is kept for its connection's
+    /// life, 256 times over, and `ListActivities`, `Explain` and `NotApplicable` walk or join its
+    /// lists: 1024 path prefixes of 4 KiB alone would be 4 MiB. 256 KiB still holds 128 names of
+    /// the longest length.
+    static let maxRecordBytes = 256 * 1024
 
     static func decode(_ record: [String: Value], owner: String) throws(ActivityError) -> Activity {
         let fields = try schema.validate(record)
@@ -51,11 +57,29 @@ enum RegistrationDecoder {
             throw .invalidArgument("RegisterActivity: 'category' must be 'share' or 'action', got '\(categoryName)'")
         }
         let objectPath = try required(RegistrationKey.objectPath).objectPath!
-        let match = try decodeMatch(fields[RegistrationKey.match]?.vardict ?? [:])
+        guard objectPath.rawValue.utf8.count <= Manifest.maxObjectPathLength else {
+            throw .invalidArgument(
+                "RegisterActivity: 'object_path' is \(objectPath.rawValue.utf8.count) bytes long; at most \(Manifest.maxObjectPathLength) are allowed"
+            )
+        }
+        let matchFields = try matchSchema.validate(fields[RegistrationKey.match]?.vardict ?? [:])
+        let match = try decodeMatch(matchFields)
         let visibilityName = fields[RegistrationKey.visibility]?.string ?? ActivityVisibility.others.rawValue
         guard let visibility = ActivityVisibility(rawValue: visibilityName) else {
             throw .invalidArgument(
                 "RegisterActivity: 'visibility' must be 'others' or 'owner', got '\(visibilityName.prefix(40))'")
+        }
+        // Every string kept, as given; the lists' entries are already bounded one by one.
+        let lists = [RegistrationKey.schemes, RegistrationKey.hosts, RegistrationKey.pathPrefixes]
+            .flatMap { matchFields[$0]?.stringArray ?? [] }
+        let bytes =
+            [id.rawValue, name, icon, objectPath.rawValue].reduce(0) { $0 + $1.utf8.count }
+            + names.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+            + lists.reduce(0) { $0 + $1.utf8.count }
+        guard bytes <= maxRecordBytes else {
+            throw .invalidArgument(
+                "RegisterActivity: the record's strings come to \(bytes) bytes; at most \(maxRecordBytes) are allowed"
+            )
         }
         return Activity(
             id: id, name: name, names: names,
@@ -65,8 +89,10 @@ enum RegistrationDecoder {
             priority: Int(fields[RegistrationKey.priority]?.int32 ?? 0), owner: owner, visibility: visibility)
     }
 
-    private static func decodeMatch(_ match: [String: Value]) throws(ActivityError) -> ActivityKit.MatchRule {
-        let fields = try matchSchema.validate(match)
+    /// `match`, its keys already checked against the schema.
+    private static func decodeMatch(_ fields: [String: Value]) throws(ActivityError)
+        -> ActivityKit.MatchRule
+    {
         let schemes = fields[RegistrationKey.schemes]?.stringArray
         let hosts = fields[RegistrationKey.hosts]?.stringArray
         // Each scheme × host pair is an entry of the match index: bound the product, not only
@@ -77,7 +103,15 @@ enum RegistrationDecoder {
                 "RegisterActivity: 'match' has \(schemes?.count ?? 0) schemes × \(hosts?.count ?? 0) hosts = \(pairs) pairs; at most \(maxMatchPairs) are allowed"
             )
         }
-        return try ActivityKit.MatchRule(
-            schemes: schemes, hosts: hosts, pathPrefixes: fields[RegistrationKey.pathPrefixes]?.stringArray)
+        let pathPrefixes = fields[RegistrationKey.pathPrefixes]?.stringArray
+        // MatchRule bounds the count too, as a manifest's mistake (InvalidArgument); for a
+        // caller it is a count used up, like the pairs above.
+        if let pathPrefixes, pathPrefixes.count > ActivityKit.MatchRule.maxEntries {
+            throw .limitExceeded(
+                "RegisterActivity: 'match.path_prefixes' has \(pathPrefixes.count) entries; at most \(ActivityKit.MatchRule.maxEntries) are allowed"
+            )
+        }
+        // Its messages start with the key and index ("path_prefixes[3]: …").
+        return try ActivityKit.MatchRule(schemes: schemes, hosts: hosts, pathPrefixes: pathPrefixes)
     }
 }

@@ -16,6 +16,10 @@ public enum Manifest {
     public static let maxFileSize = 1024 * 1024
     /// The longest display name accepted, in UTF-8 bytes.
     public static let maxNameLength = 1024
+    /// The longest object path of an activity's D-Bus service (`perform.dbus.path`, and a
+    /// registration's `object_path`), in bytes. D-Bus sets no limit of its own; the path is
+    /// kept for the activity's life and sent with every call to the service.
+    public static let maxObjectPathLength = 1024
 
     /// The top-level keys the broker reads; `$schema` is allowed for editors that validate
     /// against docs/manifest.schema.json. Others are ignored, and `share check` warns of them.
@@ -218,6 +222,11 @@ struct ManifestDecoder {
                     "'\(name.prefix(80))' is not a valid well-known bus name such as 'org.example.App'")
             }
             let path = try string(d["path"], "perform.dbus.path", required: true)!
+            if path.utf8.count > Manifest.maxObjectPathLength {
+                throw fail(
+                    "perform.dbus.path",
+                    "\(path.utf8.count) bytes long; at most \(Manifest.maxObjectPathLength) are allowed")
+            }
             if !DBusSyntax.isValidObjectPath(path) {
                 throw fail(
                     "perform.dbus.path",

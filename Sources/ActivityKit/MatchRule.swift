@@ -12,6 +12,12 @@ public struct MatchRule: Hashable, Sendable {
     public static let defaultSchemes = ["http", "https"]
     /// The most entries one list may hold, so a registration cannot make the index huge.
     public static let maxEntries = 1024
+    /// The longest scheme, in bytes. Registered schemes are a few letters; a rule is kept for
+    /// its activity's life and its schemes are joined into `Explain`'s sentences.
+    public static let maxSchemeLength = 64
+    /// The longest path prefix, in bytes (before normalization): `ListActivities` compares
+    /// every prefix with the URL's path, and `Explain` and `NotApplicable` join them all.
+    public static let maxPathPrefixLength = 4096
 
     /// Lower-cased schemes in the order given, without duplicates.
     public let schemes: [String]
@@ -35,6 +41,7 @@ public struct MatchRule: Hashable, Sendable {
         let schemes = try Self.normalized(
             schemes ?? MatchRule.defaultSchemes, key: "schemes", leftOut: "http and https"
         ) { s throws(ActivityError) in
+            try Self.checkLength(s, atMost: MatchRule.maxSchemeLength)
             let b = Array(s.utf8)
             guard let first = b.first, SharedURL.isAlpha(first),
                 b.allSatisfy({ HostName.isAlnum($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
@@ -56,6 +63,7 @@ public struct MatchRule: Hashable, Sendable {
         self.pathPrefixes = try pathPrefixes.map { prefixes throws(ActivityError) in
             try Self.normalized(prefixes, key: "path_prefixes", leftOut: "any path") {
                 p throws(ActivityError) in
+                try Self.checkLength(p, atMost: MatchRule.maxPathPrefixLength)
                 guard p.hasPrefix("/") else {
                     throw .invalidArgument(
                         "'\(HostName.printable(String(p.prefix(64))))' must start with '/'")
@@ -73,6 +81,15 @@ public struct MatchRule: Hashable, Sendable {
                 }
                 return SharedURL.normalizePath(p)
             }
+        }
+    }
+
+    /// Throws `.invalidArgument` when `entry` is longer than `limit` UTF-8 bytes (the caller
+    /// puts the key and index before the message).
+    private static func checkLength(_ entry: String, atMost limit: Int) throws(ActivityError) {
+        let length = entry.utf8.count
+        if length > limit {
+            throw .invalidArgument("\(length) bytes long; at most \(limit) are allowed")
         }
     }
 

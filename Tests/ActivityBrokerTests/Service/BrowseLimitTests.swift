@@ -1,0 +1,137 @@
+// Browse's bounds: exclude's count and entry length, the broker-wide session cap, and Session1.Close repeated while closing.
+import ActivityBrokerInterface
+import ActivityKit
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ActivityBroker
+
+@Suite("Browse's limits")
+struct BrowseLimitTests {
+    static let error = BrokerFixture.errorPrefix
+    typealias Event = Browser1.EventName
+
+    @Test(
+        "Regression: Browse kept an exclude of any count and length for the session: 257 entries is LimitExceeded, a 256-byte entry InvalidArgument"
+    )
+    func excludeBounds() async throws {
+        let f = try await BrowseTests.start()
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let most = BrowseRequest.maxExclusions
+        let ids = (0..<(most + 1)).map { "org.test.x\($0)" }
+        #expect(
+            await BrowseTests.browseError(f, options: ["exclude": .stringArray(ids)])
+                == Self.error + "LimitExceeded")
+        let long = String(repeating: "a", count: ActivityID.maxLength + 1)
+        #expect(
+            await BrowseTests.browseError(f, options: ["exclude": .stringArray(["category:action", long])])
+                == Self.error + "InvalidArgument")
+        try await f.settle()
+        #expect(browser.opens.items.isEmpty, "no window for a refused call")
+        // At the bounds it is accepted, and the broker still answers.
+        let longest = String(repeating: "a", count: ActivityID.maxLength)
+        _ = try await BrowseTests.browse(
+            f, options: ["exclude": .stringArray(Array(ids.prefix(most - 1)) + [longest])])
+        #expect(try await browser.opens.next("Open").options["exclude"]?.stringArray?.count == most)
+    }
+
+    @Test(
+        "Regression: browsing sessions had no broker-wide cap: the 65th across connections is LimitExceeded, a finished one frees its place"
+    )
+    func brokerWideSessionLimit() async throws {
+        let f = try await BrowseTests.start()
+        let browser = try await RecordingBrowser(bus: f.bus)
+        let perOwner = BrowsingSessions.maximumPerOwner
+        let apps = try (0..<(BrowsingSessions.maximum / perOwner)).map { _ in try f.bus.connect() }
+        for app in apps {
+            for _ in 0..<perOwner { _ = try await BrowseTests.browse(f, on: app) }
+        }
+        let late = try f.bus.connect()
+        #expect(
+            await f.errorName("Browse", [.string(""), .string(BrowseTests.url), .vardict([:])], on: late)
+                == Self.error + "LimitExceeded")
+        try await f.settle(on: late)
+        let first = try await browser.opens.next("Open")
+        try browser.send(Event.finished, for: first)
+        try await waitUntil("the session to end") { f.log.contains("session 1: finished") }
+        _ = try await BrowseTests.browse(f, on: late)
+    }
+
+    @Test(
+        "Regression: Session1.Close repeated before the window closed sent the browser service another Close each time; now one, and Finished once"
+    )
+    func repeatedCloseAsksOnce() async throws {
+        let f = try await BrowseTests.start()
+        let browser = try await HoldingBrowser(bus: f.bus)
+        let signals = BrowseTests.sessionSignals(f)
+        try await f.settle()
+        let path = try await BrowseTests.browse(f)
+        _ = try await browser.opens.next("Open")
+        for _ in 0..<5 { try await f.call("Close", path: path, interface: Session1.interface) }
+        // The broker sends its calls to the browser in order: once this Open has arrived, any
+        // Close it sent before it has too.
+        _ = try await BrowseTests.browse(f)
+        _ = try await browser.opens.next("the second Open")
+        #expect(browser.closes.count == 1, "one Browser1.Close for five Session1.Close")
+        #expect(BrowseTests.members(signals, path).isEmpty, "no Finished before the window closed")
+
+        browser.answerCloses()
+        try await waitUntil("Finished") { BrowseTests.members(signals, path) == ["Finished"] }
+        #expect(
+            await f.errorName("Close", path: path, interface: Session1.interface)
+                == DBusError.unknownObjectName,
+            "after Finished the object is gone")
+        try await f.settle()
+        #expect(BrowseTests.members(signals, path) == ["Finished"], "Finished once")
+        #expect(browser.closes.count == 1)
+    }
+}
+
+/// A browser service that answers `Open` at once and holds every `Close` until the test
+/// answers (a window slow to close), recording the handles.
+final class HoldingBrowser: Sendable {
+    let connection: Connection
+    /// The handles of `Open` calls, in order.
+    let opens = Inbox<ObjectPath>()
+    /// The handles of `Close` calls, in order.
+    let closes = Inbox<ObjectPath>()
+    private let held = Locked<[Responder]>([])
+
+    init(bus: TestBus) async throws {
+        connection = try bus.connect()
+        let opens = opens, closes = closes, held = held
+        try connection.export(
+            Browser1.objectPath,
+            interfaces: [
+                Interface(
+                    Browser1.interface,
+                    methods: [
+                        Browser1.open.method(
+                            .immediate { call in
+                                opens.put(call.body[0].objectPath ?? "/")
+                                return []
+                            }),
+                        Browser1.close.method(
+                            .deferred { call, responder in
+                                closes.put(call.body[0].objectPath ?? "/")
+                                held.withLock { $0.append(responder) }
+                            }),
+                    ],
+                    signals: [Browser1.event.spec])
+            ])
+        _ = try await connection.requestName(Browser1.busName, flags: [.doNotQueue])
+    }
+
+    deinit { connection.close() }
+
+    /// Answers every `Close` held so far.
+    func answerCloses() {
+        for responder in held.withLock({ held in
+            defer { held = [] }; return held
+        }) {
+            responder.reply()
+        }
+    }
+}
