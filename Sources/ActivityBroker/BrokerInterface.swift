@@ -89,9 +89,9 @@ enum BrokerInterface {
                     }),
                 Broker1.clearHistory.method(
                     .immediate { _ in
-                        // `ClearHistory`: forgets every usage score and writes the empty state.
-                        usage.clear()
-                        log.event("usage history cleared")
+                        // Any connection may call it, as often as it likes: a call with nothing
+                        // to forget writes and logs nothing, and the line goes out batched.
+                        if usage.clear() { log.frequentEvent("usage history cleared") }
                         return []
                     }),
                 Broker1.clearAttributions.method(
