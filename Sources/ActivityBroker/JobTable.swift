@@ -26,7 +26,8 @@ final class JobTable: @unchecked Sendable {
     /// The afterlife in nanoseconds.
     private let afterlife: UInt64
     private let maximumRunning: Int
-    /// Told of each completed job: its activity and its caller (whose own uses do not count).
+    /// Told of each completed job: its activity and its caller (a provider's uses of its own
+    /// `others` activities do not count).
     private let completed: (ActivityID, String) -> Void
     /// Jobs not yet ended (choosing or running), across all callers.
     private var running: [JobToken: Job] = [:]
