@@ -300,7 +300,7 @@ struct ShareTests {
         #expect(
             await Self.shareError(f, options: ["exclude": .stringArray(["category:share", "category:action"])])
                 == error + "NotApplicable")
-        for parent in ["x11:", "x11:zz", "wayland:", "mir:1", "x11:12 "] {
+        for parent in ["x11:", "x11:zz", "wayland:", "mir:1", "x11:12 ", "x11:ＦＦ", "wayland:a\u{1}b"] {
             #expect(await Self.shareError(f, parent: parent) == error + "InvalidArgument", "\(parent)")
         }
         for options: [String: Value] in [
