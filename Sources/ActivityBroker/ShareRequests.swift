@@ -174,6 +174,12 @@ final class ShareRequests: @unchecked Sendable {
             guard let chosen = request.offered.first(where: { $0.rawValue == id }) else {
                 throw .providerFailed("the share sheet chose '\(id.prefix(255))', which was not offered")
             }
+            // The sheet's token goes where a caller's would: held to the callers' limit.
+            if let token, token.utf8.count > OptionSchema.maximumActivationTokenBytes {
+                throw .providerFailed(
+                    "the share sheet answered an activation_token of \(token.utf8.count) bytes (at most \(OptionSchema.maximumActivationTokenBytes))"
+                )
+            }
             // Looked up again: it may have gone or changed while the sheet was open.
             let activity = try activities.lookUp(chosen.rawValue, caller: request.onBehalfOf)
             let plan = try jobs.prepare(activity, items: request.items, activationToken: token)
