@@ -16,8 +16,9 @@ struct AttributionStoreFile: Sendable {
     let log: BrokerLog
 
     /// The stored clicks and reports. A missing file is an empty store; an unreadable or
-    /// corrupt one is an empty store and one log line (the file is replaced at the next write).
-    func load() -> AttributionStore {
+    /// corrupt one is nil and one log line (the caller starts empty; the file is replaced at
+    /// the next write, and until then it may hold anything).
+    func load() -> AttributionStore? {
         let data: [UInt8]
         do {
             data = try SystemCalls.readFile(path, limit: AttributionStoreFormat.maximumFileSize)
@@ -25,21 +26,25 @@ struct AttributionStoreFile: Sendable {
             return AttributionStore()
         } catch {
             log.event("click measurement file \(path) is unreadable; starting empty (\(error))")
-            return AttributionStore()
+            return nil
         }
         guard let store = AttributionStoreFormat.store(fromFile: data) else {
             log.event("click measurement file \(path) is corrupt; starting empty")
-            return AttributionStore()
+            return nil
         }
         return store
     }
 
     /// Replaces the file with `store`; a failure is logged and the next change tries again.
-    func save(_ store: AttributionStore) {
+    /// Returns whether the file now holds `store`.
+    @discardableResult
+    func save(_ store: AttributionStore) -> Bool {
         do {
             try AtomicFile.write(AttributionStoreFormat.file(store), to: path, permissions: 0o600)
+            return true
         } catch {
             log.event("could not write \(path): \(error)")
+            return false
         }
     }
 }

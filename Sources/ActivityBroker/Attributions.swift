@@ -28,6 +28,9 @@ final class Attributions: @unchecked Sendable {
     /// Reports handed to the sender and not yet answered.
     private var sending: Set<AttributionSitePair> = []
     private var timer: DispatchSourceTimer?
+    /// Whether the file is known to hold no click or report (missing, read empty, or last
+    /// written empty): `clear()` on an empty store then has nothing to write.
+    private var fileHoldsNothing = false
 
     init(
         settings: AttributionSettings, queue: DispatchQueue, log: BrokerLog,
@@ -49,7 +52,9 @@ final class Attributions: @unchecked Sendable {
     /// Reads the store and sends what is overdue. On the loop.
     func start() {
         dispatchPrecondition(condition: .onQueue(queue))
-        store = file.load()
+        let read = file.load()
+        store = read ?? AttributionStore()
+        fileHoldsNothing = read?.isEmpty == true
         store.resumeAfterRestart()
         schedule()
     }
@@ -62,7 +67,7 @@ final class Attributions: @unchecked Sendable {
             return
         }
         store.record(AttributionClick(attribution, at: now), now: now)
-        file.save(store)
+        save()
         log.debug("session \(session): click kept for measurement")
     }
 
@@ -97,17 +102,27 @@ final class Attributions: @unchecked Sendable {
         }
         // Most redirects of a session are no trigger at all; a trigger that changed nothing
         // (no click, a lower priority) costs no write either.
-        if store != before { file.save(store) }
+        if store != before { save() }
         schedule()
     }
 
-    /// `share attributions --clear`: forgets every click and report.
+    /// `share attributions --clear`: forgets every click and report. Any connection may call
+    /// it, as often as it likes: with nothing to forget it writes and logs nothing (a write with
+    /// fsync on the loop per call let a loop of calls stall every client). With something to
+    /// forget it writes at once, as every change here does: the CLI reads the file right after,
+    /// and a store can only fill again through clicks a user made.
     func clear() {
         dispatchPrecondition(condition: .onQueue(queue))
+        guard !(store.isEmpty && fileHoldsNothing) else { return }
         store.clear()
-        file.save(store)
+        save()
         schedule()
-        log.event("click measurement data cleared")
+        log.frequentEvent("click measurement data cleared")
+    }
+
+    /// Writes the store, and notes whether the file now holds nothing.
+    private func save() {
+        fileHoldsNothing = file.save(store) && store.isEmpty
     }
 
     // MARK: Scheduler
@@ -154,7 +169,7 @@ final class Attributions: @unchecked Sendable {
         case .dropped:
             log.event("a click measurement report could not be sent twice; it was dropped")
         }
-        file.save(store)
+        save()
         schedule()
     }
 }

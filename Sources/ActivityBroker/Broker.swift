@@ -86,9 +86,13 @@ public final class Broker: @unchecked Sendable {
                 connection: connection, activities: activities, dispatcher: dispatcher, log: log,
                 afterlife: configuration.jobAfterlife, maximumRunning: configuration.maximumRunningJobs,
                 completed: { id, caller in
-                    // API.md §5: no client can add uses. A provider performing its own activity
-                    // (or one already gone) does not count; only others' completed jobs do.
-                    guard let activity = activities.registry.activity(id), activity.owner != caller else { return }
+                    // API.md §5: no client can add uses; each completed job counts, except a
+                    // provider performing its own `others` activity (self-promotion in everyone
+                    // else's lists) or one already gone. Its `owner` activities only it can
+                    // perform: their ranking, in its own lists and sheets, is its own uses.
+                    guard let activity = activities.registry.activity(id),
+                        activity.owner != caller || activity.visibility == .owner
+                    else { return }
                     usage.recordUse(of: id, at: clock())
                 })
             let sessions = BrowsingSessions(

@@ -28,17 +28,21 @@ enum BrokerInterface {
                         var items = call.body[1].vardict ?? [:]
                         var options = call.body[2].vardict ?? [:]
                         // A bus name not known is asked about again (once) before a refusal. What
-                        // waits for that answer is checked and bounded first, never the whole body.
+                        // waits for that answer is checked and bounded first, never the whole body,
+                        // and each waiting call holds a place among its caller's running jobs, so
+                        // that how many wait is bounded too.
                         let names = activities.namesToRefresh(beforePerforming: id)
                         if names != nil {
                             do {
                                 items = try ItemsDecoder.checkedForWaiting(items)
                                 options = try OptionSchema.perform.validate(options)
+                                try jobs.holdPlace(for: caller)
                             } catch {
                                 return responder.fail(error)
                             }
                         }
                         let start = { [items, options] in
+                            if names != nil { jobs.releasePlace(of: caller) }
                             do {
                                 try jobs.perform(id: id, items: items, options: options, caller: caller) { path in
                                     responder.reply([.objectPath(path)])
@@ -89,9 +93,9 @@ enum BrokerInterface {
                     }),
                 Broker1.clearHistory.method(
                     .immediate { _ in
-                        // `ClearHistory`: forgets every usage score and writes the empty state.
-                        usage.clear()
-                        log.event("usage history cleared")
+                        // Any connection may call it, as often as it likes: a call with nothing
+                        // to forget writes and logs nothing, and the line goes out batched.
+                        if usage.clear() { log.frequentEvent("usage history cleared") }
                         return []
                     }),
                 Broker1.clearAttributions.method(

@@ -26,12 +26,16 @@ final class JobTable: @unchecked Sendable {
     /// The afterlife in nanoseconds.
     private let afterlife: UInt64
     private let maximumRunning: Int
-    /// Told of each completed job: its activity and its caller (whose own uses do not count).
+    /// Told of each completed job: its activity and its caller (a provider's uses of its own
+    /// `others` activities do not count).
     private let completed: (ActivityID, String) -> Void
     /// Jobs not yet ended (choosing or running), across all callers.
     private var running: [JobToken: Job] = [:]
     private var finished = FinishedJobs()
+    /// Each caller's running jobs plus its `Perform`s waiting for the bus (`holdPlace`).
     private var runningByCaller: [String: Int] = [:]
+    /// `Perform`s waiting for the bus's activatable names, across all callers (`holdPlace`).
+    private var waiting = 0
     private var nextNumber: UInt64 = 1
     private var tokens = JobToken.Source()
     private let dispatcher: Dispatcher
@@ -120,17 +124,39 @@ final class JobTable: @unchecked Sendable {
     }
 
     /// Whether `caller` may start one more job: `limitExceeded`, naming the limit, when it
-    /// already runs its share or the broker runs its global maximum.
+    /// already runs its share or the broker runs its global maximum. `Perform`s waiting for
+    /// the bus (`holdPlace`) count as running.
     func admit(caller: String) throws(ActivityError) {
         let own = runningByCaller[caller, default: 0]
         guard own < Self.maximumRunningPerCaller else {
             throw .limitExceeded(
                 "\(caller) already has \(own) running jobs (at most \(Self.maximumRunningPerCaller) per connection); wait for one to finish")
         }
-        guard running.count < maximumRunning else {
+        guard running.count + waiting < maximumRunning else {
             throw .limitExceeded(
-                "the broker already runs \(running.count) jobs (at most \(maximumRunning) across all callers); try again when one finished")
+                "the broker already runs \(running.count + waiting) jobs (at most \(maximumRunning) across all callers); try again when one finished")
         }
+    }
+
+    /// Holds a place among `caller`'s running jobs (and the broker's) for a `Perform` that
+    /// waits for the bus before it is checked (`MachineEnvironment.refreshBeforeRefusing`), or
+    /// throws `limitExceeded` as `admit` does. Without it nothing bounded how many calls wait,
+    /// each keeping its items; with it, waiting is bounded as running is. Give it back with
+    /// `releasePlace` before `perform`, which admits the job again.
+    func holdPlace(for caller: String) throws(ActivityError) {
+        connection.assertOnLoop()
+        try admit(caller: caller)
+        runningByCaller[caller, default: 0] += 1
+        waiting += 1
+    }
+
+    /// Gives back a place taken by `holdPlace`.
+    func releasePlace(of caller: String) {
+        connection.assertOnLoop()
+        precondition(waiting > 0 && runningByCaller[caller, default: 0] > 0, "a place released that was not held")
+        waiting -= 1
+        runningByCaller[caller, default: 1] -= 1
+        if runningByCaller[caller] == 0 { runningByCaller[caller] = nil }
     }
 
     // MARK: Jobs

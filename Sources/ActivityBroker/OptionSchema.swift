@@ -12,6 +12,12 @@ struct OptionSchema: Sendable {
     let method: String
     let types: [String: Signature]
 
+    /// The longest `activation_token` (`Perform`, `Share`, `Browse`), in bytes. The token is
+    /// handed on to what the broker starts (an exec child's `XDG_ACTIVATION_TOKEN`, a D-Bus
+    /// activated app's platform data, the sheet's and browser window's `Open`), and a call that
+    /// waits for the bus keeps it: compositors' tokens are tens of bytes, so 4 KiB is ample.
+    static let maximumActivationTokenBytes = 4 << 10
+
     /// Checks `options` (an unwrapped `a{sv}`) and returns it, or throws `invalidArgument`
     /// naming the bad key and what was expected.
     func validate(_ options: [String: Value]) throws(ActivityError) -> [String: Value] {
@@ -26,7 +32,20 @@ struct OptionSchema: Sendable {
                     "\(method): option '\(key)' must have type '\(expected.rawValue)', got '\(value.signature.rawValue)'")
             }
         }
+        if let token = options[OptionKey.activationToken]?.string {
+            try Self.checkActivationToken(token, in: method)
+        }
         return options
+    }
+
+    /// Throws `invalidArgument` naming the option when `token` is longer than
+    /// `maximumActivationTokenBytes`.
+    private static func checkActivationToken(_ token: String, in method: String) throws(ActivityError) {
+        guard token.utf8.count <= maximumActivationTokenBytes else {
+            throw .invalidArgument(
+                "\(method): option '\(OptionKey.activationToken)' must be at most \(maximumActivationTokenBytes) bytes, got \(token.utf8.count)"
+            )
+        }
     }
 }
 

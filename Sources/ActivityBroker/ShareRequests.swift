@@ -174,6 +174,12 @@ final class ShareRequests: @unchecked Sendable {
             guard let chosen = request.offered.first(where: { $0.rawValue == id }) else {
                 throw .providerFailed("the share sheet chose '\(id.prefix(255))', which was not offered")
             }
+            // The sheet's token goes where a caller's would: held to the callers' limit.
+            if let token, token.utf8.count > OptionSchema.maximumActivationTokenBytes {
+                throw .providerFailed(
+                    "the share sheet answered an activation_token of \(token.utf8.count) bytes (at most \(OptionSchema.maximumActivationTokenBytes))"
+                )
+            }
             // Looked up again: it may have gone or changed while the sheet was open.
             let activity = try activities.lookUp(chosen.rawValue, caller: request.onBehalfOf)
             let plan = try jobs.prepare(activity, items: request.items, activationToken: token)
@@ -189,15 +195,21 @@ final class ShareRequests: @unchecked Sendable {
     }
 
     /// `parent_window` as the portals spell it: "", `x11:<hex XID>` or `wayland:<handle>`.
+    ///
+    /// Checked as bytes, as docs/dbus-api.md's Limits table states it: `x11:` then 1–16 of
+    /// `0-9a-fA-F`; `wayland:` then 1–256 printable ASCII bytes (0x21–0x7E). `Character`'s
+    /// classes are wider than that (`isHexDigit` takes fullwidth digits such as `Ｆ`, and no
+    /// class of it refuses every control character), and the value goes on to a UI service.
     static func checkParentWindow(_ parent: String, method: String = "Share") throws(ActivityError) {
         if parent.isEmpty { return }
+        let bytes = parent.utf8
         let valid: Bool
-        if parent.hasPrefix("x11:") {
-            let xid = parent.dropFirst(4)
-            valid = !xid.isEmpty && xid.count <= 16 && xid.allSatisfy(\.isHexDigit)
-        } else if parent.hasPrefix("wayland:") {
-            let handle = parent.dropFirst(8)
-            valid = !handle.isEmpty && handle.utf8.count <= 256 && handle.allSatisfy { $0.isASCII && !$0.isWhitespace }
+        if bytes.starts(with: "x11:".utf8) {
+            let xid = bytes.dropFirst(4)
+            valid = (1...16).contains(xid.count) && xid.allSatisfy(Self.isHexDigit)
+        } else if bytes.starts(with: "wayland:".utf8) {
+            let handle = bytes.dropFirst(8)
+            valid = (1...256).contains(handle.count) && handle.allSatisfy { (0x21...0x7E).contains($0) }
         } else {
             valid = false
         }
@@ -205,6 +217,11 @@ final class ShareRequests: @unchecked Sendable {
             throw .invalidArgument(
                 "\(method): parent_window must be \"\", x11:<hex XID> or wayland:<handle>, got '\(parent.prefix(64))'")
         }
+    }
+
+    /// An ASCII hexadecimal digit: `0-9`, `a-f`, `A-F`.
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 }
 

@@ -6,7 +6,9 @@ import Glibc
 /// Holds `UsageScores` and writes them atomically, debounced, never with a URL in them:
 /// the file holds exactly the domain's `UsageScores` (ids, scores, times of last use).
 /// Loop-confined. A use only marks the scores dirty; they are encoded at most once per
-/// `writeDelay` (a burst of jobs costs one encoding), and at once by `flush()`.
+/// `writeDelay` (a burst of jobs costs one encoding), and at once by `flush()`. `clear()` goes
+/// through the same debounce: any connection may call `ClearHistory`, and a write with fsync on
+/// the loop for each call let a loop of them stall every client.
 final class UsageStore: @unchecked Sendable {
     static let writeDelay: DispatchTimeInterval = .seconds(1)
     private let file: UsageStoreFile
@@ -21,6 +23,9 @@ final class UsageStore: @unchecked Sendable {
     private var usesSinceLoad: [(id: ActivityID, at: Timestamp)] = []
     private var tracksOwnUses = false
     private var clearedSinceLoad = false
+    /// Whether the scores are empty and the file holds no uses either (it is missing, was read
+    /// empty, or the write of a `clear()` is scheduled): another `clear()` has nothing to do.
+    private var holdsNothing = false
 
     init(path: String, queue: DispatchQueue, log: BrokerLog) {
         self.path = path
@@ -37,9 +42,14 @@ final class UsageStore: @unchecked Sendable {
 
     /// Reads the file; a missing one starts empty silently, a corrupt one with one log line.
     func load() {
+        holdsNothing = false
         do {
-            guard let data = try file.load() else { return }
+            guard let data = try file.load() else {
+                holdsNothing = scores.entries.isEmpty
+                return
+            }
             scores = try UsageFileFormat.decode(data)
+            holdsNothing = scores.entries.isEmpty
             // A file from before the cap (or edited by hand) is brought under it, least used first.
             if scores.prune(keepingAtMost: UsageScores.maxEntries, at: Timestamp.now()) > 0 { save() }
         } catch {
@@ -52,6 +62,7 @@ final class UsageStore: @unchecked Sendable {
 
     func recordUse(of id: ActivityID, at now: Timestamp) {
         scores.recordUse(of: id, at: now)
+        holdsNothing = false
         if tracksOwnUses { usesSinceLoad.append((id, now)) }
         save()
     }
@@ -67,15 +78,25 @@ final class UsageStore: @unchecked Sendable {
         for use in own { scores.recordUse(of: use.id, at: use.at) }
         usesSinceLoad = []
         tracksOwnUses = false
-        if !own.isEmpty { save() }
+        if !own.isEmpty {
+            holdsNothing = false
+            save()
+        }
     }
 
-    func clear() {
+    /// Forgets every score (`ClearHistory`). The file is rewritten by the debounced writer,
+    /// within `writeDelay` (and by `flush()` at shutdown): prompt enough for a user who asked to
+    /// forget, and at most one write with fsync a `writeDelay` however often it is called.
+    /// Nothing at all when there is nothing to forget (`holdsNothing`). Returns whether there was.
+    @discardableResult
+    func clear() -> Bool {
         clearedSinceLoad = true
         usesSinceLoad = []
+        guard !holdsNothing else { return false }
         scores = UsageScores(entries: [:])
+        holdsNothing = true
         save()
-        flush()
+        return true
     }
 
     /// Writes pending changes now (shutdown).

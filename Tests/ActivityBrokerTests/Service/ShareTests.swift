@@ -124,6 +124,22 @@ struct ShareTests {
         #expect(f.read(f.output("token")) == "token-from-the-sheet")
     }
 
+    @Test("A sheet answering an activation token over 4 KiB fails the job with ProviderFailed; nothing is performed")
+    func oversizedSheetTokenFailsTheJob() async throws {
+        let f = try await Self.start()
+        let sheet = try await RecordingSheet(bus: f.bus)
+        let finished = f.finishedSignals()
+        try await f.settle()
+        let job = try await Self.share(f)
+        let show = try await sheet.shows.next("Show")
+        show.choose("org.test.token", token: String(repeating: "t", count: 4097))
+        let end = try await f.finished(job, in: finished)
+        #expect(end.state == "failed")
+        #expect(end.results["error"] == .string(BrokerFixture.errorPrefix + "ProviderFailed"), "\(end.results)")
+        #expect(end.results["message"]?.string?.contains("activation_token") == true, "\(end.results)")
+        #expect(f.read(f.output("token")) == nil)
+    }
+
     @Test("Dismissing the sheet finishes the job cancelled; nothing is performed")
     func dismissedSheetCancelsTheJob() async throws {
         let f = try await Self.start()
@@ -300,7 +316,7 @@ struct ShareTests {
         #expect(
             await Self.shareError(f, options: ["exclude": .stringArray(["category:share", "category:action"])])
                 == error + "NotApplicable")
-        for parent in ["x11:", "x11:zz", "wayland:", "mir:1", "x11:12 "] {
+        for parent in ["x11:", "x11:zz", "wayland:", "mir:1", "x11:12 ", "x11:ＦＦ", "wayland:a\u{1}b"] {
             #expect(await Self.shareError(f, parent: parent) == error + "InvalidArgument", "\(parent)")
         }
         for options: [String: Value] in [

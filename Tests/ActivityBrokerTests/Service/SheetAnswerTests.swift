@@ -42,4 +42,28 @@ import Testing
     func parentWindowsRefused(_ parent: String) {
         #expect(throws: ActivityError.self) { try ShareRequests.checkParentWindow(parent) }
     }
+
+    /// docs/dbus-api.md's Limits: `x11:` with 1–16 of `0-9a-fA-F`, `wayland:` with 1–256 bytes
+    /// 0x21–0x7E. The check was by `Character`: `isHexDigit` takes fullwidth digits, and ASCII
+    /// control characters are neither whitespace nor non-ASCII.
+    @Test(
+        "Regression: parent_window took fullwidth hex digits and control characters",
+        arguments: [
+            "x11:ＦＦ", "x11:１２", "x11:" + String(repeating: "ｆ", count: 8), "x11:1\u{301}", "x11:1\u{0}",
+            "wayland:a\u{1}b", "wayland:\u{1B}[2J", "wayland:a\u{7F}", "wayland:a\tb", "wayland:a\nb",
+            "wayland:a\r\nb", "wayland:\u{0}", "wayland:a\u{85}", "wayland:ｈ",
+        ])
+    func parentWindowsRefusedByByte(_ parent: String) {
+        #expect(throws: ActivityError.self) { try ShareRequests.checkParentWindow(parent) }
+    }
+
+    @Test(
+        "parent_window: every printable ASCII byte in a wayland handle, every hex digit in an XID",
+        arguments: [
+            "x11:0123456789abcdef", "x11:ABCDEF", "x11:aBcD",
+            "wayland:" + String(decoding: Array(UInt8(0x21)...UInt8(0x7E)), as: UTF8.self),
+        ])
+    func parentWindowsAcceptedByByte(_ parent: String) throws {
+        try ShareRequests.checkParentWindow(parent)
+    }
 }

@@ -44,6 +44,33 @@ struct UsageRankingTests {
         #expect(f.logOmits(Self.url, "usage-secret-path", Self.title))
     }
 
+    @Test("Regression: an app's uses of its own `owner` activities never counted; of its own `others` ones they still do not")
+    func ownerActivitiesCountTheirOwnersUses() async throws {
+        let f = try await BrokerFixture()
+        let app = try TestProvider(bus: f.bus) { _ in .reply(state: "completed", results: [:]) }
+        let owner: [String: Value] = ["visibility": .string("owner")]
+        try await f.register("org.test.own.alpha", name: "Alpha", extra: owner, on: app.connection)
+        try await f.register("org.test.own.bravo", name: "Bravo", extra: owner, on: app.connection)
+        try await f.register("org.test.pub.charlie", name: "Charlie", on: app.connection)
+        try await f.register("org.test.pub.delta", name: "Delta", on: app.connection)
+        func offered(on connection: Connection? = nil) async throws -> [String] {
+            try await f.offered(Self.url, on: connection).filter { $0.hasPrefix("org.test.") }
+        }
+        #expect(try await offered(on: app.connection) == ["org.test.own.alpha", "org.test.own.bravo"])
+        #expect(try await offered() == ["org.test.pub.charlie", "org.test.pub.delta"])
+
+        // Only the app can perform its `owner` activities: its uses are what ranks them.
+        let finished = f.finishedSignals(on: app.connection)
+        for id in ["org.test.own.bravo", "org.test.pub.delta"] {
+            let job = try await f.perform(id, ["url": .string(Self.url)], on: app.connection)
+            #expect(try await f.finished(job, in: finished).state == "completed")
+        }
+        #expect(try await offered(on: app.connection) == ["org.test.own.bravo", "org.test.own.alpha"])
+        // Performing its own `others` activity would promote it in everyone else's lists.
+        #expect(try await offered() == ["org.test.pub.charlie", "org.test.pub.delta"])
+        withExtendedLifetime(app) {}
+    }
+
     @Test("usage.json holds ids and scores only, and is written by SIGTERM at the latest")
     func usageFilePrivacy() async throws {
         let f = try await Self.start()
