@@ -6,9 +6,7 @@ import Glibc
 /// Holds `UsageScores` and writes them atomically, debounced, never with a URL in them:
 /// the file holds exactly the domain's `UsageScores` (ids, scores, times of last use).
 /// Loop-confined. A use only marks the scores dirty; they are encoded at most once per
-/// `writeDelay` (a burst of jobs costs one encoding), and at once by `flush()`. `clear()` goes
-/// through the same debounce: any connection may call `ClearHistory`, and a write with fsync on
-/// the loop for each call let a loop of them stall every client.
+/// `writeDelay` (a burst of jobs costs one encoding), and at once by `flush()`.
 final class UsageStore: @unchecked Sendable {
     static let writeDelay: DispatchTimeInterval = .seconds(1)
     private let file: UsageStoreFile
@@ -84,10 +82,11 @@ final class UsageStore: @unchecked Sendable {
         }
     }
 
-    /// Forgets every score (`ClearHistory`). The file is rewritten by the debounced writer,
-    /// within `writeDelay` (and by `flush()` at shutdown): prompt enough for a user who asked to
-    /// forget, and at most one write with fsync a `writeDelay` however often it is called.
-    /// Nothing at all when there is nothing to forget (`holdsNothing`). Returns whether there was.
+    /// Forgets every score (`ClearHistory`) and rewrites the file before it returns: a user who
+    /// asked to forget finds it forgotten on disk at once. Nothing at all when there is nothing
+    /// to forget (`holdsNothing`): any connection may call `ClearHistory`, and a write with fsync
+    /// on the loop for each call let a loop of them stall every client; after the first, they
+    /// cost nothing until a job completes again. Returns whether there was anything.
     @discardableResult
     func clear() -> Bool {
         clearedSinceLoad = true
@@ -96,6 +95,7 @@ final class UsageStore: @unchecked Sendable {
         scores = UsageScores(entries: [:])
         holdsNothing = true
         save()
+        flush()
         return true
     }
 
