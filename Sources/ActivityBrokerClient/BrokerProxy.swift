@@ -35,7 +35,7 @@ public final class BrokerProxy: Sendable {
         do {
             return BrokerProxy(connection: try Connection(bus: bus), address: address)
         } catch {
-            throw .unreachable(address: address, message: error.message)
+            throw .unreachable(address: address, message: error.message, name: error.name)
         }
     }
 
