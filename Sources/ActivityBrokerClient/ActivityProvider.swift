@@ -130,7 +130,8 @@ public final class ActivityProvider: @unchecked Sendable {
     }
 
     /// Exports the provider object, registers `activities` and keeps them registered.
-    /// Throws the first registration error (e.g. `alreadyExists`) of the initial round.
+    /// Throws the first registration error (e.g. `alreadyExists`) of the initial round (of
+    /// its last run, when the broker's name changed hands during it and it ran again).
     /// With `register: false` it only serves them: for a provider that a manifest's
     /// `perform.dbus` names, which the broker starts by D-Bus activation.
     public func start(_ activities: [ProvidedActivity], register: Bool = true) async throws(BrokerError) {

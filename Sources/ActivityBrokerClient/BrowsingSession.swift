@@ -52,8 +52,11 @@ public final class BrowsingSession: @unchecked Sendable {
                 if let previous, previous != owner { finish() } else { deliver() }
             }
             // With the connection, the session ends for the app: no signal, no answer to
-            // Close can come any more.
-            endHandler = ConnectionEnd.of(connection).add { [self] in finish() }
+            // Close can come any more. Before `Browse` has returned, its call fails with the
+            // connection and `browse` throws: there is no session to finish.
+            endHandler = ConnectionEnd.of(connection).add { [self] in
+                if path != nil { finish() } else { stopListening() }
+            }
         }
     }
 
