@@ -42,7 +42,9 @@ public final class BrowsingSession: @unchecked Sendable {
             ) { [self] signal in
                 if let broker, signal.sender != broker { return }
                 early.append(signal)
-                if early.count > Self.earlySignalLimit { early.removeFirst(early.count - Self.earlySignalLimit) }
+                if early.count > Self.earlySignalLimit {
+                    early.removeFirst(early.count - Self.earlySignalLimit)
+                }
                 deliver()
             }
             brokerWatch = connection.watchNameOwner(Broker1.busName) { [self] owner in

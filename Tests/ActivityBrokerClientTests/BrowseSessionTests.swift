@@ -104,9 +104,9 @@ import Testing
         let path = try #require(session.path)
         let stranger = try broker.bus.connect()
         let app = try BusName(proxy.connection.uniqueName)
-        try stranger.emit(Signal(path: path, interface: "org.activitybroker.Session1", member: "WillOpenInBrowser"))
-        try stranger.emit(
-            Signal(path: path, interface: "org.activitybroker.Session1", member: "Finished", destination: app))
+        let session1: InterfaceName = "org.activitybroker.Session1"
+        try stranger.emit(Signal(path: path, interface: session1, member: "WillOpenInBrowser"))
+        try stranger.emit(Signal(path: path, interface: session1, member: "Finished", destination: app))
         // The stranger's signals reach the app before its answer to this.
         _ = try await stranger.call(
             MethodCall(destination: app, path: "/", interface: .peer, member: "Ping"), autoStart: false)

@@ -22,7 +22,9 @@ import Testing
             try connection.export(
                 Broker1.objectPath,
                 interfaces: [
-                    Interface(Broker1.interface, methods: [Broker1.perform.method(.immediate { _ in [.objectPath(Self.job)] })])
+                    Interface(
+                        Broker1.interface,
+                        methods: [Broker1.perform.method(.immediate { _ in [.objectPath(Self.job)] })])
                 ])
             try connection.export(
                 Self.job,
@@ -52,7 +54,9 @@ import Testing
         let client = BrokerProxy(connection: try bus.connect(), address: bus.address)
         let jobs = Inbox<ObjectPath>()
         let perform = Task {
-            try await client.perform("test.silent", items: SharedItems(url: "https://example.org")) { jobs.put($0) }
+            try await client.perform("test.silent", items: SharedItems(url: "https://example.org")) {
+                jobs.put($0)
+            }
         }
         let job = try await jobs.next("the job path")
         perform.cancel()

@@ -404,7 +404,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         let app = try BusName(providerConnection.uniqueName)
         let direct = MethodCall(
             destination: app, path: "/org/activitybroker/Provider", interface: ActivityProvider.interface,
-            member: "Perform", body: [.string(id), .vardict(["url": .string("https://example.org/")]), .vardict([:])])
+            member: "Perform",
+            body: [.string(id), .vardict(["url": .string("https://example.org/")]), .vardict([:])])
         do {
             _ = try await stranger.call(direct, autoStart: false)
             Issue.record("Perform on a released provider was answered")
@@ -412,7 +413,8 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
             #expect(error.name == DBusError.unknownObjectName, "\(error)")
         }
         // Still alive and answering.
-        _ = try await stranger.call(MethodCall(destination: app, path: "/", interface: .peer, member: "Ping"), autoStart: false)
+        _ = try await stranger.call(
+            MethodCall(destination: app, path: "/", interface: .peer, member: "Ping"), autoStart: false)
     }
 
     /// A provider released without `close()` does not leave the broker offering its activities.
@@ -464,10 +466,12 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         _ = try await client.version()
         let stranger = try broker.bus.connect()
         try stranger.emit(
-            Signal(path: "/org/activitybroker/Broker1", interface: "org.activitybroker.Broker1", member: "ActivitiesChanged"))
+            Signal(
+                path: "/org/activitybroker/Broker1", interface: "org.activitybroker.Broker1",
+                member: "ActivitiesChanged"))
+        let app = try BusName(connection.uniqueName)
         _ = try await stranger.call(
-            MethodCall(destination: try BusName(connection.uniqueName), path: "/", interface: .peer, member: "Ping"),
-            autoStart: false)
+            MethodCall(destination: app, path: "/", interface: .peer, member: "Ping"), autoStart: false)
         _ = try await client.version()
         #expect(changes.count == 0)
     }
