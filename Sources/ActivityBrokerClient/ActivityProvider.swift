@@ -79,7 +79,9 @@ public struct ProvidedActivity: Sendable {
 ///
 /// Loop-confined state; the public methods may be called from any thread. Handlers run in
 /// their own tasks, so a slow handler never holds up the connection. `close()` (or the
-/// connection closing) unregisters everything.
+/// connection closing) unregisters everything. A provider released without `close()` does
+/// the same on its way out (`deinit`): it stops answering at its path — a `Perform` that comes
+/// meanwhile gets `org.freedesktop.DBus.Error.UnknownObject` — and unregisters its activities.
 public final class ActivityProvider: @unchecked Sendable {
     public static let interface = Provider1.interface
     public let connection: Connection
@@ -87,16 +89,49 @@ public final class ActivityProvider: @unchecked Sendable {
     private var activities: [String: ProvidedActivity] = [:]
     private var ownerWatch: Subscription?
     private var brokerOwner: String?
+    /// Set while the object is exported at `objectPath` (from `start` until `close`), so that
+    /// `deinit` leaves alone an object another provider exported at that path after `close`.
+    private var isExported = false
+    /// Set once the first registration round ended, on the loop in the round's completion; later
+    /// rounds follow the broker's owner.
+    private var firstRoundDone = false
+    /// The brokers (unique names) the owner watch reported while the first round ran: more than
+    /// one means the name changed hands during it, and the round's calls may have reached a
+    /// broker that is gone, so the round is run again.
+    private var ownersDuringFirstRound: Set<String> = []
+    /// `onRegistration`'s storage: set from any thread, read on the loop.
+    private let registrationHandler = LockedHandler<[String: BrokerError]>()
+
     /// Called on the loop after each registration round with the errors, if any (for logs).
-    public var onRegistration: (@Sendable ([String: BrokerError]) -> Void)?
+    /// May be set from any thread; a round that has begun calls the handler it finds when it ends.
+    public var onRegistration: (@Sendable ([String: BrokerError]) -> Void)? {
+        get { registrationHandler.value }
+        set { registrationHandler.value = newValue }
+    }
 
     public init(connection: Connection, objectPath: ObjectPath = "/org/activitybroker/Provider") {
         self.connection = connection
         self.objectPath = objectPath
     }
 
+    /// An app that drops its provider without `close()`: the connection must not keep serving
+    /// (and calling into) an object that is gone, nor the broker offering its activities.
+    /// Nothing else can reach this instance now, so its loop-confined state is read here.
+    deinit {
+        guard isExported else { return }
+        connection.unexport(objectPath)
+        // Registered (`start(register: true)`) and not closed: the watch is there.
+        guard let ownerWatch else { return }
+        connection.cancel(ownerWatch)
+        for id in activities.keys {
+            let call = Broker1.call(Broker1.unregisterActivity, [.string(id)])
+            connection.call(call, timeout: .seconds(5), autoStart: false) { _ in }
+        }
+    }
+
     /// Exports the provider object, registers `activities` and keeps them registered.
-    /// Throws the first registration error (e.g. `alreadyExists`) of the initial round.
+    /// Throws the first registration error (e.g. `alreadyExists`) of the initial round (of
+    /// its last run, when the broker's name changed hands during it and it ran again).
     /// With `register: false` it only serves them: for a provider that a manifest's
     /// `perform.dbus` names, which the broker starts by D-Bus activation.
     public func start(_ activities: [ProvidedActivity], register: Bool = true) async throws(BrokerError) {
@@ -104,6 +139,7 @@ public final class ActivityProvider: @unchecked Sendable {
             try connection.queue.sync {
                 for activity in activities { self.activities[activity.id] = activity }
                 try connection.export(objectPath, interfaces: [providerInterface()])
+                isExported = true
             }
         } catch let error as DBusError {
             throw .other(name: error.name, message: error.message)
@@ -116,20 +152,21 @@ public final class ActivityProvider: @unchecked Sendable {
             ownerWatch = connection.watchNameOwner(Broker1.busName) { [weak self] owner in
                 guard let self else { return }
                 defer { brokerOwner = owner }
-                // A new broker instance knows nothing of us: register again, right here on the
-                // loop (no task hop: a busy cooperative pool must not delay it).
-                if let owner, owner != brokerOwner, firstRoundDone {
-                    sendRegistrations { [weak self] errors in self?.onRegistration?(errors) }
+                guard let owner else { return }
+                if !firstRoundDone {
+                    // The first round answers for this broker, unless the name changes hands
+                    // before it ends (`registerAll` looks).
+                    ownersDuringFirstRound.insert(owner)
+                } else if owner != brokerOwner {
+                    // A new broker instance knows nothing of us: register again, right here on
+                    // the loop (no task hop: a busy cooperative pool must not delay it).
+                    sendRegistrations { [weak self] errors in self?.registrationHandler.value?(errors) }
                 }
             }
         }
         let errors = await registerAll()
-        connection.queue.sync { firstRoundDone = true }
         if let first = errors.sorted(by: { $0.key < $1.key }).first { throw first.value }
     }
-
-    /// Set once the first registration round ended; later rounds follow the broker's owner.
-    private var firstRoundDone = false
 
     /// Unregisters every activity and stops serving.
     public func close() async {
@@ -137,6 +174,7 @@ public final class ActivityProvider: @unchecked Sendable {
             if let ownerWatch { connection.cancel(ownerWatch) }
             ownerWatch = nil
             connection.unexport(objectPath)
+            isExported = false
             defer { activities.removeAll() }
             return Array(activities.keys)
         }
@@ -146,15 +184,25 @@ public final class ActivityProvider: @unchecked Sendable {
         }
     }
 
-    /// Registers every activity; returns the errors by activity id.
-    @discardableResult
+    /// The first registration round: registers every activity and returns the errors by
+    /// activity id. When the broker's name changed hands while the round ran, the round runs
+    /// again (its calls may have gone to the broker that left) and the last round's errors count.
+    /// `firstRoundDone` is set on the loop in the completion of the round that counts, so that
+    /// from then on the owner watch registers with each new broker itself.
     private func registerAll() async -> [String: BrokerError] {
         await withCheckedContinuation { continuation in
             connection.queue.async { [self] in
-                sendRegistrations { [self] errors in
-                    onRegistration?(errors)
-                    continuation.resume(returning: errors)
+                func round() {
+                    ownersDuringFirstRound = brokerOwner.map { [$0] } ?? []
+                    sendRegistrations { [self] errors in
+                        registrationHandler.value?(errors)
+                        if ownersDuringFirstRound.count > 1 { return round() }
+                        firstRoundDone = true
+                        ownersDuringFirstRound = []
+                        continuation.resume(returning: errors)
+                    }
                 }
+                round()
             }
         }
     }
@@ -183,7 +231,12 @@ public final class ActivityProvider: @unchecked Sendable {
             Provider1.interface,
             methods: [
                 Provider1.perform.method(
-                    .deferred { [unowned self] call, responder in
+                    .deferred { [weak self] call, responder in
+                        // Released without `close()`: `deinit` unexports the object, but a call
+                        // read before that still comes here.
+                        guard let self else {
+                            throw DBusError.unknownObject("no activity provider at \(call.path) any more")
+                        }
                         try perform(call, responder: responder)
                     })
             ])
@@ -235,5 +288,17 @@ public final class ActivityProvider: @unchecked Sendable {
                 responder.reply([.string(failure.state.rawValue), .vardict(failure.resultValues)])
             }
         }
+    }
+}
+
+/// A handler behind a lock: set from any thread, called on the loop.
+final class LockedHandler<Argument>: @unchecked Sendable {
+    // Sendable: `stored` is read and written only between `lock.lock()` and `lock.unlock()`.
+    private let lock = NSLock()
+    private var stored: (@Sendable (Argument) -> Void)?
+
+    var value: (@Sendable (Argument) -> Void)? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

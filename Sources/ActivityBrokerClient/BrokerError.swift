@@ -6,13 +6,17 @@ import DBus
 /// An error from a broker call. Broker error names map to their case through `BrokerErrorName`,
 /// the table the service names its errors with (each case means what the `ActivityError` case
 /// of the same name means); any other D-Bus error keeps its name and message in `.other`;
-/// `.unreachable` means no broker answered.
+/// `.unreachable` means no broker answered, and keeps the D-Bus name that said so.
 public enum BrokerError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidArgument(String), notFound(String), notApplicable(String), unavailable(String)
     case accessDenied(String), alreadyExists(String), limitExceeded(String), timeout(String)
     case providerFailed(String)
-    /// The bus or the broker could not be reached; `address` is the bus address tried.
-    case unreachable(address: String, message: String)
+    /// The bus or the broker could not be reached; `address` is the bus address tried, `name`
+    /// the D-Bus error that said so, as it came (`ServiceUnknown`, `NameHasNoOwner`,
+    /// `Disconnected`, `NoServer`, `Spawn.ChildExited`, an authentication failure…). `name`
+    /// defaults to `ServiceUnknown`, so `.unreachable(address:message:)` still builds one; a
+    /// pattern that binds the values binds three (`.unreachable(let address, let message, _)`).
+    case unreachable(address: String, message: String, name: String = DBusError.serviceUnknownName)
     /// Any other D-Bus error, as it came.
     case other(name: String, message: String)
 
@@ -28,7 +32,7 @@ public enum BrokerError: Error, Hashable, Sendable, CustomStringConvertible {
         if let domain = ActivityError(error) {
             self.init(domain)
         } else if Self.unreachableNames.contains(error.name) {
-            self = .unreachable(address: address, message: error.message)
+            self = .unreachable(address: address, message: error.message, name: error.name)
         } else {
             self = .other(name: error.name, message: error.message)
         }
@@ -68,7 +72,7 @@ public enum BrokerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The D-Bus error name this error came as.
     public var name: String {
         switch self {
-        case .unreachable: DBusError.serviceUnknownName
+        case .unreachable(_, _, let name): name
         case .other(let name, _): name
         default: BrokerErrorName(domain!).rawValue
         }
@@ -77,7 +81,7 @@ public enum BrokerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The human message that came with the error.
     public var message: String {
         switch self {
-        case .unreachable(let address, let message): "no broker at \(address): \(message)"
+        case .unreachable(let address, let message, _): "no broker at \(address): \(message)"
         case .other(_, let message): message
         default: domain!.message
         }

@@ -35,7 +35,7 @@ public final class BrokerProxy: Sendable {
         do {
             return BrokerProxy(connection: try Connection(bus: bus), address: address)
         } catch {
-            throw .unreachable(address: address, message: error.message)
+            throw .unreachable(address: address, message: error.message, name: error.name)
         }
     }
 
@@ -118,9 +118,11 @@ public final class BrokerProxy: Sendable {
     /// The `Finished` match is in place before `Perform` is called, so no ending is missed.
     /// Cancelling the calling task cancels the job (`Job1.Cancel`) and returns its
     /// `cancelled` outcome — also when it happens while `Perform` is on its way; a task
-    /// cancelled before the call returns `cancelled` without starting anything. When the
-    /// broker leaves the bus mid-job, the outcome is `failed`. `onStarted` runs with the job
-    /// path once the broker accepted it.
+    /// cancelled before the call returns `cancelled` without starting anything. A broker that
+    /// sends no `Finished` after `Cancel` is not waited for: `cancelled` comes at the latest a
+    /// second (`JobCancellation.finishedGrace`) after `Cancel` was answered, failed or timed
+    /// out (5 s). When the broker leaves the bus mid-job, the outcome is `failed`. `onStarted`
+    /// runs with the job path once the broker accepted it.
     public func perform(
         _ id: String, items: SharedItems, activationToken: String? = nil, timeout: UInt32? = nil,
         onStarted: (@Sendable (ObjectPath) -> Void)? = nil
@@ -194,7 +196,8 @@ public final class BrokerProxy: Sendable {
     /// nobody cancels or waits for): the call runs to its reply, and `JobCancellation` sends the
     /// job's `Cancel` as soon as both the reply and the cancellation are there. A broker that
     /// does not answer within `callTimeout` fails the call (`NoReply`) however it was cancelled;
-    /// a job it starts after that is not cancelled by us.
+    /// a job it starts after that is not cancelled by us. Once `Cancel` went out, the wait for
+    /// `Finished` is bounded (`JobCancellation`).
     private func runJob(
         _ method: MethodSignature, _ body: [Value], onStarted: (@Sendable (ObjectPath) -> Void)?
     ) async throws(BrokerError) -> ActivityOutcome {
@@ -202,7 +205,7 @@ public final class BrokerProxy: Sendable {
         if Task.isCancelled { return .cancelled }
         let subscription = jobs.subscribe()
         defer { jobs.unsubscribe(subscription) }
-        let cancellation = JobCancellation(connection: connection)
+        let cancellation = JobCancellation(connection: connection, jobs: jobs)
         let (connection, address, timeout, jobs) = (self.connection, self.address, callTimeout, self.jobs)
         let result: Result<ActivityOutcome, BrokerError> = await withTaskCancellationHandler {
             let started: Result<ObjectPath, BrokerError> = await withCheckedContinuation { continuation in
@@ -249,13 +252,27 @@ public final class BrokerProxy: Sendable {
     // MARK: - Signals
 
     /// `ActivitiesChanged`, as a stream; the match is removed when the stream ends.
+    ///
+    /// Only the broker's signals count (the match names it as sender; another peer's broadcast
+    /// of the same signal is not one). The signal carries nothing but "ask again", so the stream
+    /// keeps at most one unread element (`.bufferingNewest(1)`): a reader that falls behind sees
+    /// one change for a burst, never a backlog. The stream finishes when the connection ends
+    /// (closed or lost): no change can come any more.
     public func activitiesChanged() -> AsyncStream<Void> {
         let connection = self.connection
-        return AsyncStream { continuation in
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let subscription = connection.addMatch(
-                Broker1.activitiesChanged.rule(path: Broker1.objectPath)
+                Broker1.activitiesChanged.rule(sender: Broker1.busName.rawValue, path: Broker1.objectPath)
             ) { _ in continuation.yield() }
-            continuation.onTermination = { _ in connection.cancel(subscription) }
+            // Added and removed on the loop, in that order (one serial queue).
+            let end = LoopConfined<ConnectionEnd.Handler?>(nil, on: connection)
+            connection.queue.async {
+                end.value = ConnectionEnd.of(connection).add { continuation.finish() }
+            }
+            continuation.onTermination = { _ in
+                connection.cancel(subscription)
+                connection.queue.async { end.value?.remove() }
+            }
         }
     }
 
@@ -272,6 +289,29 @@ public final class BrokerProxy: Sendable {
             return try await connection.call(call, timeout: callTimeout, autoStart: true)
         } catch {
             throw BrokerError(error, address: address)
+        }
+    }
+}
+
+/// A value only ever read and written on one connection's loop, carried across an `@Sendable`
+/// boundary. `@unchecked Sendable` on that promise, which every access checks.
+final class LoopConfined<Value>: @unchecked Sendable {
+    private let connection: Connection
+    private var stored: Value
+
+    init(_ value: Value, on connection: Connection) {
+        self.connection = connection
+        stored = value
+    }
+
+    var value: Value {
+        get {
+            connection.assertOnLoop()
+            return stored
+        }
+        set {
+            connection.assertOnLoop()
+            stored = newValue
         }
     }
 }

@@ -8,9 +8,17 @@ import Foundation
 ///
 /// Loop-confined state: the signal handler, the broker watch and `finished()`'s waiters all
 /// run on the connection's loop. Signals are taken only from the broker's current unique name
-/// (another peer cannot fake `Finished`). Those that arrive before `Browse` has returned are
-/// kept until the session's path is known, so none is lost.
+/// (another peer cannot fake `Finished`): the match names the broker as sender, and a signal
+/// from anyone else is dropped as it comes once the broker's owner is known. Those that
+/// arrive before `Browse` has returned are kept until the session's path is known, so none is
+/// lost — at most `earlySignalLimit` of them, the newest. The session finishes (the delegate's
+/// `browsingSessionDidFinish`, `finished()` returns) when the broker says so, when the broker
+/// leaves the bus, or when the connection ends (closed or lost).
 public final class BrowsingSession: @unchecked Sendable {
+    /// How many signals are kept while `Browse` is in flight. A window sends a handful, and
+    /// none before its session exists; the bound keeps a chatty peer from growing the buffer.
+    static let earlySignalLimit = 32
+
     /// The `Session1` object; set before `browse` returns the session.
     public private(set) var path: ObjectPath?
     /// Held weakly, like `SFSafariViewController.delegate`.
@@ -18,6 +26,7 @@ public final class BrowsingSession: @unchecked Sendable {
     private let connection: Connection
     private var signals: Subscription?
     private var brokerWatch: Subscription?
+    private var endHandler: ConnectionEnd.Handler?
     private var broker: String?
     private var early: [IncomingSignal] = []
     private var isFinished = false
@@ -28,9 +37,14 @@ public final class BrowsingSession: @unchecked Sendable {
         self.connection = connection
         self.delegate = delegate
         connection.queue.sync {
-            signals = connection.addMatch(MatchRule(interface: Session1.interface)) {
-                [self] signal in
+            signals = connection.addMatch(
+                MatchRule(sender: Broker1.busName.rawValue, interface: Session1.interface)
+            ) { [self] signal in
+                if let broker, signal.sender != broker { return }
                 early.append(signal)
+                if early.count > Self.earlySignalLimit {
+                    early.removeFirst(early.count - Self.earlySignalLimit)
+                }
                 deliver()
             }
             brokerWatch = connection.watchNameOwner(Broker1.busName) { [self] owner in
@@ -38,6 +52,12 @@ public final class BrowsingSession: @unchecked Sendable {
                 broker = owner
                 // The session lives in the broker: when it goes, so does the window's session.
                 if let previous, previous != owner { finish() } else { deliver() }
+            }
+            // With the connection, the session ends for the app: no signal, no answer to
+            // Close can come any more. Before `Browse` has returned, its call fails with the
+            // connection and `browse` throws: there is no session to finish.
+            endHandler = ConnectionEnd.of(connection).add { [self] in
+                if path != nil { finish() } else { stopListening() }
             }
         }
     }
@@ -118,8 +138,10 @@ public final class BrowsingSession: @unchecked Sendable {
     private func stopListening() {
         if let signals { connection.cancel(signals) }
         if let brokerWatch { connection.cancel(brokerWatch) }
+        endHandler?.remove()
         signals = nil
         brokerWatch = nil
+        endHandler = nil
         early.removeAll()
     }
 }

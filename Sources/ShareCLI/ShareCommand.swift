@@ -142,7 +142,7 @@ struct ShareFailure: Error {
     /// Broker errors: unreachable → 3 with how to start it; bad input → 2; others → 1.
     init(_ error: BrokerError) {
         switch error {
-        case .unreachable(let address, let message):
+        case .unreachable(let address, let message, _):
             self.init(
                 """
                 could not reach the activity broker on \(address): \(message)

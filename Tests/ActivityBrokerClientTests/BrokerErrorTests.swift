@@ -54,11 +54,12 @@ import Testing
             _ = try await client.registered()
             Issue.record("a bus without a broker answered")
         } catch {
-            guard case .unreachable(let address, _) = error else {
+            guard case .unreachable(let address, _, let name) = error else {
                 Issue.record("expected .unreachable, got \(error)")
                 return
             }
             #expect(address == bus.address)
+            #expect(name == DBusError.serviceUnknownName)
             #expect(error.message.contains(bus.address))
         }
     }
@@ -66,15 +67,43 @@ import Testing
     @Test func aMissingSocketIsUnreachable() throws {
         let address = "unix:path=/tmp/no-such-dir-\(UInt32.random(in: 0...UInt32.max))/bus"
         #expect(throws: BrokerError.self) { _ = try BrokerProxy.connect(bus: .address(address)) }
+        // What libdbus said, e.g. NoServer or FileNotFound, not ServiceUnknown.
+        var refused = ""
+        do { _ = try Connection(bus: .address(address)) } catch { refused = error.name }
         do {
             _ = try BrokerProxy.connect(bus: .address(address))
         } catch {
-            guard case .unreachable(let tried, _) = error else {
+            guard case .unreachable(let tried, _, _) = error else {
                 Issue.record("expected .unreachable, got \(error)")
                 return
             }
             #expect(tried == address)
+            #expect(error.name == refused)
+            #expect(error.name != DBusError.serviceUnknownName)
         }
+    }
+
+    /// Regression: every error that means no broker answered came back named `ServiceUnknown`;
+    /// the client keeps the name as it came.
+    @Test(arguments: [
+        DBusError.serviceUnknownName, DBusError.nameHasNoOwnerName, DBusError.disconnectedName,
+        "org.freedesktop.DBus.Error.NoServer", "org.freedesktop.DBus.Error.Spawn.ChildExited",
+    ])
+    func unreachableKeepsTheNameItCameWith(name: String) {
+        let error = BrokerError(DBusError(name: name, message: "m"), address: "bus")
+        guard case .unreachable(let address, let message, let kept) = error else {
+            Issue.record("expected .unreachable, got \(error)")
+            return
+        }
+        #expect((address, message, kept) == ("bus", "m", name))
+        #expect(error.name == name)
+    }
+
+    /// `.unreachable(address:message:)` still builds one, named `ServiceUnknown`.
+    @Test func unreachableWithoutANameIsServiceUnknown() {
+        let error = BrokerError.unreachable(address: "bus", message: "m")
+        #expect(error.name == DBusError.serviceUnknownName)
+        #expect(error == .unreachable(address: "bus", message: "m", name: DBusError.serviceUnknownName))
     }
 
     @Test func theRealBrokerErrorsArriveTyped() async throws {

@@ -73,6 +73,48 @@ import Testing
         try await session.close()  // Already finished: nothing to do, no error.
     }
 
+    /// Regression: closing the app's connection (or losing the bus) left `finished()` waiting
+    /// forever and never told the delegate: the session's subscriptions went with the
+    /// connection, and nothing finished the session.
+    @Test func closingTheConnectionFinishesTheSession() async throws {
+        let (broker, browser, proxy) = try await Self.start()
+        defer { broker.stopInBackground() }
+        let recorder = Recorder()
+        let session = try await proxy.browse(url: URL(string: "https://example.org/")!, delegate: recorder)
+        _ = try await browser.opens.next("Open")
+        proxy.connection.close()
+        let done = Inbox<Void>()
+        let waiter = Task {
+            await session.finished()
+            done.put(())
+        }
+        defer { waiter.cancel() }
+        try await done.next("finished() to return after the connection closed")
+        #expect(recorder.events.items == ["finished"])
+        try await session.close()  // Finished: nothing to close, no error.
+    }
+
+    /// Another peer's `Session1` signals, broadcast or sent to the app, are not the session's.
+    @Test func anotherPeersSessionSignalsAreIgnored() async throws {
+        let (broker, browser, proxy) = try await Self.start()
+        defer { broker.stopInBackground() }
+        let recorder = Recorder()
+        let session = try await proxy.browse(url: URL(string: "https://example.org/")!, delegate: recorder)
+        let open = try await browser.opens.next("Open")
+        let path = try #require(session.path)
+        let stranger = try broker.bus.connect()
+        let app = try BusName(proxy.connection.uniqueName)
+        let session1: InterfaceName = "org.activitybroker.Session1"
+        try stranger.emit(Signal(path: path, interface: session1, member: "WillOpenInBrowser"))
+        try stranger.emit(Signal(path: path, interface: session1, member: "Finished", destination: app))
+        // The stranger's signals reach the app before its answer to this.
+        _ = try await stranger.call(
+            MethodCall(destination: app, path: "/", interface: .peer, member: "Ping"), autoStart: false)
+        try browser.send("InitialLoadCompleted", details: ["success": .boolean(true)], for: open)
+        try await recorder.events.waitForCount(1)
+        #expect(recorder.events.items == ["completed true"])
+    }
+
     @Test func refusedCallsThrowTypedErrors() async throws {
         let (broker, _, proxy) = try await Self.start()
         defer { broker.stopInBackground() }

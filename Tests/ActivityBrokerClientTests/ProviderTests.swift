@@ -350,6 +350,132 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         #expect(outcome.results["error"] == .string(DBusError.disconnectedName))
     }
 
+    /// Regression: a broker that took the name over while the first registration round was
+    /// in flight was skipped by the owner watch (the round had not ended yet) and never got the
+    /// activities. The first broker is stopped so that the round is surely in flight when the
+    /// second one (`--replace`) takes the name.
+    @Test func aBrokerReplacedDuringTheFirstRoundGetsTheActivities() async throws {
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
+        let id = uniqueID("replaced")
+        let monitor = try ChildProcess(
+            executable: "dbus-monitor",
+            arguments: [
+                "--address", broker.bus.address,
+                "type='method_call',interface='org.activitybroker.Broker1',member='RegisterActivity'",
+            ])
+        defer { monitor.kill() }
+        _ = try await monitor.nextLine { $0.contains("NameLost") }
+        let first = broker.pid
+        Glibc.kill(first, SIGSTOP)
+        defer { Glibc.kill(first, SIGCONT) }
+        try await waitUntil("the broker to stop") { processState(first) == "T" }
+
+        let providerConnection = try broker.bus.connect()
+        let provider = ActivityProvider(connection: providerConnection)
+        let starting = Task {
+            try await provider.start([ProvidedActivity(id: id, name: "Replaced") { _ in .completed }])
+        }
+        _ = try await monitor.nextLine { $0.contains("member=RegisterActivity") }
+        try await broker.start(arguments: ["--replace"])
+        // A round trip to the bus on the provider's connection: it has seen the new owner.
+        _ = try await providerConnection.call(
+            MethodCall(destination: "org.freedesktop.DBus", path: "/", interface: .peer, member: "Ping"))
+        Glibc.kill(first, SIGCONT)
+
+        try await starting.value
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        #expect(try await client.registered().contains { $0.id == id }, "the new broker lacks \(id)")
+    }
+
+    /// Regression: a provider released without `close()` kept its object exported with an
+    /// `unowned` handler, so the next `Perform` on its path trapped the app's process.
+    @Test func performOnAProviderReleasedWithoutCloseIsAnErrorNotACrash() async throws {
+        let bus = try await TestBus.start()
+        defer { bus.stopInBackground() }
+        let id = uniqueID("released")
+        let providerConnection = try bus.connect()
+        do {
+            let provider = ActivityProvider(connection: providerConnection)
+            try await provider.start(
+                [ProvidedActivity(id: id, name: "Released") { _ in .completed }], register: false)
+        }
+        let stranger = try bus.connect()
+        let app = try BusName(providerConnection.uniqueName)
+        let direct = MethodCall(
+            destination: app, path: "/org/activitybroker/Provider", interface: ActivityProvider.interface,
+            member: "Perform",
+            body: [.string(id), .vardict(["url": .string("https://example.org/")]), .vardict([:])])
+        do {
+            _ = try await stranger.call(direct, autoStart: false)
+            Issue.record("Perform on a released provider was answered")
+        } catch {
+            #expect(error.name == DBusError.unknownObjectName, "\(error)")
+        }
+        // Still alive and answering.
+        _ = try await stranger.call(
+            MethodCall(destination: app, path: "/", interface: .peer, member: "Ping"), autoStart: false)
+    }
+
+    /// A provider released without `close()` does not leave the broker offering its activities.
+    @Test func aProviderReleasedWithoutCloseUnregistersItsActivities() async throws {
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
+        let id = uniqueID("dropped")
+        let providerConnection = try broker.bus.connect()
+        do {
+            let provider = ActivityProvider(connection: providerConnection)
+            try await provider.start([ProvidedActivity(id: id, name: "Dropped") { _ in .completed }])
+        }
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        try await waitUntil("\(id) unregistered", interval: .milliseconds(20)) {
+            (try? await client.registered())?.contains { $0.id == id } == false
+        }
+    }
+
+    /// Regression: the `activitiesChanged()` stream never finished when its connection ended.
+    @Test func theChangesStreamFinishesWhenTheConnectionCloses() async throws {
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
+        let connection = try broker.bus.connect()
+        let client = BrokerProxy(connection: connection, address: broker.bus.address)
+        let stream = client.activitiesChanged()
+        let ended = Inbox<Void>()
+        let listener = Task {
+            for await _ in stream {}
+            ended.put(())
+        }
+        defer { listener.cancel() }
+        _ = try await client.version()
+        connection.close()
+        try await ended.next("the stream to finish after its connection closed")
+    }
+
+    /// Another peer's broadcast of `ActivitiesChanged` is not the broker's.
+    @Test func theChangesStreamIgnoresAnotherPeersSignal() async throws {
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
+        let connection = try broker.bus.connect()
+        let client = BrokerProxy(connection: connection, address: broker.bus.address)
+        let changes = Inbox<Void>()
+        let stream = client.activitiesChanged()
+        let listener = Task {
+            for await _ in stream { changes.put(()) }
+        }
+        defer { listener.cancel() }
+        _ = try await client.version()
+        let stranger = try broker.bus.connect()
+        try stranger.emit(
+            Signal(
+                path: "/org/activitybroker/Broker1", interface: "org.activitybroker.Broker1",
+                member: "ActivitiesChanged"))
+        let app = try BusName(connection.uniqueName)
+        _ = try await stranger.call(
+            MethodCall(destination: app, path: "/", interface: .peer, member: "Ping"), autoStart: false)
+        _ = try await client.version()
+        #expect(changes.count == 0)
+    }
+
     @Test func closingTheProviderUnregistersItsActivities() async throws {
         let broker = try await BrokerHarness(bus: TestBus.start())
         defer { broker.stopInBackground() }
