@@ -46,7 +46,7 @@ let package = Package(
             dependencies: [
                 "DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport", "ReportTransport", "Locking",
             ]),
-        .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface"]),
+        .target(name: "ActivityBrokerClient", dependencies: ["DBus", "ActivityKit", "ActivityBrokerInterface", "Locking"]),
         .executableTarget(
             name: "activity-broker", dependencies: ["ActivityBroker", "Locking"], linkerSettings: staticRuntime),
         .systemLibrary(

@@ -28,7 +28,7 @@ ALLOWED = {
     "ReportTransport": {"CCurlLoader"},
     "ActivityBroker": {"DBus", "ActivityKit", "ActivityBrokerInterface", "SystemSupport", "ReportTransport",
                        "Locking"},
-    "ActivityBrokerClient": {"DBus", "ActivityKit", "ActivityBrokerInterface"},
+    "ActivityBrokerClient": {"DBus", "ActivityKit", "ActivityBrokerInterface", "Locking"},
     "Navigation": {"ActivityBrokerClient", "ActivityKit", "SystemSupport"},
     "TextPages": {"Navigation", "ActivityKit", "SystemSupport", "CCurl"},
     "TerminalUI": {"SystemSupport"},

@@ -2,7 +2,7 @@
 import ActivityBrokerInterface
 import ActivityKit
 import DBus
-import Foundation
+import Locking
 
 /// An activity an app offers, with the closure that performs it.
 public struct ProvidedActivity: Sendable {
@@ -100,7 +100,7 @@ public final class ActivityProvider: @unchecked Sendable {
     /// broker that is gone, so the round is run again.
     private var ownersDuringFirstRound: Set<String> = []
     /// `onRegistration`'s storage: set from any thread, read on the loop.
-    private let registrationHandler = LockedHandler<[String: BrokerError]>()
+    private let registrationHandler = Locked<(@Sendable ([String: BrokerError]) -> Void)?>(nil)
 
     /// Called on the loop after each registration round with the errors, if any (for logs).
     /// May be set from any thread; a round that has begun calls the handler it finds when it ends.
@@ -288,17 +288,5 @@ public final class ActivityProvider: @unchecked Sendable {
                 responder.reply([.string(failure.state.rawValue), .vardict(failure.resultValues)])
             }
         }
-    }
-}
-
-/// A handler behind a lock: set from any thread, called on the loop.
-final class LockedHandler<Argument>: @unchecked Sendable {
-    // Sendable: `stored` is read and written only between `lock.lock()` and `lock.unlock()`.
-    private let lock = NSLock()
-    private var stored: (@Sendable (Argument) -> Void)?
-
-    var value: (@Sendable (Argument) -> Void)? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

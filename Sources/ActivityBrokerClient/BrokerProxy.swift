@@ -264,14 +264,10 @@ public final class BrokerProxy: Sendable {
             let subscription = connection.addMatch(
                 Broker1.activitiesChanged.rule(sender: Broker1.busName.rawValue, path: Broker1.objectPath)
             ) { _ in continuation.yield() }
-            // Added and removed on the loop, in that order (one serial queue).
-            let end = LoopConfined<ConnectionEnd.Handler?>(nil, on: connection)
-            connection.queue.async {
-                end.value = ConnectionEnd.of(connection).add { continuation.finish() }
-            }
+            let end = connection.onEnd { continuation.finish() }
             continuation.onTermination = { _ in
                 connection.cancel(subscription)
-                connection.queue.async { end.value?.remove() }
+                connection.cancel(end)
             }
         }
     }
@@ -289,29 +285,6 @@ public final class BrokerProxy: Sendable {
             return try await connection.call(call, timeout: callTimeout, autoStart: true)
         } catch {
             throw BrokerError(error, address: address)
-        }
-    }
-}
-
-/// A value only ever read and written on one connection's loop, carried across an `@Sendable`
-/// boundary. `@unchecked Sendable` on that promise, which every access checks.
-final class LoopConfined<Value>: @unchecked Sendable {
-    private let connection: Connection
-    private var stored: Value
-
-    init(_ value: Value, on connection: Connection) {
-        self.connection = connection
-        stored = value
-    }
-
-    var value: Value {
-        get {
-            connection.assertOnLoop()
-            return stored
-        }
-        set {
-            connection.assertOnLoop()
-            stored = newValue
         }
     }
 }

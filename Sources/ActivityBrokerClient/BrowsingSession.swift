@@ -26,7 +26,7 @@ public final class BrowsingSession: @unchecked Sendable {
     private let connection: Connection
     private var signals: Subscription?
     private var brokerWatch: Subscription?
-    private var endHandler: ConnectionEnd.Handler?
+    private var endWatch: EndWatch?
     private var broker: String?
     private var early: [IncomingSignal] = []
     private var isFinished = false
@@ -56,7 +56,7 @@ public final class BrowsingSession: @unchecked Sendable {
             // With the connection, the session ends for the app: no signal, no answer to
             // Close can come any more. Before `Browse` has returned, its call fails with the
             // connection and `browse` throws: there is no session to finish.
-            endHandler = ConnectionEnd.of(connection).add { [self] in
+            endWatch = connection.onEnd { [self] in
                 if path != nil { finish() } else { stopListening() }
             }
         }
@@ -138,10 +138,10 @@ public final class BrowsingSession: @unchecked Sendable {
     private func stopListening() {
         if let signals { connection.cancel(signals) }
         if let brokerWatch { connection.cancel(brokerWatch) }
-        endHandler?.remove()
+        if let endWatch { connection.cancel(endWatch) }
         signals = nil
         brokerWatch = nil
-        endHandler = nil
+        endWatch = nil
         early.removeAll()
     }
 }

@@ -1,7 +1,6 @@
 // Collects the unicast Finished signals of this connection's jobs and hands them to waiters.
 import ActivityBrokerInterface
 import DBus
-import Foundation
 
 /// Waits for `Finished` of job paths.
 ///
@@ -13,13 +12,13 @@ import Foundation
 /// can never finish: every job it named (`expect`) and nobody has taken the outcome of yet
 /// gets a `failed` outcome at once, whether its waiter is already there or comes later (a new
 /// broker may own the name by then). When the connection ends (closed or lost), likewise: the
-/// waiter hears of that through `ConnectionEnd` while it has subscribers, and only then.
+/// waiter hears of that through `Connection.onEnd` while it has subscribers, and only then.
 final class JobWaiter: @unchecked Sendable {
     private let connection: Connection
     private var subscription: Subscription?
     private var ownerWatch: Subscription?
-    /// The `ConnectionEnd` handler, there while `subscription` is.
-    private var endHandler: ConnectionEnd.Handler?
+    /// The `Connection.onEnd` handler, there while `subscription` is.
+    private var endWatch: EndWatch?
     private var brokerOwner: String?
     /// Set once the owner watch reported the broker's current owner.
     private var ownerKnown = false
@@ -56,9 +55,7 @@ final class JobWaiter: @unchecked Sendable {
                     // Jobs live in the broker process: a new owner (or none) will not finish them.
                     if let previous, previous != owner { brokerLeft() }
                 }
-                endHandler = ConnectionEnd.of(connection).add { [weak self] in
-                    self?.endExpected(with: Self.connectionLost)
-                }
+                endWatch = connection.onEnd { [weak self] in self?.endExpected(with: Self.connectionLost) }
             }
             return subscribers
         }
@@ -72,8 +69,8 @@ final class JobWaiter: @unchecked Sendable {
                 self.subscription = nil
                 if let ownerWatch { connection.cancel(ownerWatch) }
                 ownerWatch = nil
-                endHandler?.remove()
-                endHandler = nil
+                if let endWatch { connection.cancel(endWatch) }
+                endWatch = nil
                 brokerOwner = nil
                 ownerKnown = false
                 finished.removeAll()
@@ -150,82 +147,5 @@ final class JobWaiter: @unchecked Sendable {
         } else {
             finished[signal.path] = outcome
         }
-    }
-}
-
-/// The end of a connection (`Connection.onEnd`: closed, lost or released) for the library's
-/// waiters — jobs, browsing sessions, signal streams — through one `onEnd` handler per
-/// connection, from which each waiter removes itself again when it no longer cares.
-///
-/// `Connection` keeps every `onEnd` handler until the connection ends and cannot remove one, so
-/// a handler of their own per proxy, session or stream would pile up on an app's long-lived
-/// connection. (A removable `onEnd` in `DBus` would make this table unnecessary.)
-///
-/// Loop-confined (`handlers`, `hasEnded`, `lastToken`): `add` and `remove` run on the
-/// connection's loop, and so does the end — or on the thread that released the connection's
-/// last reference, when nothing else can reach this watch. The table of watches is behind a
-/// lock. A watch leaves the table when its connection ends, before the connection's memory can
-/// be reused, so an `ObjectIdentifier` never names a later connection's watch.
-final class ConnectionEnd: @unchecked Sendable {
-    /// The watch of each live connection that has one.
-    private final class Table: @unchecked Sendable {
-        // Sendable: `watches` is read and written only between `lock.lock()` and `lock.unlock()`.
-        let lock = NSLock()
-        var watches: [ObjectIdentifier: ConnectionEnd] = [:]
-    }
-    private static let table = Table()
-
-    private var handlers: [Int: () -> Void] = [:]
-    private var lastToken = 0
-    private var hasEnded = false
-
-    private init() {}
-
-    /// The watch of `connection`, made (and its one `onEnd` handler added) on first use.
-    static func of(_ connection: Connection) -> ConnectionEnd {
-        let key = ObjectIdentifier(connection)
-        let (watch, isNew) = table.lock.withLock { () -> (ConnectionEnd, Bool) in
-            if let watch = table.watches[key] { return (watch, false) }
-            let watch = ConnectionEnd()
-            table.watches[key] = watch
-            return (watch, true)
-        }
-        if isNew {
-            connection.onEnd {
-                table.lock.withLock {
-                    if table.watches[key] === watch { table.watches.removeValue(forKey: key) }
-                }
-                watch.end()
-            }
-        }
-        return watch
-    }
-
-    /// A handler added with `add`, for removing it again.
-    struct Handler {
-        let watch: ConnectionEnd
-        let token: Int
-
-        /// Forgets the handler (no-op once it ran). On the loop.
-        func remove() { watch.handlers.removeValue(forKey: token) }
-    }
-
-    /// Calls `handler` once the connection has ended, at once if it already has. On the loop.
-    func add(_ handler: @escaping () -> Void) -> Handler {
-        lastToken += 1
-        if hasEnded {
-            handler()
-        } else {
-            handlers[lastToken] = handler
-        }
-        return Handler(watch: self, token: lastToken)
-    }
-
-    /// Runs every handler once, in the order they were added.
-    private func end() {
-        hasEnded = true
-        let waiting = handlers.sorted { $0.key < $1.key }
-        handlers.removeAll()
-        for (_, handler) in waiting { handler() }
     }
 }

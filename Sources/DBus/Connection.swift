@@ -57,8 +57,9 @@ public final class Connection: @unchecked Sendable {
     var knownOwners: [String: String?] = [:]
     var nameLostHandlers: [(BusName) -> Void] = []
     var disconnectHandlers: [() -> Void] = []
-    /// `onEnd`'s handlers, run once by `teardown`.
-    var endHandlers: [() -> Void] = []
+    /// `onEnd`'s handlers by `EndWatch` id (ids grow: sorted, they run in the order added),
+    /// run once by `teardown`.
+    var endHandlers: [Int: () -> Void] = [:]
 
     // Guarded by `idLock`: readable from any thread.
     let idLock = Lock()
@@ -202,12 +203,23 @@ public final class Connection: @unchecked Sendable {
     /// Calls `handler` on the loop once the connection has ended, however: `close()`, the bus
     /// lost, or the last reference gone (then on the releasing thread). At once if it already
     /// has. For state that waits on the connection and must not wait forever (a job's
-    /// `Finished`); `onDisconnect` is the bus lost alone.
-    public func onEnd(_ handler: @escaping () -> Void) {
+    /// `Finished`); `onDisconnect` is the bus lost alone. `cancel(_:)` with the returned watch
+    /// forgets the handler, so that waiters that come and go on a long-lived connection (one
+    /// per job, per stream) do not pile up until it ends.
+    @discardableResult
+    public func onEnd(_ handler: @escaping () -> Void) -> EndWatch {
+        let watch = EndWatch(id: nextID())
         let box = UncheckedBox(handler)
         perform {
-            if self.raw == nil { box.value() } else { self.endHandlers.append(box.value) }
+            if self.raw == nil { box.value() } else { self.endHandlers[watch.id] = box.value }
         }
+        return watch
+    }
+
+    /// Forgets a handler `onEnd` added; nothing once it ran. From any thread: after an `onEnd`
+    /// from the same thread, or on the loop, it is always the later of the two.
+    public func cancel(_ watch: EndWatch) {
+        perform { self.endHandlers.removeValue(forKey: watch.id) }
     }
 
     /// Called on the loop when libdbus reports the bus gone (the Local.Disconnected message).
@@ -248,9 +260,9 @@ public final class Connection: @unchecked Sendable {
         childResolvers.removeAll()
         disconnectHandlers.removeAll()
         nameLostHandlers.removeAll()
-        let ended = endHandlers
+        let ended = endHandlers.sorted { $0.key < $1.key }
         endHandlers.removeAll()
-        for handler in ended { handler() }
+        for (_, handler) in ended { handler() }
         backlogHandlers.removeAll()
     }
 

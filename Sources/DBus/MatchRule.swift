@@ -46,6 +46,11 @@ public struct Subscription: Hashable, Sendable {
     let id: Int
 }
 
+/// A handler added with `Connection.onEnd`, for `Connection.cancel(_:)`.
+public struct EndWatch: Hashable, Sendable {
+    let id: Int
+}
+
 extension String {
     /// Replaces every occurrence of `target` (avoids importing Foundation for this one call).
     func replacingOccurrences(_ target: String, with replacement: String) -> String {

@@ -17,6 +17,22 @@ import TestSupport
         _ = try await gone.next("the released connection to leave the bus")
     }
 
+    @Test("onEnd handlers run once, in the order added, when the connection closes; a cancelled one never, one added after at once")
+    func endHandlersRunInOrderUnlessCancelled() async throws {
+        let pair = try await BusPair.start()
+        let connection = try await offPool { try pair.bus.connect() }
+        let ran = Locked<[String]>([])
+        connection.onEnd { ran.withLock { $0.append("first") } }
+        let cancelled = connection.onEnd { ran.withLock { $0.append("cancelled") } }
+        connection.onEnd { ran.withLock { $0.append("second") } }
+        connection.cancel(cancelled)
+        connection.close()
+        let late = Inbox<Bool>()
+        connection.onEnd { late.put(true) }
+        #expect(try await late.next("a handler added after the end to run"))
+        #expect(ran.value == ["first", "second"])
+    }
+
     @Test func handlerMayCloseItsOwnConnection() async throws {
         let pair = try await BusPair.start()
         let closer = try pair.bus.connect()
