@@ -127,7 +127,10 @@ import Testing
         try await terminal.waitForScreen("the load") { $0.contains("q or Esc stops") }
         try await terminal.tmux(["resize-window", "-x", "100", "-y", "30"])
         let rule = String(repeating: "─", count: 99)
-        try await terminal.waitForScreen("the redraw at the new width") { $0.contains(rule) }
+        // Well before the load's 20 s timeout, after which the old loop drew anyway.
+        try await terminal.waitForScreen("the redraw at the new width", deadline: .seconds(10)) {
+            $0.contains(rule) && $0.contains("q or Esc stops")
+        }
         try await terminal.send("C-c")
         #expect(try await BrowseHardeningTests.exitStatus(world) == "EXIT=130\n")
     }
