@@ -109,14 +109,16 @@ struct BrowseView {
                     prompt
                         + (status
                             ?? (state.isLoading
-                                ? "Loading… q or Esc stops" : Self.help(linkCount: Self.shownLinkCount(state))))
+                                ? "Loading… q or Esc stops"
+                                : Self.help(linkCount: Self.shownLinkCount(state))))
                 ))
         }
 
         let room = max(0, size.rows - top.count - bottom.count)
         let start = min(max(0, scroll), max(0, body.count - room))
         let visible = Array(body.dropFirst(start).prefix(room))
-        return Array((top + visible + Array(repeating: "", count: room - visible.count) + bottom).prefix(size.rows))
+        return Array(
+            (top + visible + Array(repeating: "", count: room - visible.count) + bottom).prefix(size.rows))
     }
 
     /// The top bar, fitted to `width`: dismiss button, back and forward, the security
@@ -131,7 +133,8 @@ struct BrowseView {
         let buttonsWidth = DisplayWidth.of(dismiss) + 2 + DisplayWidth.of("‹ ›") + 2
         let buttons =
             styled(dismiss, TextStyle([.bold], foreground: tint)) + "  "
-            + styled("‹", state.canGoBack ? .bold : .dim) + " " + styled("›", state.canGoForward ? .bold : .dim)
+            + styled("‹", state.canGoBack ? .bold : .dim) + " "
+            + styled("›", state.canGoForward ? .bold : .dim)
             + "  "
         let indicator = Self.indicator(state.security)
         let indicatorWidth = indicator.isEmpty ? 0 : DisplayWidth.of(indicator) + 1
@@ -155,7 +158,8 @@ struct BrowseView {
         }
         if room < prefixMinimum {
             // Not even the domain fits: it is cut at its end with "…", never wrapped.
-            domain = DisplayWidth.truncate(domain, toWidth: max(1, width - indicatorWidth - DisplayWidth.of(port)))
+            domain = DisplayWidth.truncate(
+                domain, toWidth: max(1, width - indicatorWidth - DisplayWidth.of(port)))
             room = 0
         }
         let shownPrefix = DisplayWidth.truncateLeading(prefix, toWidth: max(0, room))
@@ -168,7 +172,10 @@ struct BrowseView {
     static func externalQuestion(_ target: String, width: Int) -> String {
         let target = TextSanitizer.sanitize(target)
         let forms = [
-            ("Open ", " outside the terminal, with the system's handler? y opens it, any other key does not."),
+            (
+                "Open ",
+                " outside the terminal, with the system's handler? y opens it, any other key does not."
+            ),
             ("Open ", " outside the terminal? y opens it, any other key does not."),
             ("Open ", "? y opens it, other keys do not."),
         ]

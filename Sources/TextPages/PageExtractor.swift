@@ -270,7 +270,8 @@ private struct ExtractionState {
                 OpenBlock(
                     elementID: id, boilerplate: boilerplateOpen > 0,
                     block: Block(
-                        name: name, parentID: parentID, containerID: containerID, articleID: innermostArticleID,
+                        name: name, parentID: parentID, containerID: containerID,
+                        articleID: innermostArticleID,
                         inMain: openIndices["main"]?.isEmpty == false, listMarker: marker)))
         }
     }

@@ -17,7 +17,9 @@ import Testing
 
     /// A world whose broker also offers Sleeper, an action that runs until it is cancelled.
     static func sleeperWorld() async throws -> BrowseTerminalTests.World {
-        try await BrowseTerminalTests.world(extraManifests: ["sleeper.json": shareTestManifests["sleeper.json"]!])
+        try await BrowseTerminalTests.world(extraManifests: [
+            "sleeper.json": shareTestManifests["sleeper.json"]!
+        ])
     }
 
     static func browse(
@@ -63,7 +65,9 @@ import Testing
         }
         try await terminal.send("Escape")
         try await terminal.waitForScreen("the cancel") { $0.contains("Cancelled: Sleeper") }
-        try await waitUntil("the broker to log the cancel") { world.broker.log.contains("test.sleeper cancelled") }
+        try await waitUntil("the broker to log the cancel") {
+            world.broker.log.contains("test.sleeper cancelled")
+        }
         try await terminal.send("q")
         #expect(try await BrowseHardeningTests.exitStatus(world) == "EXIT=0\n")
     }
@@ -82,7 +86,9 @@ import Testing
         }
         try await terminal.send("C-c")
         #expect(try await BrowseHardeningTests.exitStatus(world) == "EXIT=130\n")
-        try await waitUntil("the broker to log the cancel") { world.broker.log.contains("test.sleeper cancelled") }
+        try await waitUntil("the broker to log the cancel") {
+            world.broker.log.contains("test.sleeper cancelled")
+        }
     }
 
     /// Regression (item 3): a `<title>` over the broker's 4 KiB made the Action sheet fail, and
@@ -155,7 +161,8 @@ import Testing
 
     /// Regression (item 6): Ctrl-C on the browser window exited 0; a user cancel is 130.
     @Test func ctrlCOnTheBrowserWindowExits130() async throws {
-        let broker = try await BrokerHarness(bus: TestBus.start(), manifests: shareTestManifests, start: false)
+        let broker = try await BrokerHarness(
+            bus: TestBus.start(), manifests: shareTestManifests, start: false)
         defer { broker.stopInBackground() }
         broker.extraEnvironment.withLock { $0["DISPLAY"] = ":77" }
         try await broker.start()
@@ -186,7 +193,10 @@ import Testing
                     methods: [
                         Broker1.listRegistered.method(
                             .immediate { _ in
-                                [.vardictArray(ids.map { [RecordKey.id: .string($0), RecordKey.name: .string($0)] })]
+                                [
+                                    .vardictArray(
+                                        ids.map { [RecordKey.id: .string($0), RecordKey.name: .string($0)] })
+                                ]
                             })
                     ])
             ])

@@ -1,16 +1,17 @@
 // What `share browse` draws, at narrow widths and for huge pages: the address bar, the rows, the questions.
 import Foundation
 import Navigation
-@testable import TerminalUI
 import Testing
 
 @testable import ShareCLI
+@testable import TerminalUI
 
 @Suite struct BrowseViewTests {
     static let phishingHost = "accounts.google.com.verify-7f3a.session-check.attacker-example.com"
 
     static func view(columns: Int, rows: Int = 12) -> BrowseView {
-        BrowseView(size: TerminalSize(columns: columns, rows: rows), colors: .none, dismissTitle: "Done", tint: nil)
+        BrowseView(
+            size: TerminalSize(columns: columns, rows: rows), colors: .none, dismissTitle: "Done", tint: nil)
     }
 
     /// `line` without its SGR sequences: what the terminal shows.
@@ -18,14 +19,18 @@ import Testing
         line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
     }
 
-    static func state(_ url: String, title: String = "Sign in – Google Accounts", links: Int = 0) -> BrowseState {
+    static func state(_ url: String, title: String = "Sign in – Google Accounts", links: Int = 0)
+        -> BrowseState
+    {
         var state = BrowseState()
         let url = URL(string: url)!
         state.url = url
         state.title = title
         state.security = .secure
         state.address = SiteAddress(url: url)
-        state.links = (0..<links).map { PageLink(url: URL(string: "https://example.org/\($0)")!, text: "Link \($0)") }
+        state.links = (0..<links).map {
+            PageLink(url: URL(string: "https://example.org/\($0)")!, text: "Link \($0)")
+        }
         return state
     }
 
@@ -57,7 +62,8 @@ import Testing
 
     @Test func aHostThatFitsIsShownWhole() {
         let view = Self.view(columns: 100)
-        #expect(Self.plain(view.bar(Self.state("https://www.example.org/"))) == "[Done]  ‹ ›  🔒 www.example.org")
+        #expect(
+            Self.plain(view.bar(Self.state("https://www.example.org/"))) == "[Done]  ‹ ›  🔒 www.example.org")
     }
 
     /// Regression (share browse review, item 9): the question was clipped to the status line,
@@ -70,7 +76,8 @@ import Testing
         #expect(question.contains("ssh://files.example.net"), "\(question)")
         #expect(question.contains("y opens it"), "\(question)")
         #expect(question.contains("…"), "\(question)")
-        #expect(BrowseView.externalQuestion("mailto:a@example.org", width: 120).contains("mailto:a@example.org"))
+        #expect(
+            BrowseView.externalQuestion("mailto:a@example.org", width: 120).contains("mailto:a@example.org"))
         // Narrower than the host and the hint together: the hint still shows.
         #expect(BrowseView.externalQuestion(target, width: 45).hasSuffix("? y opens it, other keys do not."))
     }

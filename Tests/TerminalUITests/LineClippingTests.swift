@@ -20,7 +20,9 @@ import Testing
         let bold = "\u{1B}[1m"
         let reset = "\u{1B}[0m"
         #expect(DisplayWidth.clipStyled(bold + "hello" + reset, toWidth: 10) == bold + "hello" + reset)
-        #expect(DisplayWidth.clipStyled(bold + "hello" + reset + " world", toWidth: 7) == bold + "hello" + reset + " w" + reset)
+        #expect(
+            DisplayWidth.clipStyled(bold + "hello" + reset + " world", toWidth: 7) == bold + "hello" + reset
+                + " w" + reset)
         #expect(DisplayWidth.clipStyled("漢字漢字", toWidth: 5) == "漢字" + reset)
         // Whatever got through unsanitized is dropped: only CSI sequences are passed.
         #expect(DisplayWidth.clipStyled("a\u{1B}]0;title\u{07}b\u{202E}c", toWidth: 20) == "a]0;titlebc")
