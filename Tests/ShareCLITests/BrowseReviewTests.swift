@@ -141,6 +141,28 @@ import Testing
         #expect(try await BrowseHardeningTests.exitStatus(world) == "EXIT=130\n")
     }
 
+    /// Regression (item 7): Ctrl-Z in the page did nothing (raw mode makes it a byte).
+    @Test func ctrlZSuspendsTheSessionAndFgRedrawsIt() async throws {
+        let world = try await BrowseTerminalTests.world()
+        let site = try await LoopbackSite(pages: Self.pages)
+        let share = try BuiltProducts.executable("share")
+        // An interactive shell, for job control: it reports the stop, and `fg` continues.
+        let terminal = try await TmuxTerminal(
+            command: "PS1='$ ' bash --norc --noprofile -i", environment: world.environment)
+        try await terminal.waitForScreen("the prompt") { $0.contains("$") }
+        try await terminal.send("\(share) browse \(site.url("a.html"))", "Enter")
+        try await terminal.waitForScreen("the page") { $0.contains("Page A") && $0.contains("[Done]") }
+        try await terminal.send("C-z")
+        try await terminal.waitForScreen("the stopped job") { $0.contains("Stopped") }
+        try await terminal.send("fg", "Enter")
+        try await terminal.waitForScreen("the page again") { $0.contains("Page A") && $0.contains("[Done]") }
+        try await terminal.send("q")
+        // Typed before share left, the command's letters would be keys of the page.
+        try await terminal.waitForScreen("the shell") { !$0.contains("[Done]") }
+        try await terminal.send("echo EXIT=$?", "Enter")
+        try await terminal.waitForScreen("the exit") { $0.contains("EXIT=0") }
+    }
+
     /// Regression (item 5): `FileHandle.write` trapped on EPIPE, which a closed pipe gives
     /// when SIGPIPE is ignored from exec (`share activities | head -1` under systemd).
     @Test func aClosedPipeWithSIGPIPEIgnoredEndsShareQuietly() async throws {
