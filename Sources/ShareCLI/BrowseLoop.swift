@@ -8,9 +8,9 @@ import TerminalUI
 ///
 /// Keys are read all the time, also while a page loads or an activity runs: q or Esc stops
 /// the load (cancels the activity), Ctrl-C stops it and ends the session. Ctrl-Z suspends,
-/// and a resize or `fg` redraws, whatever is going on. Links are followed by number and Enter (a digit alone only
-/// types); a link that would leave the terminal for the system's handler (`ssh:`, `smb:`,
-/// `mailto:`, any scheme but http and https) is opened only after a `y`.
+/// and a resize or `fg` redraws, whatever is going on. Links are followed by number and
+/// Enter (a digit alone only types); a link that would leave the terminal for the system's
+/// handler (`ssh:`, `smb:`, `mailto:`, any scheme but http and https) is opened only after a `y`.
 struct BrowseLoop {
     let session: NavigationSession
     let terminal: Terminal

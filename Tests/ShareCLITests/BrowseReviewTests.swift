@@ -1,4 +1,4 @@
-// Regressions from the review of `share browse` and share's output: the address bar, keys while an activity runs, titles, pipes, exits, completion.
+// Regressions from the review of share browse and share's output (address bar, keys, titles, pipes, exits).
 import ActivityBrokerInterface
 import DBus
 import Foundation

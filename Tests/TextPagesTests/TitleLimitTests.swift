@@ -14,8 +14,8 @@ import Testing
         let family: Character = "👩‍👩‍👧‍👦"
         let title = "Title " + String(repeating: String(family), count: 1_000)
         let metadata = PageExtractor.extract(
-            html:
-                "<html><head><title>\(title)</title><meta property=\"og:title\" content=\"\(title)\"></head></html>",
+            html: "<html><head><title>\(title)</title>"
+                + "<meta property=\"og:title\" content=\"\(title)\"></head></html>",
             url: URL(string: "https://example.org/")!)
         let clipped = try #require(metadata.title)
         #expect(clipped.utf8.count <= Items.maxTitleLength)
