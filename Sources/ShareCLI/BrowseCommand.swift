@@ -30,6 +30,7 @@ enum BrowseCommand {
         var brokerProblem: String?
         var broker: BrokerProxy?
         do { broker = try BrokerProxy.connect(bus: bus) } catch { brokerProblem = "\(error)" }
+        let offering = broker.map { RecordingOffering($0) }
         let configuration = NavigationConfiguration(
             dismissButtonStyle: .done, entersReaderIfAvailable: true, router: router)
         let terminal = Terminal()
@@ -41,11 +42,11 @@ enum BrowseCommand {
                 if interactive { notices.post(notice) } else { Output.error("share: \(notice)") }
             })
         let session = NavigationSession(
-            url: url, configuration: configuration, loader: loader, offering: broker)
+            url: url, configuration: configuration, loader: loader, offering: offering)
         guard interactive else { return try await printOnce(session) }
         var loop = BrowseLoop(
             session: session, terminal: terminal, configuration: configuration, brokerProblem: brokerProblem,
-            notices: notices)
+            notices: notices, offering: offering)
         return try await loop.run()
     }
 

@@ -74,7 +74,7 @@ enum HelpText {
         A link's number then Enter follows it (another scheme than http(s) asks y first);
         arrows/j/k scroll a line, PgUp/PgDn/Space a page, g/G the top/bottom; b/f back and
         forward, a the Action sheet, o the browser, r the reader, q or Esc done; while a
-        page loads, q or Esc stops it and Ctrl-C quits.
+        page loads or an activity runs, q or Esc stops it and Ctrl-C quits (exit 130).
         """,
         "open": """
         share open URL [--json] — route URL: web pages to the browser window (or 'share

@@ -1,5 +1,6 @@
 // Writes to standard output and error without stdio buffering, every line sanitized.
 import Foundation
+import Glibc
 import TerminalUI
 
 /// The one way `share` prints. Nearly everything it prints carries text from elsewhere —
@@ -7,19 +8,54 @@ import TerminalUI
 /// `TextSanitizer`: no escape sequence, control character or bidi override reaches the
 /// terminal, in any mode (a terminal, `TERM=dumb`, a pipe). JSON is escaped first
 /// (`TextSanitizer.escapingJSON`), so the sanitizer finds nothing to change in it.
+///
+/// Lines go out with write(2), not `FileHandle.write(_: Data)`: that one traps on EPIPE,
+/// which is what a closed pipe gives when SIGPIPE is ignored (`share activities | head -1`
+/// under systemd, after `trap '' PIPE`, or once share ignores it itself for its children).
+/// A reader that went away ends share quietly with `ShareExit.brokenPipe`, the status a
+/// shell reports for a writer SIGPIPE killed.
 enum Output {
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((sanitized(text) + "\n").utf8))
+        write(sanitized(text) + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes a message to standard error.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((sanitized(text) + "\n").utf8))
+        write(sanitized(text) + "\n", to: STDERR_FILENO)
     }
 
     /// `text` with each line sanitized; the line breaks kept.
     static func sanitized(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { TextSanitizer.sanitize(String($0)) }.joined(separator: "\n")
+    }
+
+    /// Writes all of `text` to `descriptor`, through short writes, EINTR and a non-blocking
+    /// descriptor's EAGAIN. On EPIPE it exits with `ShareExit.brokenPipe` and says nothing
+    /// (there is nobody to tell: standard error may be the same pipe). Any other error drops
+    /// the rest: printing has no better place to report it.
+    static func write(_ text: String, to descriptor: Int32) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            switch written < 0 ? errno : 0 {
+            case EINTR:
+                continue
+            case EAGAIN:
+                var descriptorPoll = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&descriptorPoll, 1, 1000)
+            case EPIPE:
+                exit(ShareExit.brokenPipe.rawValue)
+            default:
+                return
+            }
+        }
     }
 }

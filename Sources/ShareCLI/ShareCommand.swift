@@ -1,6 +1,7 @@
 // Runs a parsed share invocation against the broker and turns the result into an exit status.
 import ActivityBrokerClient
 import ActivityBrokerInterface
+import ActivityKit
 import DBus
 import Foundation
 
@@ -11,6 +12,10 @@ public enum ShareExit: Int32, Sendable {
     case usage = 2
     case unreachable = 3
     case cancelled = 130
+    /// Standard output or error was a pipe whose reader went away (EPIPE): share stops quietly
+    /// with 128 + SIGPIPE, what a shell reports for a writer SIGPIPE killed, also when
+    /// SIGPIPE is ignored and the write fails instead.
+    case brokenPipe = 141
 }
 
 /// The `share` command.
@@ -57,7 +62,11 @@ public enum ShareCommand {
             return .completed
         case .completeIDs:
             let broker = try BrokerProxy.connect(bus: bus)
-            for activity in try await broker.registered() { Output.line(activity.id) }
+            // bash's `compgen -W` expands $(…), backticks and $VAR in its word list: an id as a
+            // fake broker sent it would run code on Tab. Only ids the registry could hold go out.
+            for activity in try await broker.registered() where (try? ActivityID(activity.id)) != nil {
+                Output.line(activity.id)
+            }
             return .completed
         case .list(let url, let title, let json, let locale):
             let items = try validatedItems(url: url, title: title, text: nil)

@@ -14,7 +14,8 @@ enum WindowCommand {
 
     /// Opens the window and waits for it to close: exit 0. Nil when there is no window to be
     /// had (no broker, or it answers `Unavailable`: no browser service, no display of its
-    /// own), so that the caller browses in the terminal instead. Ctrl-C closes the window.
+    /// own), so that the caller browses in the terminal instead. Ctrl-C closes the window
+    /// and exits 130.
     static func run(url: URL, bus: BusAddress) async throws -> ShareExit? {
         let broker: BrokerProxy
         do {
@@ -30,11 +31,23 @@ enum WindowCommand {
         } catch {
             throw ShareFailure(error)
         }
+        let interrupted = Interrupted()
         let interrupt = InterruptHandler(flushing: broker) {
+            interrupted.set()
             Task { try? await session.close() }
         }
         defer { interrupt.stop() }
         await session.finished()
-        return .completed
+        // A window the user closed is done; one Ctrl-C closed is a cancel (API.md §8: 130).
+        return interrupted.isSet ? .cancelled : .completed
+    }
+
+    /// Whether Ctrl-C closed the window: set on the interrupt handler's queue, read after
+    /// the session ended. `@unchecked Sendable`: `value` is only touched under `lock`.
+    private final class Interrupted: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
     }
 }

@@ -60,6 +60,70 @@ public enum DisplayWidth {
         return width >= ellipsisWidth ? result + ellipsis : result
     }
 
+    /// Clips `text` to at most `width` columns keeping its END, starting with `ellipsis` when
+    /// something was cut: for a host's prefix, whose last labels sit next to the registrable
+    /// domain and say the most.
+    public static func truncateLeading(_ text: String, toWidth width: Int, ellipsis: String = "…") -> String {
+        guard width > 0 else { return "" }
+        if of(text) <= width { return text }
+        let ellipsisWidth = of(ellipsis)
+        let room = width >= ellipsisWidth ? width - ellipsisWidth : width
+        var kept: [Character] = []
+        var used = 0
+        for character in text.reversed() {
+            let w = of(character)
+            if used + w > room { break }
+            kept.append(character)
+            used += w
+        }
+        let tail = String(kept.reversed())
+        return width >= ellipsisWidth ? ellipsis + tail : tail
+    }
+
+    /// Clips a line that carries its own SGR styling (CSI sequences around sanitized text) to
+    /// at most `width` columns: the sequences take no column and are all kept, so colours stay
+    /// balanced; text past the width is dropped and a reset ends a clipped line. The last
+    /// defence of a full-screen frame, so that no row can wrap onto the next one. Only CSI
+    /// sequences are kept; any other control or bidi scalar (`TextSanitizer.isUnsafe`) is dropped.
+    public static func clipStyled(_ line: String, toWidth width: Int) -> String {
+        let scalars = Array(line.unicodeScalars)
+        var result = ""
+        var used = 0
+        var clipped = false
+        var text = String.UnicodeScalarView()
+        /// Adds the text gathered since the last sequence, as far as it fits.
+        func flushText() {
+            for character in String(text) {
+                let w = of(character)
+                if clipped || used + w > width {
+                    clipped = true
+                    break
+                }
+                result.append(character)
+                used += w
+            }
+            text = String.UnicodeScalarView()
+        }
+        var i = 0
+        while i < scalars.count {
+            if scalars[i] == "\u{1B}", i + 1 < scalars.count, scalars[i + 1] == "[" {
+                flushText()
+                var end = i + 2
+                while end < scalars.count, !(0x40...0x7E).contains(scalars[end].value) { end += 1 }
+                end = min(end + 1, scalars.count)
+                result.unicodeScalars.append(contentsOf: scalars[i..<end])
+                i = end
+            } else {
+                // Anything else a terminal would act on never gets through, sanitized or not.
+                if !TextSanitizer.isUnsafe(scalars[i]) { text.append(scalars[i]) }
+                i += 1
+            }
+        }
+        flushText()
+        if clipped { result += "\u{1B}[0m" }
+        return result
+    }
+
     /// Pads `text` with spaces on the right to exactly `width` columns (clipping first).
     public static func pad(_ text: String, toWidth width: Int) -> String {
         let clipped = truncate(text, toWidth: width)

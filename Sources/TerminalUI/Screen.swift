@@ -58,6 +58,17 @@ public struct Screen: Sendable {
         }
     }
 
+    /// Clears `row` and writes `styled`, a line already sanitized and styled by the caller
+    /// (`TextStyle.apply`), clipped so it ends before the right edge: the line can never wrap
+    /// onto the row below, whatever width the caller thought it had. One column is always
+    /// left free, as `put` does on the last row, so that no terminal's pending-wrap rule applies.
+    public mutating func styledLine(_ styled: String, row: Int) {
+        guard row >= 0, row < size.rows else { return }
+        move(row: row)
+        output += "\u{1B}[2K"
+        output += DisplayWidth.clipStyled(styled, toWidth: size.columns - 1)
+    }
+
     /// Appends raw escape sequences or text that is known to be safe (not sanitized).
     public mutating func appendRaw(_ sequence: String) {
         output += sequence

@@ -1,5 +1,6 @@
 // PageExtractor: reads title, canonical URL, Open Graph tags, links and reader text out of HTML.
 
+import ActivityKit
 import Foundation
 import Navigation
 
@@ -71,6 +72,27 @@ public enum PageExtractor {
             let scheme = resolved.scheme?.lowercased(), !URLRouter.unsafeSchemes.contains(scheme)
         else { return nil }
         return resolved
+    }
+
+    /// The longest title kept, in UTF-8 bytes: what the broker accepts (`Items.maxTitleLength`,
+    /// API.md §2). A longer `<title>` made every share of the page fail.
+    public static let maximumTitleBytes = Items.maxTitleLength
+
+    /// `title` clipped to `maximumTitleBytes` at a Character boundary, ending with "…" when
+    /// something was cut (the ellipsis counts towards the limit).
+    public static func clippedTitle(_ title: String) -> String {
+        guard title.utf8.count > maximumTitleBytes else { return title }
+        let ellipsis = "…"
+        let room = maximumTitleBytes - ellipsis.utf8.count
+        var result = ""
+        var used = 0
+        for character in title {
+            let size = character.utf8.count
+            if used + size > room { break }
+            result.append(character)
+            used += size
+        }
+        return result + ellipsis
     }
 
     /// `text` with runs of whitespace (including no-break spaces) made one space, and trimmed.
@@ -248,7 +270,8 @@ private struct ExtractionState {
                 OpenBlock(
                     elementID: id, boilerplate: boilerplateOpen > 0,
                     block: Block(
-                        name: name, parentID: parentID, containerID: containerID, articleID: innermostArticleID,
+                        name: name, parentID: parentID, containerID: containerID,
+                        articleID: innermostArticleID,
                         inMain: openIndices["main"]?.isEmpty == false, listMarker: marker)))
         }
     }
@@ -261,7 +284,8 @@ private struct ExtractionState {
         let value = PageExtractor.collapsingWhitespace(content)
         guard !value.isEmpty else { return }
         switch key {
-        case "og:title" where metadata.openGraphTitle == nil: metadata.openGraphTitle = value
+        case "og:title" where metadata.openGraphTitle == nil:
+            metadata.openGraphTitle = PageExtractor.clippedTitle(value)
         case "og:description" where metadata.openGraphDescription == nil:
             metadata.openGraphDescription = value
         case "og:site_name" where metadata.openGraphSiteName == nil: metadata.openGraphSiteName = value
@@ -353,7 +377,7 @@ private struct ExtractionState {
         if !stack.isEmpty { pop(to: 0) }
         finishLink()
         if let title = titleText.map(PageExtractor.collapsingWhitespace), !title.isEmpty {
-            metadata.title = title
+            metadata.title = PageExtractor.clippedTitle(title)
         }
         if let href = canonicalHref, let url = PageExtractor.resolve(href, against: baseURL),
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
@@ -416,9 +440,7 @@ private struct ExtractionState {
             chosen = blocks.filter { $0.containerID == cluster }
         }
         let title =
-            metadata.openGraphTitle ?? titleText.map(PageExtractor.collapsingWhitespace).flatMap {
-                $0.isEmpty ? nil : $0
-            }
+            metadata.openGraphTitle ?? metadata.title
             ?? blocks.first(where: { $0.name == "h1" })?.text
         if let first = chosen.first, first.text == title { chosen.removeFirst() }
         guard !chosen.isEmpty else { return nil }

@@ -105,8 +105,8 @@ final class LoopbackSite: @unchecked Sendable {
         var xdgOpenRecord: String { root + "/xdg-open.args" }
     }
 
-    static func world() async throws -> World {
-        var manifests: [String: String] = [:]
+    static func world(extraManifests: [String: String] = [:]) async throws -> World {
+        var manifests: [String: String] = extraManifests
         for name in ["telegram.json", "open-in-browser.json"] {
             manifests[name] = try String(
                 contentsOfFile: repositoryRoot + "/extensions/" + name, encoding: .utf8)
