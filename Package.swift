@@ -78,7 +78,7 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .target(name: "TextPages", dependencies: ["Navigation", "CCurl"]),
+        .target(name: "TextPages", dependencies: ["Navigation", "ActivityKit", "CCurl"]),
         // libcurl's header for ReportTransport, the library itself loaded by dlopen when a report
         // is sent: linked, it and its thirty dependencies cost the broker ~5.5 MB of RSS from start.
         .target(name: "CCurlLoader"),
