@@ -47,6 +47,46 @@ import Testing
         #expect(try await fixture.title(window: window) == "Launcher")
     }
 
+    /// While the system opener is still busy with a launch the page's click asked for, another
+    /// click launches nothing; once it is done, a click launches again.
+    @Test func aWindowRunsOneLaunchAtATime() async throws {
+        let fixture = try await BrowserFixture()
+        // An opener that records its URL, then holds on until the test lets it go (bounded).
+        let release = fixture.directory + "/release-opener"
+        try """
+        #!/bin/sh
+        echo "$1" >> '\(fixture.opened)'
+        i=0
+        while [ ! -e '\(release)' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+        rm -f '\(release)'
+
+        """.write(toFile: fixture.directory + "/opener", atomically: true, encoding: .utf8)
+        chmod(fixture.directory + "/opener", 0o755)
+        try await fixture.open(fixture.url("/mail"))
+        _ = try await fixture.nextEvent()
+        let pid = try await fixture.browserPID()
+        let window = try await fixture.window(pid: pid)
+        try await fixture.waitForTitle("Mail Link", window: window)
+        try await fixture.click(window: window, x: 400, y: 300)
+        try await waitUntil("the first launch", interval: .milliseconds(50)) { fixture.openedURLs.count == 1 }
+        try await fixture.click(window: window, x: 400, y: 300)
+        try await waitUntil("the second click's drop", deadline: .seconds(30), interval: .milliseconds(50)) {
+            fixture.browserLog.contains("dropped a launch of 'mailto:' while another runs")
+        }
+        #expect(fixture.openedURLs.count == 1)
+        FileManager.default.createFile(atPath: release, contents: nil)
+        try await waitUntil("the opener to end", deadline: .seconds(30), interval: .milliseconds(50)) {
+            !FileManager.default.fileExists(atPath: release)
+        }
+        try await waitUntil(
+            "a launch after the opener ended", deadline: .seconds(30), interval: .milliseconds(100)
+        ) {
+            if fixture.openedURLs.count < 2 { try await fixture.click(window: window, x: 400, y: 300) }
+            return fixture.openedURLs.count == 2
+        }
+        FileManager.default.createFile(atPath: release, contents: nil)
+    }
+
     /// An attachment opened as the first load, a type no page shows, and a `<a download>` the
     /// page clicks by script: nothing is written to the download directory or anywhere else.
     @Test func downloadsAreRefusedAndNothingIsSaved() async throws {
