@@ -57,12 +57,14 @@ public enum BrowserApplication {
             body: [
                 .string(Browser1.busName.rawValue), .uint32(Connection.NameRequestFlags.doNotQueue.rawValue),
             ])
+        // Built here: a closure formed inside the reply handler would inherit the main actor's
+        // isolation and trap when run on the bus loop (as the sheet's did, whenever there was
+        // no display).
+        let displayNote = displayError.map { " (\($0))" } ?? ""
         connection.call(request) { result in
             switch result {
             case .success(let values) where values.first?.uint32 == 1:
-                BrowserLog.write(
-                    "serving \(Browser1.busName) as \(connection.uniqueName)\(displayError.map { " (\($0))" } ?? "")"
-                )
+                BrowserLog.write("serving \(Browser1.busName) as \(connection.uniqueName)\(displayNote)")
             case .success:
                 BrowserLog.write("\(Browser1.busName) is already owned: exiting")
                 exit(0)

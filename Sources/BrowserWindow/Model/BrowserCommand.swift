@@ -32,6 +32,34 @@ public enum BrowserStrings {
             """
     }
 
+    public static let pageStoppedTitle = "Page Stopped"
+
+    /// The page shown in place of one whose web process ended (`webProcessProblem`'s reason).
+    public static func webProcessErrorPage(reason: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html><head><meta charset="utf-8"><title>\(pageStoppedTitle)</title>
+        <style>
+        :root { color-scheme: light dark; }
+        body { font: 16px/1.5 sans-serif; max-width: 36em; margin: 4em auto; padding: 0 1.5em; }
+        h1 { font-size: 1.5em; }
+        </style></head>
+        <body><h1>This page stopped</h1>
+        <p>The page could not go on: \(ReaderArticle.escape(reason)). Reload it to try again.</p>
+        </body></html>
+        """
+    }
+
+    /// Why a web process ended, from `WebKitWebProcessTerminationReason`.
+    public static func webProcessProblem(_ reason: UInt32) -> String {
+        switch reason {
+        case 0: "it crashed"
+        case 1: "it used too much memory"
+        case 2: "it was stopped"
+        default: "it ended"
+        }
+    }
+
     /// Why a certificate was refused, from GIO's `GTlsCertificateFlags` bits.
     public static func certificateProblem(_ flags: UInt32) -> String {
         var problems: [String] = []

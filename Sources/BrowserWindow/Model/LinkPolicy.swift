@@ -10,8 +10,12 @@ public enum LinkDecision: Sendable, Equatable {
     case loadHere(URL)
     /// Stop it and hand `url` to the system opener (`mailto:`, `tel:`, other apps' schemes).
     case openExternally(URL)
-    /// Stop it; `reason` is logged.
+    /// Stop it; `reason` is logged (it names the URL only as `LoggedURL`).
     case discard(reason: String)
+    /// Stop a launch of another app's `scheme` that no click asked for (a frame's `src`, a
+    /// redirect, a timer): dropped, with at most a debug line naming the scheme, since a page
+    /// can ask for these without limit.
+    case dropLaunch(scheme: String)
 }
 
 /// Routes the page's navigations like `share open` (Navigation's `URLRouter`): http(s) stays
@@ -29,7 +33,17 @@ public struct LinkPolicy: Sendable {
     /// - `userInitiated`: a link click or a user gesture. Discarded schemes (`data:`, `about:`,
     ///   `blob:`…) are dropped only then: a page's own frames load them without a gesture, and
     ///   WebKit itself refuses top-level `data:` navigations by script.
-    public func decide(url: URL?, source: URL?, newWindow: Bool, userInitiated: Bool) -> LinkDecision {
+    /// - `userGesture`: WebKit says a user's input is being handled (`is_user_gesture`), which a
+    ///   script's synthetic click is not; `userInitiated` when not given.
+    /// - `redirect`: the server redirected a load here.
+    ///
+    /// Another app is launched only for a user gesture that is not a redirect: a page cannot
+    /// launch handler apps by itself (a hidden `<iframe src="steam://…">`, a 302 to `myapp:`, a
+    /// timer setting `location`).
+    public func decide(
+        url: URL?, source: URL?, newWindow: Bool, userInitiated: Bool, userGesture: Bool? = nil,
+        redirect: Bool = false
+    ) -> LinkDecision {
         guard let url else { return .discard(reason: "the navigation has no URL") }
         let outcome = router.route(url, from: source)
         switch outcome.action {
@@ -39,13 +53,17 @@ public struct LinkPolicy: Sendable {
             }
             return newWindow ? .loadHere(url) : .proceed
         case .systemAction(let rewritten):
+            guard userGesture ?? userInitiated, !redirect else {
+                return .dropLaunch(scheme: url.scheme?.lowercased() ?? "")
+            }
             return .openExternally(rewritten ?? url)
-        case .discarded(let reason):
+        case .discarded:
             let scheme = url.scheme?.lowercased() ?? ""
             if !newWindow, !userInitiated, !URLRouter.unsafeSchemes.contains(scheme) || scheme == "data" {
                 return .proceed
             }
-            return .discard(reason: reason)
+            // Not the router's reason: it quotes the whole URL, and the log gets scheme and site.
+            return .discard(reason: "\(LoggedURL(url)) is not a URL a page may open")
         }
     }
 }

@@ -21,6 +21,10 @@ final class BrowserSession {
     private let opener: any URLOpening
     private let onClosed: (BrowserSession) -> Void
     private var finished = false
+    /// A launch the page asked for is with the system opener: the page gets one at a time,
+    /// and what it asks for meanwhile is dropped.
+    private var pageOpenerRunning = false
+    private var triggers = TriggerLimiter()
 
     init(
         request: BrowserRequest, engine: WebEngine, opener: any URLOpening,
@@ -46,8 +50,9 @@ final class BrowserSession {
             self.send(.willOpenInBrowser)
             self.openExternally(url)
         }
-        window.onOpenExternally = { [weak self] url in self?.openExternally(url) }
+        window.onOpenExternally = { [weak self] url in self?.openForPage(url) }
         window.onRedirect = { [weak self] target, page in self?.redirected(to: target, page: page) }
+        window.onPageCommitted = { [weak self] in self?.triggers.newPage() }
         window.present(startupID: request.options.activationToken, transientFor: request.parentWindow)
         if request.options.reportsClickActivation {
             window.watchActivation(within: Browser1.activationWindow) { [weak self] active in
@@ -81,9 +86,12 @@ final class BrowserSession {
     }
 
     /// Tells the broker of a redirect only when it looks like a Private Click Measurement
-    /// trigger (§11); other redirects are the user's browsing and stay here.
+    /// trigger (§11); other redirects are the user's browsing and stay here. `TriggerLimiter`
+    /// bounds what a page can make the broker hear.
     private func redirected(to target: String, page: String) {
-        guard !finished, let trigger = AttributionRedirect(target: target, page: page) else { return }
+        guard !finished, let trigger = AttributionRedirect(target: target, page: page),
+            triggers.admit(url: trigger.url, page: trigger.page)
+        else { return }
         send(.attributionTrigger(url: trigger.url, page: trigger.page))
     }
 
@@ -98,14 +106,26 @@ final class BrowserSession {
         share(window.parentWindowHandle, items, options)
     }
 
-    private func openExternally(_ url: URL) {
+    /// A launch the page's click asked for: at most one at a time, so that a page cannot
+    /// stack up handler apps faster than they start.
+    private func openForPage(_ url: URL) {
+        guard !pageOpenerRunning else {
+            BrowserLog.debug("dropped a launch of '\(url.scheme?.lowercased() ?? ""):' while another runs")
+            return
+        }
+        pageOpenerRunning = true
+        openExternally(url) { [weak self] in self?.pageOpenerRunning = false }
+    }
+
+    private func openExternally(_ url: URL, then done: @escaping @MainActor () -> Void = {}) {
         let opener = opener
         Task.detached {
             do {
                 try await opener.open(url)
             } catch {
-                BrowserLog.write("cannot open \(url.absoluteString): \(error)")
+                BrowserLog.write("cannot open \(LoggedURL(url)): \(error)")
             }
+            await MainActor.run { done() }
         }
     }
 }

@@ -13,7 +13,8 @@ final class ReaderPane {
     private let engine: WebEngine
     private var articleView: Widget?
 
-    var onLink: (URL) -> Void = { _ in }
+    /// A link clicked in the article, and whether WebKit saw the user's gesture for it.
+    var onLink: (_ url: URL, _ userGesture: Bool) -> Void = { _, _ in }
 
     init(engine: WebEngine, pageView: Widget) {
         self.engine = engine
@@ -58,7 +59,7 @@ final class ReaderPane {
         else { return 0 }
         webkit_policy_decision_ignore(decision.assumingMemoryBound(to: WebKitPolicyDecision.self))
         showPage()
-        onLink(url)
+        onLink(url, webkit_navigation_action_is_user_gesture(action) != 0)
         return 1
     }
 }

@@ -25,6 +25,7 @@ final class WebEngine {
         // A certificate error fails the load (WebKit's default, spelled out): the window then
         // shows its error page, never the page.
         webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        Self.refuseDownloads(on: session)
         contentManager = webkit_user_content_manager_new()
         blockers = ContentBlockers(
             sources: ContentBlockerSources(environment: environment), storePath: paths.compiledFilters,
@@ -32,10 +33,26 @@ final class WebEngine {
         installBarCollapse()
     }
 
+    /// Cancels every download as it starts: the browser saves nothing to disk for a page.
+    /// WebKit would otherwise write `<a download>` links and `Content-Disposition: attachment`
+    /// responses to ~/Downloads without asking (the windows also refuse such responses in
+    /// their response policy; this catches what starts as a download).
+    private static func refuseDownloads(on session: OpaquePointer) {
+        // download-started(WebKitNetworkSession*, WebKitDownload*)
+        GtkSignals.connectWords(UnsafeMutableRawPointer(session), "download-started", arguments: 1) { words in
+            guard let download = words.pointer(at: 0).map(OpaquePointer.init) else { return 0 }
+            let uri = webkit_download_get_request(download).flatMap { webkit_uri_request_get_uri($0) }
+            BrowserLog.write("refused a download from \(LoggedURL(uri.map { String(cString: $0) } ?? ""))")
+            webkit_download_cancel(download)
+            return 0
+        }
+    }
+
     /// Adds `BarCollapse.script` to every top frame and routes its messages to the listeners.
     private func installBarCollapse() {
         let script = webkit_user_script_new_for_world(
-            BarCollapse.script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END,
+            BarCollapse.script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+            WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END,
             BarCollapse.world, nil, nil)
         webkit_user_content_manager_add_script(contentManager, script)
         webkit_user_script_unref(script)

@@ -31,8 +31,37 @@ PAGES = {
               "'Top' : scrollY + innerHeight >= document.documentElement.scrollHeight - 1 ? 'Bottom' : "
               "'Scrolled'; });</script>" + "".join(
                   f"<p style='font-size:32px'>Line {i} of a long page.</p>" for i in range(1, 121))),
+    # Tries to launch other apps without a click: a hidden frame's src, a frame redirected to
+    # another scheme, a timer setting location. The top half is a mailto: link, the bottom half a
+    # link redirected to another scheme (a click, but a redirect).
+    "/launch": ("Launcher", '<iframe style="display:none" src="steam://frame"></iframe>'
+                '<iframe style="display:none" src="/redirect-to?framejump%3A%2F%2Fx"></iframe>'
+                "<script>setInterval(() => { location.href = 'timerapp://tick'; }, 100);</script>"
+                '<a href="mailto:someone@example.org" style="display:block;position:fixed;left:0;right:0;'
+                'top:0;height:50%;font-size:40px">Write to someone</a>'
+                '<a href="/redirect-to?clickjump%3A%2F%2Fx" style="display:block;position:fixed;left:0;'
+                'right:0;bottom:0;height:50%;font-size:40px">Open the app</a>'),
+    # A download link clicked by the page's script as it loads.
+    "/download-link": ("Download Link", '<a id="d" download href="/attachment">Download</a>'
+                       "<script>document.getElementById('d').click();</script>"),
+    # Asks for fullscreen on a click anywhere.
+    "/fullscreen": ("Fullscreen", '<div style="position:fixed;inset:0;font-size:40px" onclick="'
+                    "document.documentElement.requestFullscreen().then(() => { document.title = 'full'; }, "
+                    "() => { document.title = 'refused'; })\">Go fullscreen</div>"),
+    # Asks to lock the pointer on a click anywhere; the title says what came of it.
+    "/pointer-lock": ("Pointer Lock", "<script>document.addEventListener('pointerlockchange', () => { "
+                      "document.title = document.pointerLockElement ? 'locked' : 'unlocked'; }); "
+                      "document.addEventListener('pointerlockerror', () => { document.title = 'no lock'; });"
+                      "</script><div style=\"position:fixed;inset:0;font-size:40px\" "
+                      "onclick=\"document.body.requestPointerLock()\">Lock the pointer</div>"),
+    # A title over the broker's 4 KiB limit for a shared title: 3000 two-byte characters.
+    "/huge-title": ("Huge " + "\u00e9" * 3000, "<p>A page with a huge title.</p>"),
+    # A title far longer than a window title: 1000 'x's after a marker.
+    "/long-title": ("Long " + "x" * 1000, "<p>A page with a long title.</p>"),
 }
 SCRIPTS = {"/blocked.js": 'document.title = "script ran";'}
+# /slow holds its answer until /release is asked for (the pending-load tests).
+RELEASE = threading.Event()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -56,6 +85,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(302, "", headers=[("Location", "/page/b")])
         if path == "/redirect-to":  # the query is the target (click measurement tests)
             return self.send(302, "", headers=[("Location", urllib.parse.unquote(self.path.split("?", 1)[1]))])
+        if path == "/attachment":  # a file the browser must not save
+            return self.send(200, "downloaded data\n", "text/plain",
+                             headers=[("Content-Disposition", 'attachment; filename="report.txt"')])
+        if path == "/binary":  # a type no page can show
+            return self.send(200, "binary data\n", "application/x-activity-test")
+        if path == "/blank-to":  # a page-wide link to the URL in the query, for a new window
+            target = urllib.parse.unquote(self.path.split("?", 1)[1])
+            return self.send(200, '<!DOCTYPE html><html><head><title>Link</title></head><body>'
+                             f'<a href="{target}" target="_blank" style="display:block;position:fixed;'
+                             'inset:0;font-size:40px">Next</a></body></html>')
+        if path == "/slow":
+            print("slow requested", flush=True)
+            RELEASE.wait(60)
+            return self.send(200, "<!DOCTYPE html><html><head><title>Slow Page</title></head>"
+                             "<body><p>At last.</p></body></html>")
+        if path == "/release":
+            RELEASE.set()
+            return self.send(200, "released", "text/plain")
         if path in SCRIPTS:
             return self.send(200, SCRIPTS[path], "application/javascript")
         if path in PAGES:

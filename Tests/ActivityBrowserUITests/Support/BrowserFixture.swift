@@ -29,6 +29,11 @@ final class BrowserFixture: @unchecked Sendable {
     let toolEnvironment: [String: String]
     /// The file the recording system opener appends each URL to.
     let opened: String
+    /// The browser's HOME; its download directory (`XDG_DOWNLOAD_DIR`, in `user-dirs.dirs`)
+    /// is `downloads`, made (WebKit saves into it only if it exists), so that a test can see
+    /// that nothing was saved there.
+    let home: String
+    var downloads: String { home + "/Downloads" }
 
     /// The URLs handed to the system opener so far.
     var openedURLs: [String] {
@@ -46,9 +51,12 @@ final class BrowserFixture: @unchecked Sendable {
         let services = directory + "/services"
         let config = directory + "/config/gtk-4.0"
         blockers = directory + "/data/activity-broker/content-blockers"
-        for path in [services, config, blockers] {
+        home = directory + "/home"
+        for path in [services, config, blockers, home + "/Downloads"] {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
+        try "XDG_DOWNLOAD_DIR=\"$HOME/Downloads\"\n".write(
+            toFile: directory + "/config/user-dirs.dirs", atomically: true, encoding: .utf8)
         let browser = try BuiltProducts.executable("activity-browser")
         // The system opener: records each URL it is given, one a line.
         opened = directory + "/opened"
@@ -82,6 +90,9 @@ final class BrowserFixture: @unchecked Sendable {
         broker = try bus.connect()
         let environment: [String: String] = [
             "DISPLAY": xvfb.display,
+            "HOME": home,
+            // The lines a page can cause at will (dropped launches), which tests wait for.
+            "ACTIVITY_BROWSER_DEBUG": "1",
             "GDK_BACKEND": "x11",
             "GSK_RENDERER": "cairo",
             "XDG_CONFIG_HOME": directory + "/config",
