@@ -37,7 +37,7 @@ import Testing
         try await waitUntil("the system opener", interval: .milliseconds(50)) {
             !fixture.openedURLs.isEmpty
         }
-        // The timer goes on; one more dropped tick after the click shows it launched nothing.
+        // The timer goes on (2 s after the click); one more dropped tick shows it launched nothing.
         let ticks = fixture.browserLog.components(separatedBy: "'timerapp:'").count
         try await waitUntil("another timer tick", deadline: .seconds(30), interval: .milliseconds(50)) {
             fixture.browserLog.components(separatedBy: "'timerapp:'").count > ticks

@@ -33,10 +33,14 @@ PAGES = {
                   f"<p style='font-size:32px'>Line {i} of a long page.</p>" for i in range(1, 121))),
     # Tries to launch other apps without a click: a hidden frame's src, a frame redirected to
     # another scheme, a timer setting location. The top half is a mailto: link, the bottom half a
-    # link redirected to another scheme (a click, but a redirect).
+    # link redirected to another scheme (a click, but a redirect). The timer holds off for 2 s
+    # after a click: each of its navigations cancels one still pending, and on a loaded machine
+    # the clicked link's round trip to the redirect took longer than a tick.
     "/launch": ("Launcher", '<iframe style="display:none" src="steam://frame"></iframe>'
                 '<iframe style="display:none" src="/redirect-to?framejump%3A%2F%2Fx"></iframe>'
-                "<script>setInterval(() => { location.href = 'timerapp://tick'; }, 100);</script>"
+                "<script>let clicked = 0; addEventListener('click', () => { clicked = Date.now(); }, true);"
+                "setInterval(() => { if (Date.now() - clicked > 2000) location.href = 'timerapp://tick'; }, 100);"
+                "</script>"
                 '<a href="mailto:someone@example.org" style="display:block;position:fixed;left:0;right:0;'
                 'top:0;height:50%;font-size:40px">Write to someone</a>'
                 '<a href="/redirect-to?clickjump%3A%2F%2Fx" style="display:block;position:fixed;left:0;'
