@@ -1,6 +1,7 @@
 // Writes to standard output and error without stdio buffering, every line sanitized.
 import Foundation
 import Glibc
+import SystemSupport
 import TerminalUI
 
 /// The one way `share` prints. Nearly everything it prints carries text from elsewhere —
@@ -30,32 +31,10 @@ enum Output {
             .map { TextSanitizer.sanitize(String($0)) }.joined(separator: "\n")
     }
 
-    /// Writes all of `text` to `descriptor`, through short writes, EINTR and a non-blocking
-    /// descriptor's EAGAIN. On EPIPE it exits with `ShareExit.brokenPipe` and says nothing
-    /// (there is nobody to tell: standard error may be the same pipe). Any other error drops
-    /// the rest: printing has no better place to report it.
+    /// Writes all of `text` to `descriptor` (`SystemCalls.writeAll`). On EPIPE it exits with
+    /// `ShareExit.brokenPipe` and says nothing (there is nobody to tell: standard error may be
+    /// the same pipe). Any other error drops the rest: printing has no better place to report it.
     static func write(_ text: String, to descriptor: Int32) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written > 0 {
-                offset += written
-                continue
-            }
-            switch written < 0 ? errno : 0 {
-            case EINTR:
-                continue
-            case EAGAIN:
-                var descriptorPoll = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&descriptorPoll, 1, 1000)
-            case EPIPE:
-                exit(ShareExit.brokenPipe.rawValue)
-            default:
-                return
-            }
-        }
+        if SystemCalls.writeAll(descriptor, Array(text.utf8)) == EPIPE { exit(ShareExit.brokenPipe.rawValue) }
     }
 }

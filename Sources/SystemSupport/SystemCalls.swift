@@ -104,6 +104,33 @@ package enum SystemCalls {
         return data
     }
 
+    /// Writes all of `bytes` to `fd` with write(2), through short writes, EINTR and a
+    /// non-blocking descriptor's EAGAIN (waiting up to a second at a time for room); returns
+    /// the errno that stopped it (EPIPE: the reader went away), nil once everything went.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            let code = written < 0 ? errno : EIO
+            switch code {
+            case EINTR:
+                continue
+            case EAGAIN:
+                var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&entry, 1, 1000)
+            default:
+                return code
+            }
+        }
+        return nil
+    }
+
     /// `close` that retries nothing: on Linux the descriptor is gone even after EINTR.
     package static func closeQuietly(_ fd: Int32) {
         if fd >= 0 { _ = Glibc.close(fd) }

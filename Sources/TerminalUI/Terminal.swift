@@ -101,24 +101,7 @@ public final class Terminal {
     /// Writes all of `text` to the output with write(2), retrying on EINTR and partial writes.
     /// Output errors (a closed terminal) are dropped: there is nobody left to tell.
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(outputFD, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if n > 0 {
-                offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else if n < 0 && errno == EAGAIN {
-                var pfd = pollfd(fd: outputFD, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&pfd, 1, 1000)
-            } else {
-                return
-            }
-        }
-        bytes.removeAll()
+        _ = SystemCalls.writeAll(outputFD, Array(text.utf8))
     }
 
     /// Enters raw mode; optionally switches to the alternate screen and hides the cursor.
