@@ -22,7 +22,7 @@ struct AttributionStoreFile: Sendable {
         let data: [UInt8]
         do {
             data = try SystemCalls.readFile(path, limit: AttributionStoreFormat.maximumFileSize)
-        } catch  where error.code == ENOENT {
+        } catch where error.code == ENOENT {
             return AttributionStore()
         } catch {
             log.event("click measurement file \(path) is unreadable; starting empty (\(error))")

@@ -18,8 +18,9 @@ struct DesktopApplicationsSource {
     private let mimeAppsPaths: [String]
     static let maximumFileSize = 1 << 20
     /// The desktop-file text read from one `applications` directory, all files together: the
-    /// walk bounds the names, and links can make many names of one large file.
-    static let maximumDirectoryBytes = 64 << 20
+    /// walk bounds the names, and links can make many names of one large file. The same
+    /// budget as a manifest directory's.
+    static let maximumDirectoryBytes = ManifestDirectoryReader.maximumDirectoryBytes
 
     init(environment: [String: String], machine: MachineEnvironment) {
         self.environment = environment
@@ -37,6 +38,24 @@ struct DesktopApplicationsSource {
             .filter { seen.insert($0).inserted }
     }
 
+    /// The names that matter in a mimeapps.list location that is not also an applications
+    /// directory (`~/.config`, `/etc/xdg`, busy with every program's settings): the files
+    /// the mime-apps spec and GIO read there.
+    static let mimeAppsNames = DirectoryWatcher.NameFilter(
+        names: ["mimeapps.list", "defaults.list"], suffixes: ["-mimeapps.list"])
+
+    /// The name filters of `watchedDirectories`: every mimeapps.list location other than an
+    /// applications directory (whose every `.desktop` name, in subdirectories too, counts).
+    var watchFilters: [String: DirectoryWatcher.NameFilter] {
+        let applications = Set(DirectoryWatcher.normalize(applicationDirectories))
+        var filters: [String: DirectoryWatcher.NameFilter] = [:]
+        for directory in DirectoryWatcher.normalize(mimeAppsPaths.map(directoryName))
+        where !applications.contains(directory) {
+            filters[directory] = Self.mimeAppsNames
+        }
+        return filters
+    }
+
     /// What a scan found: the activities, each scheme's default application, and each broken file.
     struct Loaded {
         var activities: [Activity]
@@ -52,6 +71,9 @@ struct DesktopApplicationsSource {
         let locator = ExecutableLocator()
         let path = machine.path
         var unreadable: [(file: String, message: String)] = []
+        let mimeAppsFiles = mimeAppsPaths.map { path in
+            (path: path, contents: Self.readMimeApps(path, problems: &unreadable))
+        }
         let directories = applicationDirectories.map { path in
             let listing = Self.desktopFiles(under: path)
             unreadable += listing.problems
@@ -61,11 +83,19 @@ struct DesktopApplicationsSource {
             directories, locale: BrokerConfiguration.locale(from: environment),
             hasExecutable: { locator.find($0, path: path) != nil })
         let resolver = MimeAppsResolver(
-            files: mimeAppsPaths.map { path in (path, Self.read(path) ?? "") },
+            files: mimeAppsFiles,
             directories: result.directories)
         var problems = unreadable
         problems += result.errors.map { (file: $0.fileName, message: $0.description) }
         problems += resolver.errors.map { (file: $0.fileName, message: $0.description) }
+        for list in resolver.lists where !list.truncatedKeys.isEmpty {
+            problems.append(
+                (
+                    list.path,
+                    "more than \(MimeAppsList.maximumIDsPerKey) desktop ids in "
+                        + list.truncatedKeys.joined(separator: ", ") + "; the rest are ignored"
+                ))
+        }
         let handlers = DesktopHandlers(applications: result.applications, resolver: resolver)
 
         var activities: [Activity] = []
@@ -141,7 +171,8 @@ struct DesktopApplicationsSource {
             let path = directory + "/" + relative
             guard bytes < byteBudget else {
                 let left = listing.paths.count - index
-                problems.append((directory, "\(left) desktop files not read: over \(byteBudget) bytes together"))
+                problems.append(
+                    (directory, "\(left) desktop files not read: over \(byteBudget) bytes together"))
                 break
             }
             do throws(SystemError) {
@@ -157,9 +188,19 @@ struct DesktopApplicationsSource {
         return (files, problems)
     }
 
-    /// A file's text, or nil when it cannot be read (a missing mimeapps.list is normal).
-    private static func read(_ path: String) -> String? {
-        try? readFile(path)
+    /// A mimeapps.list's text; empty when it is missing (normal) or cannot be read (too
+    /// large, unreadable: then a problem, as GIO would read it and the broker does not).
+    private static func readMimeApps(_ path: String, problems: inout [(file: String, message: String)])
+        -> String
+    {
+        do throws(SystemError) {
+            return try readFile(path)
+        } catch where error.code == ENOENT || error.code == ENOTDIR {
+            return ""
+        } catch {
+            problems.append((path, describe(error)))
+            return ""
+        }
     }
 
     /// Reads a regular file of at most `maximumFileSize` bytes. The size is that of the file

@@ -20,7 +20,13 @@ final class StaticCatalog: @unchecked Sendable {
     private let readQueue = DispatchQueue(label: "activity-broker.catalog")
     private let log: BrokerLog
     private var watcher: DirectoryWatcher?
-    private var reportedProblems: [String: String] = [:]
+    /// The problems of the last read, each logged once: a file's next read with the same
+    /// problem logs nothing, and one no longer a problem (fixed, deleted) is forgotten.
+    private var reportedProblems: Set<Problem> = []
+    private struct Problem: Hashable {
+        var file: String
+        var message: String
+    }
     /// A digest of what was handed to `onChange` last (`Applied`). Confined to `readQueue`,
     /// where it is made and compared: hashing 10,000 activities is kept off the loop, and off
     /// the way to owning the name at start.
@@ -60,8 +66,17 @@ final class StaticCatalog: @unchecked Sendable {
         readQueue.async { [self] in applied = Applied(read.layers, read.schemeDefaults) }
         let watched = reader.manifestDirectories.map(\.path) + applications.watchedDirectories
         do {
-            watcher = try DirectoryWatcher(directories: watched, queue: queue) { [unowned self] _ in
-                reload()
+            let log = log
+            // A directory that is both (an odd XDG setting) counts every name.
+            var filters = applications.watchFilters
+            for directory in DirectoryWatcher.normalize(reader.manifestDirectories.map(\.path)) {
+                filters[directory] = nil
+            }
+            watcher = try DirectoryWatcher(
+                directories: watched, filters: filters, queue: queue,
+                onProblem: { log.event(BrokerLog.printable($0)) }
+            ) { [unowned self] changed in
+                reload(changed: changed)
             }
         } catch {
             log.event(
@@ -71,14 +86,16 @@ final class StaticCatalog: @unchecked Sendable {
     }
 
     /// Reads every directory again off the loop and hands the layers on, on the loop.
-    func reload() {
+    /// `changed` (the directories the watcher reported) is named in the debug log.
+    func reload(changed: Set<String> = []) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !reading else {
             changedWhileReading = true
             return
         }
         reading = true
-        log.debug("reading the static catalog again")
+        let directories = changed.sorted().map { BrokerLog.printable($0) }.joined(separator: ", ")
+        log.debug("reading the static catalog again" + (changed.isEmpty ? "" : " (changed: \(directories))"))
         let reader = reader
         readQueue.async { [self] in
             let read = reader.read()
@@ -100,24 +117,22 @@ final class StaticCatalog: @unchecked Sendable {
     }
 
     private func apply(_ read: CatalogReader.Result, announce: Bool = true) {
-        // Usually nothing was reported: then no path of the 10,000 read needs to be made.
-        if !reportedProblems.isEmpty {
-            for (directory, names) in read.read {
-                for name in names { reportedProblems[directory + "/" + name] = nil }
+        // What is not a problem now (fixed, or deleted) is forgotten: logged again if it breaks
+        // again, and the table holds no more than this read's problems.
+        let before = reportedProblems
+        reportedProblems = []
+        for problem in read.problems {
+            let key = Problem(file: problem.file, message: problem.message)
+            if reportedProblems.insert(key).inserted && !before.contains(key) {
+                log.event(
+                    "skipped \(BrokerLog.printable(problem.file)): \(BrokerLog.printable(problem.message))")
             }
         }
-        for problem in read.problems { report(problem.file, problem.message) }
         guard announce else { return log.debug("the static catalog is unchanged") }
         onChange?(read.layers, read.schemeDefaults)
         // The read's garbage (file contents, JSON trees, the interning tables) is freed by now,
         // in every worker's malloc arena: give its pages back rather than keep them resident.
         FreeMemory.release()
-    }
-
-    private func report(_ path: String, _ message: String) {
-        guard reportedProblems[path] != message else { return }
-        reportedProblems[path] = message
-        log.event("skipped \(BrokerLog.printable(path)): \(BrokerLog.printable(message))")
     }
 }
 
@@ -129,9 +144,6 @@ struct CatalogReader: Sendable {
         var schemeDefaults: [String: SchemeDefault] = [:]
         /// Files skipped, and why.
         var problems: [(file: String, message: String)] = []
-        /// Manifests read without a problem, as each directory's file names (a problem
-        /// reported before is forgotten).
-        var read: [(directory: String, names: [String])] = []
     }
 
     let manifestDirectories: [(origin: ActivityOrigin, path: String)]
@@ -143,7 +155,6 @@ struct CatalogReader: Sendable {
             let loaded = ManifestLoader(directory: directory.path, origin: directory.origin).load()
             result.layers.append(StaticLayer(origin: directory.origin, entries: loaded.entries))
             result.problems += loaded.problems
-            result.read.append((directory.path, loaded.readNames))
         }
         let loaded = applications.load()
         result.problems += loaded.problems

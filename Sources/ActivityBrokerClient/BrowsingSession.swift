@@ -83,7 +83,7 @@ public final class BrowsingSession: @unchecked Sendable {
         do {
             _ = try await connection.call(
                 Session1.close.call(Broker1.busName, path: path), timeout: .seconds(10))
-        } catch  where error.name == DBusError.unknownObjectName {
+        } catch where error.name == DBusError.unknownObjectName {
             return  // It finished meanwhile.
         } catch {
             throw BrokerError(error, address: "the broker")

@@ -9,9 +9,31 @@ import Glibc
 /// watches are re-armed and the directory is reported as changed (its contents appeared or
 /// went). Not recursive. Renaming an ancestor of an existing watched directory goes unseen.
 ///
+/// A directory can be given a `NameFilter`: then only events about matching names in it (and
+/// about the directory itself) count, so a busy directory such as `~/.config` costs nothing
+/// when files other than the few of interest change.
+///
 /// Confined to `queue`: the inotify source, the debounce timer and `onChange` run there;
 /// `update(directories:)` and `cancel()` must be called there. Create it anywhere.
 public final class DirectoryWatcher: @unchecked Sendable {
+    /// Which names inside a watched directory count as a change.
+    public struct NameFilter: Hashable, Sendable {
+        /// Names that count as they are.
+        public var names: Set<String>
+        /// Name endings that count (e.g. `-mimeapps.list`).
+        public var suffixes: [String]
+
+        public init(names: Set<String>, suffixes: [String] = []) {
+            self.names = names
+            self.suffixes = suffixes
+        }
+
+        /// Whether an event about `name` counts.
+        public func matches(_ name: String) -> Bool {
+            names.contains(name) || suffixes.contains { name.hasSuffix($0) }
+        }
+    }
+
     /// What happens inside a watched directory that counts as a change.
     static let contentMask = UInt32(
         IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
@@ -35,6 +57,12 @@ public final class DirectoryWatcher: @unchecked Sendable {
     private let fd: Int32
     private let source: DispatchSourceRead
     private var targets: [String]
+    /// Normalized target → its filter; a target without one counts every name.
+    private var filters: [String: NameFilter] = [:]
+    private let onProblem: (@Sendable (String) -> Void)?
+    /// Directories whose watch could not be added, with the errno: each is reported once
+    /// until it can be watched again, not at every re-arm.
+    private var unwatchable: [String: Int32] = [:]
     private var watches: [Int32: Watch] = [:]
     private var pending: Set<String> = []
     private var timer: DispatchSourceTimer?
@@ -44,17 +72,23 @@ public final class DirectoryWatcher: @unchecked Sendable {
     /// Starts watching `directories` (absolute paths; normalized, duplicates dropped).
     ///
     /// `onChange` gets the watched directories that changed, after `debounce` seconds without
-    /// further events (a steady stream still reports every 10 × `debounce`).
+    /// further events (a steady stream still reports every 10 × `debounce`). `filters` limits
+    /// which names count inside some of `directories` (keys are normalized like them).
+    /// `onProblem` gets one line (on the queue, or in `init`) when a directory cannot be watched (`EACCES`,
+    /// `ENOSPC`: the inotify watch limit); the other directories are still watched.
     /// - Throws: `SystemError` when inotify cannot be initialized (e.g. the instance limit).
     public init(
-        directories: [String], queue: DispatchQueue, debounce: Double = 0.1,
+        directories: [String], filters: [String: NameFilter] = [:], queue: DispatchQueue,
+        debounce: Double = 0.1, onProblem: (@Sendable (String) -> Void)? = nil,
         onChange: @escaping @Sendable (Set<String>) -> Void
     ) throws(SystemError) {
         self.queue = queue
         self.debounce = .nanoseconds(Int(debounce * 1e9))
         self.maximumDelay = .nanoseconds(Int(debounce * 10e9))
         self.onChange = onChange
+        self.onProblem = onProblem
         targets = Self.normalize(directories)
+        self.filters = Self.normalize(filters)
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw SystemError("inotify_init1") }
         source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
@@ -130,9 +164,17 @@ public final class DirectoryWatcher: @unchecked Sendable {
                 if wd < 0 {
                     // Gone since it was checked: plan again. Other errors (EACCES, ENOSPC)
                     // leave this path unwatched rather than failing every directory.
-                    if errno == ENOENT || errno == ENOTDIR { stale = true }
+                    let code = errno
+                    if code == ENOENT || code == ENOTDIR {
+                        stale = true
+                    } else if unwatchable.updateValue(code, forKey: path) != code {
+                        onProblem?(
+                            "\(SystemError("inotify_add_watch", path: path, code: code)); its changes go unseen"
+                        )
+                    }
                     continue
                 }
+                unwatchable[path] = nil
                 // Two paths can be one directory (symlinks); inotify gives it one wd.
                 var merged = armed[wd] ?? Watch(path: path)
                 merged.targets.formUnion(watch.targets)
@@ -181,7 +223,9 @@ public final class DirectoryWatcher: @unchecked Sendable {
         if !changed.isEmpty { schedule(changed) }
     }
 
-    private func handle(wd: Int32, mask: UInt32, name: String, changed: inout Set<String>, needsRearm: inout Bool) {
+    private func handle(
+        wd: Int32, mask: UInt32, name: String, changed: inout Set<String>, needsRearm: inout Bool
+    ) {
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
             // Events were lost: assume everything changed.
             changed.formUnion(targets)
@@ -190,7 +234,10 @@ public final class DirectoryWatcher: @unchecked Sendable {
         }
         // Unknown wd: one we removed ourselves (its IN_IGNORED) or already replaced.
         guard let watch = watches[wd] else { return }
-        changed.formUnion(watch.targets)
+        // An event without a name is about the directory itself, and always counts.
+        for target in watch.targets where name.isEmpty || filters[target]?.matches(name) != false {
+            changed.insert(target)
+        }
         if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT) != 0 {
             needsRearm = true
             for waiting in watch.waiting.values { changed.formUnion(waiting) }
@@ -231,7 +278,18 @@ public final class DirectoryWatcher: @unchecked Sendable {
 
     // MARK: Paths
 
-    static func normalize(_ paths: [String]) -> [String] {
+    static func normalize(_ filters: [String: NameFilter]) -> [String: NameFilter] {
+        var result: [String: NameFilter] = [:]
+        for (path, filter) in filters {
+            guard let normalized = normalize([path]).first else { continue }
+            result[normalized] = filter
+        }
+        return result
+    }
+
+    /// `paths` made absolute-normal (no `.`, `..`, repeated or trailing `/`) as the watcher
+    /// compares them, duplicates and relative paths dropped.
+    package static func normalize(_ paths: [String]) -> [String] {
         var seen = Set<String>()
         var result: [String] = []
         for path in paths where path.hasPrefix("/") {

@@ -33,6 +33,9 @@ public struct ManifestDirectoryListing: Sendable {
     /// Set when the directory exists but cannot be listed. A missing directory is normal and
     /// gives an empty listing without an error.
     public var directoryError: SystemError?
+    /// Why some files were not read at all (`ManifestDirectoryReader`'s limits), one log
+    /// line naming the directory; `nil` when all were.
+    public var cut: String?
 }
 
 /// Lists the `*.json` files of a directory (not recursive) and reads them.
@@ -40,42 +43,101 @@ public struct ManifestDirectoryListing: Sendable {
 /// Blocking file I/O on small files; the broker runs it on its loop after a change report,
 /// which is debounced. Hidden files (a leading dot, e.g. an editor's or `AtomicFile`'s
 /// temporaries) are skipped.
+///
+/// A directory is input nobody vetted, so it is read within the same bounds as an
+/// applications directory: at most `maximumNames` names listed (any name counts, as
+/// `readdir` must read it) and `maximumDirectoryBytes` of manifests read together; past
+/// either the rest is left out, with one problem naming the directory.
 public struct ManifestDirectoryReader: Sendable {
+    /// Names read from one directory at most: the applications directories' walk bound
+    /// (`DirectoryTree.Limits.entries`), one number for both.
+    public static let maximumNames = DirectoryTree.Limits().entries
+    /// Bytes of files read from one directory together, for manifests and for the desktop
+    /// files of one applications directory alike: 64 MiB, thousands of times what real
+    /// directories hold, while links could make 65,536 names of one 1 MiB file.
+    public static let maximumDirectoryBytes = 64 << 20
+
     /// Largest manifest read; larger files are reported as `tooLarge`.
     public var sizeLimit: Int
+    /// Names listed per directory at most.
+    public var nameLimit: Int
+    /// Bytes read per directory at most, all files together.
+    public var byteBudget: Int
 
-    public init(sizeLimit: Int = 1 << 20) {
+    public init(
+        sizeLimit: Int = 1 << 20, nameLimit: Int = maximumNames, byteBudget: Int = maximumDirectoryBytes
+    ) {
         self.sizeLimit = sizeLimit
+        self.nameLimit = nameLimit
+        self.byteBudget = byteBudget
     }
 
-    /// Reads every `*.json` file of `directory`.
+    /// The names of one directory's manifests, as `fileNames(in:)` lists them.
+    public struct Names: Sendable {
+        /// The `*.json` names, sorted.
+        public var names: [String] = []
+        /// Set when the directory exists but cannot be listed (a missing one has no files and
+        /// no error).
+        public var directoryError: SystemError?
+        /// Whether listing stopped at `nameLimit`, leaving names unread.
+        public var truncated = false
+    }
+
+    /// Reads every `*.json` file of `directory`, within the limits.
     public func read(directory: String) -> ManifestDirectoryListing {
-        let (names, directoryError) = fileNames(in: directory)
-        var listing = ManifestDirectoryListing(directory: directory, directoryError: directoryError)
-        for name in names {
+        let listed = fileNames(in: directory)
+        var listing = ManifestDirectoryListing(directory: directory, directoryError: listed.directoryError)
+        var cut: [String] = listed.truncated ? [namesCut] : []
+        var bytes = 0
+        for (index, name) in listed.names.enumerated() {
+            guard bytes < byteBudget else {
+                cut.append(bytesCut(notRead: listed.names.count - index))
+                break
+            }
             switch read(name, in: directory) {
-            case .success(let data): listing.files[name] = data
+            case .success(let data):
+                bytes += data.count
+                listing.files[name] = data
             case .failure(let error): listing.errors[name] = error
             }
         }
+        listing.cut = cut.isEmpty ? nil : cut.joined(separator: "; ")
         return listing
     }
 
-    /// The names of the `*.json` files of `directory`, sorted, and the error when it exists
-    /// but cannot be listed (a missing directory has no files and no error).
-    public func fileNames(in directory: String) -> (names: [String], directoryError: SystemError?) {
+    /// The problem of a directory whose listing stopped at `nameLimit`.
+    var namesCut: String { "more than \(nameLimit) names: the manifests after them are not read" }
+
+    /// The problem of a directory whose manifests passed `byteBudget` together.
+    func bytesCut(notRead: Int) -> String {
+        "\(notRead) manifests not read: over \(byteBudget) bytes together"
+    }
+
+    /// The names of the `*.json` files of `directory`, sorted, at most `nameLimit` names
+    /// read (which ones a cut listing holds is up to `readdir`'s order).
+    public func fileNames(in directory: String) -> Names {
         guard let stream = opendir(directory) else {
-            if errno != ENOENT && errno != ENOTDIR { return ([], SystemError("opendir", path: directory)) }
-            return ([], nil)
+            if errno != ENOENT && errno != ENOTDIR {
+                return Names(directoryError: SystemError("opendir", path: directory))
+            }
+            return Names()
         }
         defer { closedir(stream) }
-        var names: [String] = []
+        var result = Names()
+        var seen = 0
         while let entry = readdir(stream) {
             let name = DirectoryEntryName.of(entry)
+            if name == "." || name == ".." { continue }
+            guard seen < nameLimit else {
+                result.truncated = true
+                break
+            }
+            seen += 1
             guard name.hasSuffix(".json"), name.count > 5, !name.hasPrefix(".") else { continue }
-            names.append(name)
+            result.names.append(name)
         }
-        return (names.sorted(), nil)
+        result.names.sort()
+        return result
     }
 
     /// The contents of the file `name` of `directory` (any thread).

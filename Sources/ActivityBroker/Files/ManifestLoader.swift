@@ -2,6 +2,7 @@
 import ActivityKit
 import Dispatch
 import Glibc
+import Locking
 
 /// Reads and decodes the manifests of one directory, the files spread over
 /// `DispatchQueue.concurrentPerform` (10,000 manifests are I/O and JSON work that one thread
@@ -11,6 +12,11 @@ import Glibc
 /// contiguous chunks, and merged in file-name order, so the same files always give the same
 /// entries, problems and read paths in the same order. Each chunk shares equal parts of its
 /// activities through its own `ActivityInterner`.
+///
+/// The reader's limits hold: the names listed are capped, and the workers stop reading once
+/// `byteBudget` bytes were read between them. The result is then the files in name order up
+/// to the first one left unread, with one problem naming the directory; which files made it
+/// depends on the threads, but only for a directory over the budget (64 MiB of manifests).
 struct ManifestLoader: Sendable {
     /// What one directory gave.
     struct Loaded: Sendable {
@@ -39,16 +45,28 @@ struct ManifestLoader: Sendable {
     static let minimumChunk = 64
 
     func load() -> Loaded {
-        let names = reader.fileNames(in: directory).names
+        let listed = reader.fileNames(in: directory)
+        let names = listed.names
         let chunkCount = max(1, min(names.count / Self.minimumChunk, Self.workers * 4))
         let chunkSize = (names.count + chunkCount - 1) / max(chunkCount, 1)
         let results = ChunkResults(count: chunkCount)
+        let bytesRead = Locked(0)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let range = min(names.count, chunk * chunkSize)..<min(names.count, (chunk + 1) * chunkSize)
-            results.set(chunk, decode(names[range]))
+            results.set(chunk, decode(names[range], bytesRead: bytesRead))
         }
         var loaded = Loaded(directory: directory)
-        let chunks = results.take()
+        var chunks = results.take()
+        // The first name left unread over the budget: it and every later name are dropped, so
+        // that what is kept is a prefix of the sorted names.
+        let unread = chunks.lazy.compactMap(\.firstUnread).first
+        if let unread {
+            for index in chunks.indices {
+                chunks[index].entries.removeAll { $0.0 >= unread }
+                chunks[index].problems.removeAll { $0.file >= directory + "/" + unread }
+                chunks[index].readNames.removeAll { $0 >= unread }
+            }
+        }
         loaded.entries.reserveCapacity(chunks.reduce(0) { $0 + $1.entries.count })
         loaded.readNames.reserveCapacity(chunks.reduce(0) { $0 + $1.readNames.count })
         for chunk in chunks {
@@ -56,13 +74,17 @@ struct ManifestLoader: Sendable {
             loaded.problems += chunk.problems
             loaded.readNames += chunk.readNames
         }
+        if listed.truncated { loaded.problems.append((directory, reader.namesCut)) }
+        if let unread {
+            let notRead = names.count - names.firstIndex(of: unread)!
+            loaded.problems.append((directory, reader.bytesCut(notRead: notRead)))
+        }
         return loaded
     }
 
-    /// Reads and decodes `names`, in order.
-    private func decode(_ names: ArraySlice<String>) -> (
-        entries: [(String, StaticEntry)], problems: [(file: String, message: String)], readNames: [String]
-    ) {
+    /// Reads and decodes `names`, in order, while fewer than the reader's byte budget have
+    /// been read by all workers together (`bytesRead`).
+    private func decode(_ names: ArraySlice<String>, bytesRead: Locked<Int>) -> ChunkResults.Chunk {
         var interner = ActivityInterner()
         var entries: [(String, StaticEntry)] = []
         var problems: [(file: String, message: String)] = []
@@ -70,9 +92,14 @@ struct ManifestLoader: Sendable {
         entries.reserveCapacity(names.count)
         readNames.reserveCapacity(names.count)
         for name in names {
+            guard bytesRead.value < reader.byteBudget else {
+                return (entries, problems, readNames, name)
+            }
             let data: [UInt8]
             switch reader.read(name, in: directory) {
-            case .success(let read): data = read
+            case .success(let read):
+                data = read
+                bytesRead.withLock { $0 += read.count }
             case .failure(let error):
                 problems.append((directory + "/" + name, "\(error)"))
                 continue
@@ -90,7 +117,7 @@ struct ManifestLoader: Sendable {
                 problems.append((directory + "/" + name, error.message))
             }
         }
-        return (entries, problems, readNames)
+        return (entries, problems, readNames, nil)
     }
 
     /// The processors online (threads `concurrentPerform` will use).
@@ -104,8 +131,11 @@ struct ManifestLoader: Sendable {
     /// a write to one element of a Swift array is a modifying access to the whole array, a
     /// race between workers (ThreadSanitizer reported it) even when the elements differ.
     private final class ChunkResults: @unchecked Sendable {
+        /// What one chunk decoded, and the first of its names left unread over the budget.
         typealias Chunk = (
-            entries: [(String, StaticEntry)], problems: [(file: String, message: String)], readNames: [String]
+            entries: [(String, StaticEntry)], problems: [(file: String, message: String)],
+            readNames: [String],
+            firstUnread: String?
         )
         private let slots: UnsafeMutableBufferPointer<Chunk?>
 

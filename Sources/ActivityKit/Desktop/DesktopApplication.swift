@@ -25,6 +25,10 @@ public struct DesktopApplication: Hashable, Sendable {
     /// files (`%f`/`%F`) and so cannot be given a URL. Without any file code there is no
     /// `{url}`: the program is started without the URL, as the specification says.
     public var argvTemplate: [String]?
+    /// The Exec line's URL field code (`u` or `U`) when `argvTemplate` puts the URL in,
+    /// else `nil`. What decides whether the URL is passed: a literal `{url}` in the Exec line
+    /// is in the template too, escaped as `{{url}}`, and passes nothing.
+    public var urlFieldCode: Character?
     /// The desktop file's full path (directory + relative path).
     public var path: String
     /// The applications directory it was found in.

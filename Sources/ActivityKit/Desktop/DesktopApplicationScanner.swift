@@ -205,16 +205,17 @@ public enum DesktopApplicationScanner {
             }
         }
         let mimeTypes = entry.strings("MimeType") ?? []
-        var schemes: [String] = []
+        var schemes = OrderedIDs()
         for mime in mimeTypes where mime.lowercased().hasPrefix(DesktopHandlers.schemeTypePrefix) {
             let scheme = mime.dropFirst(DesktopHandlers.schemeTypePrefix.count).lowercased()
-            if !scheme.isEmpty && !schemes.contains(scheme) { schemes.append(scheme) }
+            if !scheme.isEmpty { schemes.append(String(scheme)) }
         }
         let workingDirectory = entry.string("Path").flatMap { $0.isEmpty ? nil : $0 }
         return .application(
             DesktopApplication(
                 desktopID: id, activityID: activityID, name: name, names: entry.localizedValues("Name"),
-                icon: icon, schemes: schemes, mimeTypes: mimeTypes, argvTemplate: template, path: path,
+                icon: icon, schemes: schemes.ids, mimeTypes: mimeTypes, argvTemplate: template,
+                urlFieldCode: template == nil ? nil : command?.urlFieldCode, path: path,
                 directory: directory, noDisplay: noDisplay, terminal: terminal,
                 workingDirectory: workingDirectory,
                 busName: busName, startupNotify: startupNotify))

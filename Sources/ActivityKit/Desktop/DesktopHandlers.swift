@@ -15,6 +15,9 @@ public struct DesktopHandlers: Sendable {
     /// Scheme → the default application's desktop id.
     public let defaults: [String: String]
     private let applications: [String: DesktopApplication]
+    /// Desktop id → the schemes it handles, sorted: built once, since asking `handlers` per
+    /// application is schemes × handlers, per application.
+    private let schemesByID: [String: [String]]
 
     /// Combines the scan's applications with the associations of `resolver`.
     public init(applications: [DesktopApplication], resolver: MimeAppsResolver) {
@@ -32,14 +35,20 @@ public struct DesktopHandlers: Sendable {
             if !ids.isEmpty { handlers[scheme] = ids }
             if let id = resolver.defaultApplication(for: mime, installed: installed) { defaults[scheme] = id }
         }
+        var schemesByID: [String: [String]] = [:]
+        for (scheme, ids) in handlers {
+            for id in ids { schemesByID[id, default: []].append(scheme) }
+        }
+        for id in schemesByID.keys { schemesByID[id]!.sort() }
         self.handlers = handlers
         self.defaults = defaults
         self.applications = byID
+        self.schemesByID = schemesByID
     }
 
     /// The schemes `desktopID` handles, sorted.
     public func schemes(handledBy desktopID: String) -> [String] {
-        handlers.filter { $0.value.contains(desktopID) }.keys.sorted()
+        schemesByID[desktopID] ?? []
     }
 
     /// The default application of `scheme` (any case), if one is installed.

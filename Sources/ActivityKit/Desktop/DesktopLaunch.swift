@@ -19,9 +19,9 @@ public enum DesktopLaunch: Hashable, Sendable {
             self = .dbus(busName: busName, objectPath: Self.objectPath(forBusName: busName))
             return
         }
-        guard let argv = application.argvTemplate, argv.contains(where: { $0.contains("{url}") }) else {
-            return nil
-        }
+        // The parsed field code, not the template's text: `{{url}}` (a literal `{url}` in the
+        // Exec line) contains "{url}" too, and would launch without the URL.
+        guard let argv = application.argvTemplate, application.urlFieldCode != nil else { return nil }
         self = .exec(
             argv: argv, workingDirectory: application.workingDirectory, terminal: application.terminal)
     }

@@ -21,6 +21,14 @@ public struct MimeAppsList: Hashable, Sendable {
     public let added: [String: [String]]
     /// `[Removed Associations]`: MIME type (lowercased) → desktop ids.
     public let removed: [String: [String]]
+    /// The keys (`group/mime-type`) that listed more than `maximumIDsPerKey` distinct ids, in
+    /// file order of groups; only the first ones were kept. One log line names the file.
+    public let truncatedKeys: [String]
+
+    /// Distinct desktop ids kept per key: the rest of a longer list is ignored. GIO keeps
+    /// every id, de-duplicating each list by searching it per id, so a 1 MiB line of 100,000
+    /// ids costs it ~10^10 comparisons; real lists name a handful of applications.
+    public static let maximumIDsPerKey = 1024
 
     /// Parses `contents`; throws a `DesktopEntryError` naming `path` and the line for a
     /// malformed line. An empty string stands for a missing file.
@@ -30,18 +38,30 @@ public struct MimeAppsList: Hashable, Sendable {
         isDesktopSpecific = baseName != "mimeapps.list" && baseName.hasSuffix("-mimeapps.list")
         isLegacyDefaults = baseName == "defaults.list"
         let file = try DesktopEntryKeyFile(parsing: contents, fileName: path, dialect: .mimeApps)
+        var truncated: [String] = []
         func table(_ group: String) -> [String: [String]] {
             guard let g = file.group(group) else { return [:] }
             var result: [String: [String]] = [:]
             // MIME types compare case-insensitively; keys are stored lowercased.
             for key in g.keys where result[key.lowercased()] == nil {
-                result[key.lowercased()] = DesktopEntryKeyFile.splitList(g.values[key]!.raw)
+                // De-duplicated here (every user of the list skips a repeated id, as GIO
+                // does), so the cap counts applications, not repetitions.
+                var ids = OrderedIDs()
+                for id in DesktopEntryKeyFile.splitList(g.values[key]!.raw) where !ids.contains(id) {
+                    guard ids.ids.count < Self.maximumIDsPerKey else {
+                        truncated.append(group + "/" + key.lowercased())
+                        break
+                    }
+                    ids.append(id)
+                }
+                result[key.lowercased()] = ids.ids
             }
             return result
         }
         defaults = table("Default Applications")
         added = table("Added Associations")
         removed = table("Removed Associations")
+        truncatedKeys = truncated
     }
 
     /// The lowercase desktop names from `XDG_CURRENT_DESKTOP` (`"GNOME:ubuntu"` → `["gnome", "ubuntu"]`).

@@ -34,9 +34,9 @@ public struct MimeAppsResolver: Sendable {
     private let directories: [Directory]
 
     private struct Tweaks: Sendable {
-        var additions: [String] = []
-        var removals: [String] = []
-        var defaults: [String] = []
+        var additions = OrderedIDs()
+        var removals = OrderedIDs()
+        var defaults = OrderedIDs()
     }
 
     private struct Directory: Sendable {
@@ -56,13 +56,13 @@ public struct MimeAppsResolver: Sendable {
         for (path, text) in files {
             do { lists.append(try MimeAppsList(parsing: text, path: path)) } catch { errors.append(error) }
         }
-        var order: [String] = []
-        for path in files.map({ Self.directory(of: $0.path) }) + contents.map({ Self.normalize($0.path) })
-        where !order.contains(path) {
+        var order = OrderedIDs()
+        for path in files.map({ Self.directory(of: $0.path) }) + contents.map({ Self.normalize($0.path) }) {
             order.append(path)
         }
-        var directories = order.map { Directory(path: $0, desktopIDs: []) }
-        func index(_ path: String) -> Int { order.firstIndex(of: path)! }
+        var directories = order.ids.map { Directory(path: $0, desktopIDs: []) }
+        let indices = Dictionary(uniqueKeysWithValues: order.ids.enumerated().map { ($1, $0) })
+        func index(_ path: String) -> Int { indices[path]! }
         for list in lists {
             let i = index(Self.directory(of: list.path))
             var allMimeTypes = Set(list.defaults.keys)
@@ -75,7 +75,7 @@ public struct MimeAppsResolver: Sendable {
                     Self.expand(&t.additions, with: list.added[mime] ?? [], excluding: t.removals)
                     Self.expand(&t.removals, with: list.removed[mime] ?? [], excluding: t.additions)
                 }
-                Self.expand(&t.defaults, with: list.defaults[mime] ?? [], excluding: [])
+                Self.expand(&t.defaults, with: list.defaults[mime] ?? [])
                 directories[i].tweaks[mime] = t
             }
         }
@@ -103,28 +103,27 @@ public struct MimeAppsResolver: Sendable {
     /// the additions not masked and not removed before, then the removals remembered.
     public func associatedApplications(for mimeType: String) -> [String] {
         let mimeType = mimeType.lowercased()
-        var hits: [String] = []
+        var hits = OrderedIDs()
         var blocklist: Set<String> = []
         for (i, directory) in directories.enumerated() {
             guard let tweaks = directory.tweaks[mimeType] else { continue }
-            for id in tweaks.additions
-            where !isMasked(id, below: i) && !blocklist.contains(id) && !hits.contains(id) {
+            for id in tweaks.additions.ids where !blocklist.contains(id) && !isMasked(id, below: i) {
                 hits.append(id)
             }
-            for id in tweaks.removals where !isMasked(id, below: i) && !hits.contains(id) {
+            for id in tweaks.removals.ids where !hits.contains(id) && !isMasked(id, below: i) {
                 blocklist.insert(id)
             }
         }
-        return hits
+        return hits.ids
     }
 
     /// The ids `[Default Applications]` names for `mimeType`, file by file in precedence order.
     public func namedDefaults(for mimeType: String) -> [String] {
-        var result: [String] = []
+        var result = OrderedIDs()
         for directory in directories {
-            Self.expand(&result, with: directory.tweaks[mimeType.lowercased()]?.defaults ?? [], excluding: [])
+            Self.expand(&result, with: directory.tweaks[mimeType.lowercased()]?.defaults.ids ?? [])
         }
-        return result
+        return result.ids
     }
 
     /// The default application for `mimeType` (e.g. `x-scheme-handler/https`) among
@@ -133,7 +132,8 @@ public struct MimeAppsResolver: Sendable {
     /// application; `nil` when none.
     public func defaultApplication(for mimeType: String, installed: Set<String>) -> String? {
         let associated = associatedApplications(for: mimeType).filter(installed.contains)
-        if let named = namedDefaults(for: mimeType).first(where: associated.contains) { return named }
+        let isAssociated = Set(associated)
+        if let named = namedDefaults(for: mimeType).first(where: isAssociated.contains) { return named }
         return associated.first
     }
 
@@ -141,9 +141,12 @@ public struct MimeAppsResolver: Sendable {
         directories[..<index].contains { $0.desktopIDs.contains(id) }
     }
 
-    /// GIO's `expand_strv`: appends each id not yet present and not in `excluded`.
-    private static func expand(_ list: inout [String], with ids: [String], excluding excluded: [String]) {
-        for id in ids where !list.contains(id) && !excluded.contains(id) { list.append(id) }
+    /// GIO's `expand_strv`: appends each id not yet present and not in `excluded`. GIO
+    /// searches the list for each id (quadratic in a long list); the set here keeps it linear.
+    private static func expand(
+        _ list: inout OrderedIDs, with ids: [String], excluding excluded: OrderedIDs? = nil
+    ) {
+        for id in ids where excluded?.contains(id) != true { list.append(id) }
     }
 
     static func directory(of path: String) -> String {
@@ -155,5 +158,22 @@ public struct MimeAppsResolver: Sendable {
         var d = dir
         while d.count > 1 && d.hasSuffix("/") { d.removeLast() }
         return d
+    }
+}
+
+/// Strings in first-seen order, each once: GIO's id lists, with a set beside the order so
+/// that a list of 100,000 ids (one 1 MiB line, or as many desktop files naming one MIME
+/// type) is built in linear time, not by searching the list for every id.
+struct OrderedIDs: Sendable {
+    /// The strings, first seen first.
+    private(set) var ids: [String] = []
+    private var members: Set<String> = []
+
+    /// Whether `id` was appended.
+    func contains(_ id: String) -> Bool { members.contains(id) }
+
+    /// Appends `id` unless it is already here.
+    mutating func append(_ id: String) {
+        if members.insert(id).inserted { ids.append(id) }
     }
 }

@@ -16,7 +16,7 @@ extension BrokerFixture {
                 MethodCall(
                     destination: Self.busName, path: path, interface: interface, member: member, body: body),
                 timeout: Deadline.standardWait)
-        } catch  where error.name == DBusError.noReplyName {
+        } catch where error.name == DBusError.noReplyName {
             // Say what the broker was doing: a hang is a bug worth a log.
             let state = brokers.value.last?.termination?.description ?? "running"
             throw DBusError(

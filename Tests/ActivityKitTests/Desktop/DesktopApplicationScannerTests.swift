@@ -255,6 +255,32 @@ import Testing
         #expect(!plain.canOpenURLs)
     }
 
+    /// A literal `{url}` in the Exec line is escaped to `{{url}}` in the template, which
+    /// contains the text "{url}": it was offered, then launched without the URL.
+    @Test func aLiteralBraceURLWithoutAFieldCodeIsNotOffered() throws {
+        let result = Self.scan([
+            (
+                "/usr/share/applications",
+                [
+                    "literal.desktop": Self.entry(
+                        "Literal", "MimeType=x-scheme-handler/https;\n", exec: "literal --page={url}"),
+                    "both.desktop": Self.entry(
+                        "Both", "MimeType=x-scheme-handler/https;\n", exec: "both --page={url} %u"),
+                ]
+            )
+        ])
+        let literal = try #require(result.applications.first { $0.desktopID == "literal.desktop" })
+        #expect(literal.argvTemplate == ["literal", "--page={{url}}"])
+        #expect(literal.urlFieldCode == nil)
+        #expect(literal.launch == nil)
+        #expect(!literal.canOpenURLs)
+        let both = try #require(result.applications.first { $0.desktopID == "both.desktop" })
+        #expect(both.urlFieldCode == "u")
+        #expect(
+            both.launch
+                == .exec(argv: ["both", "--page={{url}}", "{url}"], workingDirectory: nil, terminal: false))
+    }
+
     @Test func scannerOutputFeedsTheMimeAppsResolver() {
         let result = Self.scan([
             (
