@@ -21,8 +21,9 @@ public struct MimeAppsList: Hashable, Sendable {
     public let added: [String: [String]]
     /// `[Removed Associations]`: MIME type (lowercased) → desktop ids.
     public let removed: [String: [String]]
-    /// The keys (`group/mime-type`) that listed more than `maximumIDsPerKey` distinct ids, in
-    /// file order of groups; only the first ones were kept. One log line names the file.
+    /// The keys (`Group/mime-type`, lowercased type) that listed more than `maximumIDsPerKey`
+    /// distinct ids: Default, then Added, then Removed, each group's keys in file order. Only
+    /// the first ids were kept; the broker logs one line naming the file.
     public let truncatedKeys: [String]
 
     /// Distinct desktop ids kept per key: the rest of a longer list is ignored. GIO keeps
