@@ -209,12 +209,17 @@ public final class Broker: @unchecked Sendable {
     /// How long `shutdown` waits for the loop to end the jobs and write the usage.
     static let shutdownGrace: DispatchTimeInterval = .seconds(3)
 
-    /// Writes pending state (the usage file) and closes the connection. Called on SIGTERM, off
-    /// the loop.
+    /// How long `shutdown` gives the jobs' children after SIGTERM before it SIGKILLs them.
+    public static let childrenGrace: Double = 2
+
+    /// Writes pending state (the usage file), ends the children and closes the connection.
+    /// Called on SIGTERM, off the loop; the caller may exit as soon as it returns.
     ///
     /// Never waits on work that cannot run: the jobs are ended and the usage written on the
     /// loop, and if the loop does not get to it within `shutdownGrace` (it is stuck), the
-    /// broker stops without it rather than ignore the signal.
+    /// broker stops without it rather than ignore the signal. Either way, no child of a job
+    /// outlives the broker: every one still running gets SIGTERM, and what is left of them
+    /// after `childrenGrace` gets SIGKILL (`SpawnedProcess.endAll`), before this returns.
     public func shutdown() {
         let finished = DispatchSemaphore(value: 0)
         dispatchPrecondition(condition: .notOnQueue(connection.queue))
@@ -224,7 +229,10 @@ public final class Broker: @unchecked Sendable {
             usage.flush()
             finished.signal()
         }
-        if finished.wait(timeout: .now() + Self.shutdownGrace) == .timedOut {
+        let answered = finished.wait(timeout: .now() + Self.shutdownGrace) == .success
+        // Off the loop, which reaps the children meanwhile (when it is not stuck).
+        SpawnedProcess.endAll(grace: Self.childrenGrace)
+        guard answered else {
             log.event("the loop did not answer within the shutdown grace; stopping without it")
             return
         }

@@ -29,7 +29,8 @@ struct LaunchedChild: Sendable {
         /// the job completes once it started (as GIO's launch does); its stderr stays on
         /// /dev/null, and the job's timeout, `Cancel` and the broker's shutdown leave it running.
         case application
-        /// The URL opener (`open` activities): its failure is worded by `OpenerFailure`.
+        /// The URL opener (`open` activities): its failure is worded by `OpenerFailure`. Ending
+        /// its job ends the opener alone, not the browser it may run in the foreground.
         case opener
     }
 
@@ -50,15 +51,26 @@ final class Dispatcher: @unchecked Sendable {
         self.opener = opener
         self.scopes = ScopeRequester(connection: connection, log: log)
         // Children that open something themselves (activity-qr) use the same opener.
-        var childEnvironment = environment.filter { !Self.perLaunchVariables.contains($0.key) }
+        var childEnvironment = environment.filter { !Self.notInherited.contains($0.key) }
         childEnvironment["ACTIVITY_BROKER_OPENER"] = opener.joined(separator: " ")
         self.launcher = ChildProcessLauncher(queue: connection.queue, environment: childEnvironment)
     }
 
-    /// Variables that belong to one launch, not to the broker: a token the broker itself was
-    /// started with is stale (single use) and must not reach every child; a job's own token
-    /// comes from Perform's `activation_token`.
-    static let perLaunchVariables: Set<String> = ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID"]
+    /// The broker's variables no child inherits (the one denylist; every child the broker
+    /// starts comes from this launcher). They describe how the broker itself was started, and
+    /// a child that read them would act on the broker's behalf:
+    /// - one launch's: an activation token the broker was started with is stale (single use);
+    ///   a job's own token comes from Perform's `activation_token`;
+    /// - D-Bus activation's: `DBUS_STARTER_*` name the bus that started the broker, not the child;
+    /// - systemd's: `NOTIFY_SOCKET` and `WATCHDOG_*` would let a child report readiness or
+    ///   liveness for the broker's unit, `LISTEN_*` hand it sockets that are not its own, and
+    ///   `INVOCATION_ID` and `JOURNAL_STREAM` tag the broker's run and log stream.
+    static let notInherited: Set<String> = [
+        "XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID",
+        "DBUS_STARTER_ADDRESS", "DBUS_STARTER_BUS_TYPE",
+        "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "INVOCATION_ID", "JOURNAL_STREAM",
+        "WATCHDOG_USEC", "WATCHDOG_PID",
+    ]
 
     /// Expands the resolved perform spec for these items.
     func plan(_ perform: PerformSpec, activity: Activity, items: Items, activationToken: String?) throws(ActivityError)
@@ -126,6 +138,12 @@ final class Dispatcher: @unchecked Sendable {
         workingDirectory: String?, child: LaunchedChild, completion: @escaping @Sendable (JobOutcome) -> Void
     ) -> any RunningDispatch {
         var options = SpawnOptions(standardInput: stdin, environment: environment, workingDirectory: workingDirectory)
+        if child.role == .opener {
+            // xdg-open's generic path runs the browser in the foreground, as its child in its
+            // group: ending the job (timeout, Cancel, shutdown) ends the opener, never what it
+            // opened, which is the user's like a detached application.
+            options.terminationTarget = .process
+        }
         if child.role == .application {
             return launchApplication(
                 program: program, arguments: arguments, options: options, child: child, completion: completion)
@@ -281,7 +299,8 @@ final class Dispatcher: @unchecked Sendable {
     }
 }
 
-/// A spawned child: cancelling terminates its process group (SIGTERM, then SIGKILL).
+/// A spawned child: cancelling terminates its process group (SIGTERM, then SIGKILL), or the
+/// opener alone for `open`.
 private final class ProcessDispatch: RunningDispatch {
     let process: SpawnedProcess
     init(process: SpawnedProcess) { self.process = process }

@@ -27,6 +27,8 @@ public struct ChildProcessLauncher: Sendable {
         environment: [String: String] = ProcessEnvironment.current
     ) {
         Self.processSetup
+        // `SpawnedProcess.terminate` signals at once when called on this queue.
+        queue.setSpecific(key: SpawnedProcess.queueKey, value: ObjectIdentifier(queue))
         self.queue = queue
         self.locator = locator
         self.environment = environment
@@ -43,11 +45,20 @@ public struct ChildProcessLauncher: Sendable {
     /// Starts `arguments` (argv; `arguments[0]` is looked up on PATH unless it contains a slash).
     ///
     /// `onExit` runs exactly once on `queue` after the child has exited and its captured
-    /// streams reached end of file. May be called from any thread.
+    /// streams reached end of file. May be called from any thread. Until it exits the child
+    /// is owed an end by `SpawnedProcess.endAll`.
     /// - Throws: `SpawnError` naming the program when it is missing, not executable, or the
     ///   spawn fails; no process exists then and `onExit` never runs.
     public func spawn(
         _ arguments: [String], options: SpawnOptions = SpawnOptions(),
+        onExit: @escaping @Sendable (ProcessTermination) -> Void
+    ) throws(SpawnError) -> SpawnedProcess {
+        try spawn(arguments, options: options, owned: true, onExit: onExit)
+    }
+
+    /// `spawn`; `owned` false leaves the child out of `SpawnedProcess.endAll` (detached).
+    private func spawn(
+        _ arguments: [String], options: SpawnOptions, owned: Bool,
         onExit: @escaping @Sendable (ProcessTermination) -> Void
     ) throws(SpawnError) -> SpawnedProcess {
         guard let program = arguments.first, !program.isEmpty else {
@@ -88,7 +99,7 @@ public struct ChildProcessLauncher: Sendable {
             output: pipes.output?.read, error: pipes.error?.read,
             capture: SpawnedProcess.Capture(
                 limit: options.captureLimit, window: options.captureWindow, reportAtExit: options.reportAtExit),
-            onExit: onExit)
+            target: options.terminationTarget, owned: owned, onExit: onExit)
         process.start(useSignalReaper: exitWatch == .signalReaper)
         return process
     }
@@ -109,7 +120,7 @@ public struct ChildProcessLauncher: Sendable {
         options.newSession = true
         options.captureStandardOutput = false
         options.captureStandardError = false
-        return try spawn(arguments, options: options) { _ in }.pid
+        return try spawn(arguments, options: options, owned: false) { _ in }.pid
     }
 
     private func resolve(_ program: String, environment: [String: String]) throws(SpawnError) -> String {

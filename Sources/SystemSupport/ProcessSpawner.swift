@@ -60,7 +60,8 @@ public enum ProcessSpawner {
     ///
     /// `program` names the program in errors (as the caller was asked for it).
     /// - Throws: `SpawnError` (`notFound`, `permissionDenied`, or `failed` with the errno of
-    ///   `posix_spawn`); no process exists then.
+    ///   `posix_spawn`; `failed` with operation "chdir to DIR" when `workingDirectory` is
+    ///   missing, not a directory or not searchable); no process exists then.
     public static func spawn(_ request: SpawnRequest, program: String? = nil) throws(SpawnError) -> pid_t {
         let program = program ?? request.executable
         var actions = posix_spawn_file_actions_t()
@@ -84,7 +85,12 @@ public enum ProcessSpawner {
         for (target, source) in request.extraDescriptors.sorted(by: { $0.key < $1.key }) {
             posix_spawn_file_actions_adddup2(&actions, source, target)
         }
-        if let directory = request.workingDirectory { _ = SystemCalls.addChdir(&actions, directory) }
+        if let directory = request.workingDirectory {
+            // Without addchdir (glibc < 2.29) the child would run in our directory instead.
+            guard SystemCalls.addChdir(&actions, directory) else {
+                throw .failed(program: program, operation: "chdir to \(directory)", code: ENOSYS)
+            }
+        }
         _ = SystemCalls.addCloseFrom(&actions, max(2, request.extraDescriptors.keys.max() ?? 2) + 1)
 
         var emptyMask = sigset_t()
@@ -124,12 +130,27 @@ public enum ProcessSpawner {
             guard result == ETXTBSY, attempt < 5 else { break }
             usleep(UInt32(attempt) * 2_000)
         }
+        // The chdir runs in the child before the exec, and its errno is posix_spawn's: a
+        // missing `Path=` directory would read as the program missing.
+        if result != 0, let directory = request.workingDirectory,
+            let code = Self.directoryProblem(directory)
+        {
+            throw .failed(program: program, operation: "chdir to \(directory)", code: code)
+        }
         switch result {
         case 0: return pid
         case ENOENT, ENOTDIR: throw .notFound(program: program)
         case EACCES, EPERM: throw .permissionDenied(program: program)
         default: throw .failed(program: program, operation: "posix_spawn", code: result)
         }
+    }
+
+    /// Why `directory` cannot be a working directory (ENOENT, ENOTDIR, EACCES), nil when it can.
+    private static func directoryProblem(_ directory: String) -> Int32? {
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return errno }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return ENOTDIR }
+        return access(directory, X_OK) == 0 ? nil : errno
     }
 
     /// Runs `arguments` (`arguments[0]` looked up on the PATH of `environment`) to its end,

@@ -28,12 +28,16 @@ public struct SpawnOptions: Sendable {
     public var newSession: Bool
     /// The child's working directory (a desktop entry's `Path=`); nil keeps the broker's.
     public var workingDirectory: String?
+    /// What `SpawnedProcess.terminate` (and `endAll`) signal: the child's whole process group
+    /// (the default, so a job's helpers end with it), or the child alone.
+    public var terminationTarget: TerminationTarget
 
     public init(
         standardInput: String? = nil, environment: [String: String] = [:],
         captureStandardOutput: Bool = false, captureStandardError: Bool = false,
         captureLimit: Int = 1 << 20, captureWindow: CaptureWindow = .head, reportAtExit: Bool = false,
-        newSession: Bool = false, workingDirectory: String? = nil
+        newSession: Bool = false, workingDirectory: String? = nil,
+        terminationTarget: TerminationTarget = .processGroup
     ) {
         self.standardInput = standardInput
         self.environment = environment
@@ -44,6 +48,7 @@ public struct SpawnOptions: Sendable {
         self.reportAtExit = reportAtExit
         self.newSession = newSession
         self.workingDirectory = workingDirectory
+        self.terminationTarget = terminationTarget
     }
 }
 
@@ -54,4 +59,14 @@ public enum CaptureWindow: Sendable, Equatable {
     /// The last bytes; earlier ones are dropped as later ones arrive, so memory stays bounded
     /// however much the child writes.
     case tail
+}
+
+/// Which processes ending a child signals.
+public enum TerminationTarget: Sendable, Equatable {
+    /// The child's process group: the child and every descendant that stayed in its group.
+    case processGroup
+    /// The child alone. For a program that hands what it starts to the user: a URL opener
+    /// runs the browser as its own child in its group, and the browser is the user's, not
+    /// the job's, like an application launched detached.
+    case process
 }

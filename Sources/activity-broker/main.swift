@@ -51,8 +51,14 @@ do {
 runningBroker.withLock { $0 = broker }
 do {
     // The broker stopped serving on its own (its name taken over, the bus gone): nothing is
-    // left to do, and it has ended its jobs and written its usage already.
-    try await broker.start { _ in exit(0) }
+    // left to do, and it has ended its jobs and written its usage already. Off the loop (it
+    // reaps the children meanwhile), what is left of their children is ended before the exit.
+    try await broker.start { _ in
+        DispatchQueue.global().async {
+            SpawnedProcess.endAll(grace: Broker.childrenGrace)
+            exit(0)
+        }
+    }
 } catch {
     // Unless a signal's shutdown closed the connection under `start`: its handler exits.
     if runningBroker.withLock({ $0 != nil }) { fail(error) }
