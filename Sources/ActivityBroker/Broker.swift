@@ -209,8 +209,9 @@ public final class Broker: @unchecked Sendable {
     /// How long `shutdown` waits for the loop to end the jobs and write the usage.
     static let shutdownGrace: DispatchTimeInterval = .seconds(3)
 
-    /// How long `shutdown` gives the jobs' children after SIGTERM before it SIGKILLs them.
-    public static let childrenGrace: Double = 2
+    /// How long `shutdown` gives the jobs' children after SIGTERM before it SIGKILLs them: the
+    /// same as a cancelled or timed-out job's (`Dispatcher.childGrace`).
+    public static let childrenGrace = Dispatcher.childGrace
 
     /// Writes pending state (the usage file), ends the children and closes the connection.
     /// Called on SIGTERM, off the loop; the caller may exit as soon as it returns.

@@ -41,6 +41,10 @@ struct LaunchedChild: Sendable {
 /// Starts dispatch plans on the broker's loop and reports each one's outcome once, never
 /// before `start` returns (so nothing of a job is reported inside the turn that starts it).
 final class Dispatcher: @unchecked Sendable {
+    /// Seconds a job's child has between SIGTERM and SIGKILL when the job is cancelled, times
+    /// out or the broker exits.
+    static let childGrace: Double = 2
+
     private let connection: Connection
     private let opener: [String]
     private let launcher: ChildProcessLauncher
@@ -304,7 +308,7 @@ final class Dispatcher: @unchecked Sendable {
 private final class ProcessDispatch: RunningDispatch {
     let process: SpawnedProcess
     init(process: SpawnedProcess) { self.process = process }
-    func cancel() { process.terminate(grace: 2) }
+    func cancel() { process.terminate(grace: Dispatcher.childGrace) }
 }
 
 /// A pending provider call: cancelling drops the reply.
