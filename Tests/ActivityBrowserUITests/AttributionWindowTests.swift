@@ -84,28 +84,8 @@ import Testing
 
     @Test func withATokenUnderOpenboxTheWindowBecomesActive() async throws {
         let fixture = try await BrowserFixture()
-        let windowManager = try ChildProcess(
-            executable: "openbox", arguments: ["--sm-disable"], environment: fixture.toolEnvironment)
-        defer {
-            windowManager.terminate()
-            BackgroundCleanup.run { _ = try? windowManager.waitForExit(deadline: .seconds(5)) }
-        }
-        // openbox manages the display once the root window lists what it supports: it names its
-        // check window first and `_NET_SUPPORTED` after, and xdotool refuses `getactivewindow`
-        // until `_NET_ACTIVE_WINDOW` is listed there (waiting for the check window alone failed
-        // on a loaded machine). A full suite on two cores can take its time to start it; an
-        // openbox that exited says why.
-        try await waitUntil(
-            "openbox to manage the display", deadline: .seconds(60), interval: .milliseconds(50)
-        ) {
-            if let ended = windowManager.termination {
-                Issue.record("openbox exited (\(ended)) before managing the display: \(windowManager.standardError)")
-                return true
-            }
-            let run = try await ChildProcess.run(
-                "xprop", ["-root", "_NET_SUPPORTED"], environment: fixture.toolEnvironment)
-            return run.standardOutput.contains("_NET_ACTIVE_WINDOW")
-        }
+        let windowManager = try await fixture.startWindowManager(supporting: "_NET_ACTIVE_WINDOW")
+        defer { fixture.stopWindowManager(windowManager) }
         try await fixture.open(
             fixture.url("/page/b"), options: [Browser1.OptionKey.activationToken: .string("test-token")])
         let seen = try await events(

@@ -171,19 +171,8 @@ import Testing
     /// window as it was: the address, the lock and Done stay on screen.
     @Test func fullscreenIsRefused() async throws {
         let fixture = try await BrowserFixture()
-        let windowManager = try ChildProcess(
-            executable: "openbox", arguments: ["--sm-disable"], environment: fixture.toolEnvironment)
-        defer {
-            windowManager.terminate()
-            BackgroundCleanup.run { _ = try? windowManager.waitForExit(deadline: .seconds(5)) }
-        }
-        try await waitUntil(
-            "openbox to manage the display", deadline: .seconds(60), interval: .milliseconds(50)
-        ) {
-            let run = try await ChildProcess.run(
-                "xprop", ["-root", "_NET_SUPPORTED"], environment: fixture.toolEnvironment)
-            return run.standardOutput.contains("_NET_WM_STATE_FULLSCREEN")
-        }
+        let windowManager = try await fixture.startWindowManager(supporting: "_NET_WM_STATE_FULLSCREEN")
+        defer { fixture.stopWindowManager(windowManager) }
         try await fixture.open(fixture.url("/fullscreen"))
         _ = try await fixture.nextEvent()
         let pid = try await fixture.browserPID()
