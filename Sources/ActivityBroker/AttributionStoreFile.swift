@@ -29,7 +29,10 @@ struct AttributionStoreFile: Sendable {
             return nil
         }
         guard let store = AttributionStoreFormat.store(fromFile: data) else {
-            log.event("click measurement file \(path) is corrupt; starting empty")
+            // Kept aside, not overwritten by the next save: what it held may still be read.
+            let aside = path + ".corrupt"
+            let moved = rename(path, aside) == 0
+            log.event("click measurement file \(path) is corrupt; starting empty\(moved ? " (kept as \(aside))" : "")")
             return nil
         }
         return store

@@ -56,6 +56,10 @@ final class Attributions: @unchecked Sendable {
         store = read ?? AttributionStore()
         fileHoldsNothing = read?.isEmpty == true
         store.resumeAfterRestart()
+        // Clicks past their 7 days go now, not at the next click or trigger (which may never come).
+        let before = store
+        store.removeExpired(now: now)
+        if store != before { save() }
         schedule()
     }
 
@@ -113,11 +117,18 @@ final class Attributions: @unchecked Sendable {
     /// and a store can only fill again through clicks a user made.
     func clear() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard !(store.isEmpty && fileHoldsNothing) else { return }
-        store.clear()
-        save()
+        guard forgetAll() else { return }
         schedule()
         log.frequentEvent("click measurement data cleared")
+    }
+
+    /// Empties the store and its file unless both hold nothing; returns whether there was anything.
+    @discardableResult
+    private func forgetAll() -> Bool {
+        guard !(store.isEmpty && fileHoldsNothing) else { return false }
+        store.clear()
+        save()
+        return true
     }
 
     /// Writes the store, and notes whether the file now holds nothing.
@@ -131,7 +142,12 @@ final class Attributions: @unchecked Sendable {
     private func schedule() {
         timer?.cancel()
         timer = nil
-        guard settings.isEnabled else { return }
+        // Off means nothing kept, not only nothing new: what was stored before is forgotten
+        // (at start and at each wake), never sent once the switch is turned back on.
+        guard settings.isEnabled else {
+            if forgetAll() { log.frequentEvent("click measurement is off: stored clicks and reports forgotten") }
+            return
+        }
         let now = self.now
         for report in store.dueReports(now: now) where !sending.contains(report.pair) {
             send(report)

@@ -129,12 +129,7 @@ public enum AttributionStoreFormat {
 
     /// A site as `RegistrableDomain` gives it: a host name or IP literal, nothing that could be a path.
     private static func site(_ value: JSONValue?) -> String? {
-        guard case .string(let text)? = value, !text.isEmpty, text.utf8.count <= 253,
-            text.utf8.allSatisfy({
-                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D
-                    || $0 == 0x3A
-            })
-        else { return nil }
+        guard case .string(let text)? = value, RegistrableDomain.isSite(text) else { return nil }
         return text
     }
 }

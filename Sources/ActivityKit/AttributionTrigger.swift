@@ -41,7 +41,10 @@ public struct AttributionTrigger: Hashable, Sendable {
             guard let value = Self.twoDigits(fields[1]), value <= Self.maximumPriority else { return nil }
             priority = value
         }
-        self.init(sourceSite: RegistrableDomain.of(host: host), triggerData: data, priority: priority)
+        // A site click measurement cannot keep is no trigger (no click can be on it either).
+        let site = RegistrableDomain.of(host: host)
+        guard RegistrableDomain.isSite(site) else { return nil }
+        self.init(sourceSite: site, triggerData: data, priority: priority)
     }
 
     /// Parses `text` as a URL first; nil when it is not a URL or not a trigger.

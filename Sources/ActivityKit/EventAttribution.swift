@@ -34,6 +34,11 @@ public struct EventAttribution: Hashable, Sendable {
         guard let destinationSite = RegistrableDomain.of(destination),
             let sourceSite = RegistrableDomain.of(endpoint)
         else { throw .invalidArgument("event_attribution: destination_url and report_endpoint need a host") }
+        for (field, site) in [("destination_url", destinationSite), ("report_endpoint", sourceSite)]
+        where !RegistrableDomain.isSite(site) {
+            throw .invalidArgument(
+                "event_attribution: \(field)'s site must be letters, digits, '.' and '-' (at most 253 bytes)")
+        }
         guard let browsedSite = RegistrableDomain.of(browsed), browsedSite == destinationSite else {
             throw .invalidArgument(
                 "event_attribution: destination_url is on the site '\(destinationSite)', not on the site of the URL being opened"

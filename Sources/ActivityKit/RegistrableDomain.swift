@@ -35,6 +35,17 @@ public enum RegistrableDomain {
         return labels.suffix(keep).joined(separator: ".")
     }
 
+    /// Whether `text` is a site click measurement can keep and read back (its store file's rule):
+    /// 1 to 253 bytes of lower-case letters, digits, `.`, `-` and `:` (an IPv6 literal). Hosts
+    /// may hold more (`_`, `~`, sub-delimiters): such a site is refused where it comes in, since
+    /// a store holding one could not be read again and would be lost whole.
+    public static func isSite(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 253
+            && text.utf8.allSatisfy {
+                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D || $0 == 0x3A
+            }
+    }
+
     /// The site of a parsed URL: the registrable domain of its host; nil without a host.
     public static func of(_ url: SharedURL) -> String? {
         guard let host = url.host, !host.isEmpty else { return nil }

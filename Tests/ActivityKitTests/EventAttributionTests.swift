@@ -45,4 +45,16 @@ struct EventAttributionTests {
         #expect(throws: ActivityError.self) { try Self.attribution(destination: "not a url") }
         #expect((try? Self.attribution(description: String(repeating: "é", count: 256))) != nil)
     }
+
+    /// Regression: a host with `_` (which URLs allow) was kept, the store file could not be
+    /// read back with it, and the next start lost every stored click and report.
+    @Test("Refused: a site the store could not read back (an underscore), for the click and for a trigger")
+    func unstorableSitesAreRefused() throws {
+        #expect(throws: ActivityError.self) { try Self.attribution(endpoint: "https://x.ads_1.example") }
+        #expect(
+            AttributionTrigger("https://ads_1.example/.well-known/private-click-measurement/trigger-attribution/01") == nil)
+        #expect(
+            AttributionTrigger("https://ads-1.example/.well-known/private-click-measurement/trigger-attribution/01") != nil)
+        #expect(!RegistrableDomain.isSite("ads_1.example") && RegistrableDomain.isSite("ads-1.example"))
+    }
 }

@@ -110,6 +110,24 @@ struct StoreClearingTests {
         try await f.startBroker()
         try await f.call("ClearAttributions")
         #expect(f.read(path) == #"{"version":1,"attributions":[]}"# + "\n")
+        // What it held is kept aside, not lost with the first save.
+        #expect(f.read(path + ".corrupt") == "{not json, ads.example")
+    }
+
+    /// Regression: expired clicks were dropped only at the next click or trigger, so a quiet
+    /// machine kept them (and `share attributions` listed them) past their 7 days.
+    @Test("A click past its 7 days is gone from the store when the broker starts; a live one stays")
+    func expiredClicksGoAtStart() async throws {
+        let f = try await BrokerFixture(start: false)
+        let expired = #"{"kind":"click","source_site":"old.example","destination_site":"shop.example","source_id":3,"expires":"2001-01-08"}"#
+        try f.write(
+            Self.attributionFile.replacingOccurrences(of: #""attributions":["#, with: #""attributions":["# + expired + ","),
+            to: "state/activity-broker/attribution.json")
+        try await f.startBroker()
+        try await f.settle()
+        let stored = AttributionTests.stored(f)
+        #expect(!stored.contains("old.example"), "\(stored)")
+        #expect(stored.contains(#""source_site":"ads.example","destination_site":"shop.example""#), "\(stored)")
     }
 
     /// A click that expires in 2999 and a report, as the broker writes them.
