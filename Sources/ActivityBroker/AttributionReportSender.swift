@@ -5,7 +5,7 @@ import ReportTransport
 
 /// The production `AttributionReportSending`: `HTTPSPost` (no cookies, no credentials, no
 /// Referer) of `AttributionReport.json` to each endpoint that does not have it yet, one after
-/// the other on a background queue.
+/// the other on one background queue for all reports.
 ///
 /// An endpoint has the report when its server answered, whatever the status (a 404 means the
 /// site does not collect reports, which a retry cannot change); a network or TLS failure
@@ -16,11 +16,16 @@ struct AttributionReportSender: AttributionReportSending {
     var trustedCAFile: String?
     var connectTo: [String] = []
 
+    /// One queue, one report at a time: a restart finds every stored report due at once (up to
+    /// 1,024), and a POST may block its thread for its 30 s; one at a time, they never hold
+    /// more than one of the process's worker threads.
+    private static let queue = DispatchQueue(label: "activity-broker.attribution-reports", qos: .utility)
+
     func send(
         _ report: AttributionReport, completion: @escaping @Sendable (Set<AttributionReport.Endpoint>) -> Void
     ) {
         let (ca, connect) = (trustedCAFile, connectTo)
-        DispatchQueue.global(qos: .utility).async {
+        Self.queue.async {
             var answered: Set<AttributionReport.Endpoint> = []
             for endpoint in report.unanswered {
                 if case .answered = HTTPSPost.send(
