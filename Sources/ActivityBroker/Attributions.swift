@@ -92,6 +92,11 @@ final class Attributions: @unchecked Sendable {
             log.debug("\(session): click measurement is off; a trigger was ignored")
             return
         }
+        // A report on its way carries the data it had when it left: both sites get the same.
+        guard !sending.contains(where: { $0.source == trigger.sourceSite && $0.destination == destination }) else {
+            log.debug("\(session): a trigger came while its report was being sent; it was ignored")
+            return
+        }
         let before = store
         let outcome = store.record(trigger, destinationSite: destination, now: now, using: &random)
         switch outcome {
@@ -168,12 +173,23 @@ final class Attributions: @unchecked Sendable {
         log.debug("sending a click measurement report")
         sender.send(report) { [weak self] answered in
             guard let self else { return }
-            queue.async { self.finished(report.pair, answered: answered) }
+            queue.async { self.finished(report, answered: answered) }
         }
     }
 
-    private func finished(_ pair: AttributionSitePair, answered: Set<AttributionReport.Endpoint>) {
+    /// The result of sending `sent`. It counts only for that same report: cleared while on its
+    /// way and followed by a new click and trigger for the same sites, the store holds another
+    /// report for the pair, which the old answer must not mark as delivered.
+    private func finished(_ sent: AttributionReport, answered: Set<AttributionReport.Endpoint>) {
+        let pair = sent.pair
         sending.remove(pair)
+        guard
+            let current = store.reports.first(where: { $0.pair == pair }), current.sourceID == sent.sourceID,
+            current.triggerDay == sent.triggerDay, current.triggerData == sent.triggerData
+        else {
+            schedule()
+            return
+        }
         switch store.answered(pair, by: answered, now: now) {
         case .gone:
             break  // Cleared while on its way: nothing left to account for.
