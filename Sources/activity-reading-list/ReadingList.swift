@@ -14,7 +14,9 @@ struct ReadingListEntry: Codable, Equatable {
 ///
 /// Bounded, since every entry is kept in memory and rewritten on each add: at most
 /// `maxEntries` entries (a full list refuses new URLs), titles cut to `maxTitleLength`
-/// characters, URLs within the broker's 32 KiB.
+/// characters, URLs within the broker's 32 KiB, and a file over `maxFileSize` is refused
+/// rather than read. Only a missing file is an empty list: any other read error fails the
+/// add and leaves the file alone, since writing then would replace every entry with one.
 struct ReadingList {
     /// The most entries the list holds; adding a new URL to a full list throws `.full`.
     static let maxEntries = 10_000
@@ -22,6 +24,9 @@ struct ReadingList {
     static let maxTitleLength = 1_000
     /// The longest URL accepted, in UTF-8 bytes: the broker's limit (API.md §2).
     static let maxURLLength = 32 * 1024
+    /// The largest file read, in bytes: far above `maxEntries` full entries' worth in practice,
+    /// and small enough that a planted or runaway file cannot exhaust memory.
+    static let maxFileSize = 64 * 1024 * 1024
 
     let path: String
 
@@ -31,9 +36,11 @@ struct ReadingList {
         return dataHome + "/activity-broker/reading-list.json"
     }
 
-    /// The saved entries; an unreadable file is renamed aside and reported through `aside`.
+    /// The saved entries; a file that does not parse is renamed aside and reported through `aside`.
+    /// - Throws: `ReadingListError.unreadable` when the file exists but cannot be read (so
+    ///   `add` never overwrites it), `.tooLarge` when it is over `maxFileSize`.
     func load(aside: (String) -> Void = { _ in }) throws -> [ReadingListEntry] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        guard let data = try contents() else { return [] }
         do {
             return try Self.decoder.decode([ReadingListEntry].self, from: data)
         } catch {
@@ -41,6 +48,38 @@ struct ReadingList {
             try FileManager.default.moveItem(atPath: path, toPath: kept)
             aside(kept)
             return []
+        }
+    }
+
+    /// The file's bytes, or nil when it does not exist (ENOENT alone: EACCES, EIO, EISDIR… throw).
+    private func contents() throws(ReadingListError) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw .unreadable(path: path, reason: String(cString: strerror(code)))
+        }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        if (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) > Self.maxFileSize {
+            throw .tooLarge(path: path, size: Int(status.st_size))
+        }
+        // Read at most one byte past the limit: a file that grows meanwhile (or is no regular
+        // file) is still bounded.
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[..<count])
+            if data.count > Self.maxFileSize { throw .tooLarge(path: path, size: data.count) }
         }
     }
 
@@ -99,6 +138,14 @@ struct ReadingList {
         guard rename(temporary, path) == 0 else {
             try? FileManager.default.removeItem(atPath: temporary)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        // Makes the rename itself durable (as SystemSupport's AtomicFile does; this target does
+        // not link SystemSupport). Failure is ignored: some file systems cannot fsync a
+        // directory, and the data is already synced.
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            close(directoryFD)
         }
     }
 

@@ -13,6 +13,10 @@ enum ReadingListError: Error, DBusErrorConvertible {
     case invalidURL(String)
     /// The list already holds `ReadingList.maxEntries` entries.
     case full
+    /// The list file exists but could not be read (not ENOENT); it is left as it was.
+    case unreadable(path: String, reason: String)
+    /// The list file is over `ReadingList.maxFileSize` bytes; it is left as it was.
+    case tooLarge(path: String, size: Int)
 
     var dbusError: DBusError {
         switch self {
@@ -29,6 +33,15 @@ enum ReadingListError: Error, DBusErrorConvertible {
             return DBusError(
                 name: BrokerErrorName.limitExceeded.rawValue,
                 message: "the reading list holds \(ReadingList.maxEntries) entries, its limit")
+        case .unreadable(let path, let reason):
+            return DBusError(
+                name: BrokerErrorName.providerFailed.rawValue,
+                message: "cannot read the reading list \(path): \(reason); it was left unchanged")
+        case .tooLarge(let path, let size):
+            return DBusError(
+                name: BrokerErrorName.limitExceeded.rawValue,
+                message:
+                    "the reading list \(path) is \(size) bytes or more; at most \(ReadingList.maxFileSize) are read")
         }
     }
 }

@@ -28,7 +28,7 @@ if arguments == ["--list"] {
         }
         exit(0)
     } catch {
-        log("cannot read \(readingList.path): \(error)")
+        log((error as? ReadingListError)?.dbusError.message ?? "cannot read \(readingList.path): \(error)")
         exit(1)
     }
 } else if !arguments.isEmpty {

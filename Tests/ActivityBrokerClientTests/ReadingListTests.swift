@@ -287,4 +287,46 @@ private func errorName(_ body: () async throws(DBusError) -> [Value]) async -> S
             ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
         })
     }
+
+    // MARK: Review: a failed read must not become an empty list, and reads are bounded
+
+    /// Regression: any read error (not only a missing file) was taken for an empty list, and
+    /// the add then wrote a one-entry list over the old one. A directory in place of the file
+    /// makes the read fail with EISDIR even as root (where chmod 000 would not).
+    @Test func aListThatCannotBeReadIsNotOverwritten() async throws {
+        let setup = try await ReadingListSetup(broker: false)
+        defer { setup.remove() }
+        try FileManager.default.createDirectory(atPath: setup.listFile, withIntermediateDirectories: true)
+        try "kept".write(toFile: setup.listFile + "/marker", atomically: true, encoding: .utf8)
+        let broker = try await setup.connectAsBroker()
+
+        let name = await errorName { () async throws(DBusError) in
+            try await setup.performDirectly(on: broker, url: "https://example.org/would-replace-all")
+        }
+        #expect(name == BrokerErrorName.providerFailed.rawValue)
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: setup.listFile, isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: setup.listFile) == ["marker"], "left unchanged")
+    }
+
+    /// Regression: the file was read whole with no limit. One byte over 64 MiB (sparse, so
+    /// cheap) is refused before reading, and the file is left as it was.
+    @Test func aListOverTheSizeLimitIsRefusedAndKept() async throws {
+        let setup = try await ReadingListSetup(existingList: "[]", broker: false)
+        defer { setup.remove() }
+        let size: UInt64 = 64 * 1024 * 1024 + 1
+        let handle = try #require(FileHandle(forWritingAtPath: setup.listFile))
+        try handle.truncate(atOffset: size)
+        try handle.close()
+        let broker = try await setup.connectAsBroker()
+
+        let name = await errorName { () async throws(DBusError) in
+            try await setup.performDirectly(on: broker, url: "https://example.org/big")
+        }
+        #expect(name == BrokerErrorName.limitExceeded.rawValue)
+        let attributes = try FileManager.default.attributesOfItem(atPath: setup.listFile)
+        #expect((attributes[.size] as? NSNumber)?.uint64Value == size, "left unchanged")
+        let directory = (setup.listFile as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["reading-list.json"], "not moved aside")
+    }
 }
