@@ -1,5 +1,6 @@
 // The reading list file: entries added by the "Add to Reading List" activity.
 import Foundation
+import SystemSupport
 
 /// One saved page.
 struct ReadingListEntry: Codable, Equatable {
@@ -51,35 +52,17 @@ struct ReadingList {
         }
     }
 
-    /// The file's bytes, or nil when it does not exist (ENOENT alone: EACCES, EIO, EISDIR… throw).
+    /// The file's bytes, or nil when it does not exist (ENOENT alone: EACCES, EIO, a directory…
+    /// throw), read within `maxFileSize` by SystemSupport's one careful reader.
     private func contents() throws(ReadingListError) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw .unreadable(path: path, reason: String(cString: strerror(code)))
-        }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        if (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) > Self.maxFileSize {
-            throw .tooLarge(path: path, size: Int(status.st_size))
-        }
-        // Read at most one byte past the limit: a file that grows meanwhile (or is no regular
-        // file) is still bounded.
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[..<count])
-            if data.count > Self.maxFileSize { throw .tooLarge(path: path, size: data.count) }
+        do {
+            return Data(try SystemCalls.readFile(path, limit: Self.maxFileSize))
+        } catch where error.code == ENOENT {
+            return nil
+        } catch where error.code == EFBIG {
+            throw .tooLarge(path: path)
+        } catch {
+            throw .unreadable(path: path, reason: String(cString: strerror(error.code)))
         }
     }
 
@@ -119,34 +102,9 @@ struct ReadingList {
         return url
     }
 
+    /// Temporary file, fsync, rename, directory fsync: SystemSupport's `AtomicFile`.
     private func write(_ entries: [ReadingListEntry]) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let temporary = path + ".tmp-\(getpid())"
-        let data = try Self.encoder.encode(entries)
-        guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: temporary)
-        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary]) }
-        do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
-        // Makes the rename itself durable (as SystemSupport's AtomicFile does; this target does
-        // not link SystemSupport). Failure is ignored: some file systems cannot fsync a
-        // directory, and the data is already synced.
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            close(directoryFD)
-        }
+        try AtomicFile.write(Array(try Self.encoder.encode(entries)), to: path, permissions: 0o600)
     }
 
     private static var encoder: JSONEncoder {

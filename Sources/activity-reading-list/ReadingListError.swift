@@ -16,7 +16,7 @@ enum ReadingListError: Error, DBusErrorConvertible {
     /// The list file exists but could not be read (not ENOENT); it is left as it was.
     case unreadable(path: String, reason: String)
     /// The list file is over `ReadingList.maxFileSize` bytes; it is left as it was.
-    case tooLarge(path: String, size: Int)
+    case tooLarge(path: String)
 
     var dbusError: DBusError {
         switch self {
@@ -37,11 +37,11 @@ enum ReadingListError: Error, DBusErrorConvertible {
             return DBusError(
                 name: BrokerErrorName.providerFailed.rawValue,
                 message: "cannot read the reading list \(path): \(reason); it was left unchanged")
-        case .tooLarge(let path, let size):
+        case .tooLarge(let path):
             return DBusError(
                 name: BrokerErrorName.limitExceeded.rawValue,
                 message:
-                    "the reading list \(path) is \(size) bytes or more; at most \(ReadingList.maxFileSize) are read")
+                    "the reading list \(path) is larger than \(ReadingList.maxFileSize) bytes; it was left unchanged")
         }
     }
 }
