@@ -5,7 +5,8 @@ import TestSupport
 /// `python3`'s `http.server` behind TLS with a certificate for `sites`, signed by a CA made
 /// with `openssl` for this test alone. Each request is recorded as one JSON line (method,
 /// path, Host, header names, body, arrival time in seconds since the epoch) in `requests`.
-/// Readiness barrier: the port it prints.
+/// Readiness barrier: the port it prints. While `hold()` is in force a request, once recorded,
+/// waits for `release()` (at most 60 s) before it is answered: a report on its way.
 final class AttributionReportServer: Sendable {
     let directory: String
     let caFile: String
@@ -16,7 +17,8 @@ final class AttributionReportServer: Sendable {
 
     static let script = """
         import http.server, json, ssl, sys, time
-        out, cert, key = sys.argv[1], sys.argv[2], sys.argv[3]
+        import os
+        out, cert, key, hold = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get('Content-Length', 0))).decode()
@@ -25,6 +27,9 @@ final class AttributionReportServer: Sendable {
                           'time': time.time()}
                 with open(out, 'a') as f:
                     f.write(json.dumps(record) + '\\n')
+                deadline = time.time() + 60
+                while os.path.exists(hold) and time.time() < deadline:
+                    time.sleep(0.05)
                 self.send_response(200)
                 self.send_header('Content-Length', '0')
                 self.end_headers()
@@ -59,13 +64,19 @@ final class AttributionReportServer: Sendable {
             executable: "python3",
             arguments: [
                 directory + "/server.py", directory + "/requests.jsonl", directory + "/server.pem",
-                directory + "/server.key",
+                directory + "/server.key", directory + "/hold",
             ])
         let line = try await process.nextLine { Int($0) != nil }
         port = Int(line) ?? 0
     }
 
     deinit { process.kill() }
+
+    /// From now on each request waits, once recorded, until `release()`.
+    func hold() { FileManager.default.createFile(atPath: directory + "/hold", contents: nil) }
+
+    /// Lets held requests (and later ones) be answered.
+    func release() { try? FileManager.default.removeItem(atPath: directory + "/hold") }
 
     /// The broker flags that send reports for `sites` here and trust the test CA.
     func brokerArguments(for sites: [String]) -> [String] {

@@ -73,6 +73,36 @@ struct AttributionReportTests {
         #expect(server.requests.isEmpty)
     }
 
+    /// Regression (a review found it): a trigger of higher priority that came while the report
+    /// was on its way replaced the stored data under the send, so the sites could be told
+    /// different data, or the new data was marked delivered unsent.
+    @Test("A trigger that comes while its report is on its way is ignored: both sites get the data it left with")
+    func triggerDuringSendIsIgnored() async throws {
+        let f = try await AttributionTests.start()
+        let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
+        defer { server.release() }
+        let browser = try await RecordingBrowser(bus: f.bus)
+        try await AttributionTests.reported(f, browser)
+        _ = try await f.stopBroker()
+        server.hold()
+        try await f.startBroker(
+            arguments: ["--clock-offset", String(Self.overdue)] + server.brokerArguments(for: Self.sites))
+        try await waitUntil("the report's first POST, held", deadline: .seconds(30)) { server.requests.count >= 1 }
+        let open = try await AttributionTests.browse(f, browser)
+        try AttributionTests.sendTrigger(
+            browser, open, url: "https://ads.example/.well-known/private-click-measurement/trigger-attribution/07/09")
+        try await waitUntil("the trigger refused", deadline: .seconds(30)) {
+            f.log.contains("a trigger came while its report was being sent; it was ignored")
+        }
+        server.release()
+        try await waitUntil("both reports received and the report forgotten", deadline: .seconds(30)) {
+            server.requests.count >= 2 && !AttributionTests.stored(f).contains(#""kind":"report""#)
+        }
+        let requests = server.requests
+        #expect(requests.count == 2, "\(requests)")
+        #expect(requests.allSatisfy { $0["body"] as? String == Self.expectedBody }, "\(requests)")
+    }
+
     /// docs/click-measurement.md: off, "nothing is kept or sent" — what was stored before the
     /// switch was turned off is forgotten, not sent once it is turned back on (a review found
     /// the store kept, waiting).
