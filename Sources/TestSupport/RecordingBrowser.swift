@@ -7,7 +7,8 @@ import Foundation
 /// `impl.Browser1` and records every call. It opens no window: `Open` is answered at once (or
 /// failed with `openError`), and the test plays the window by sending `Event`s to the broker
 /// (`send`). `Close` is recorded and, like the real service, answered with a `Finished` event
-/// for a window not yet finished. `close()` drops off the bus (a crash).
+/// for a window not yet finished — or, with `holdingCloses`, held unanswered until
+/// `answerCloses()` (a window slow to close). `close()` drops off the bus (a crash).
 public final class RecordingBrowser: Sendable {
     /// One `Open` call.
     public struct Open: Sendable {
@@ -26,14 +27,18 @@ public final class RecordingBrowser: Sendable {
     /// When set, `Open` fails with this error name.
     public let openError = Locked<String?>(nil)
     private let finished = Locked<Set<ObjectPath>>([])
+    /// `Close` calls held unanswered (`holdingCloses`).
+    private let held = Locked<[Responder]>([])
 
-    /// Connects to `bus`, exports the service and takes its well-known name.
-    public init(bus: TestBus) async throws {
+    /// Connects to `bus`, exports the service and takes its well-known name. `holdingCloses`:
+    /// every `Close` is recorded and left unanswered until `answerCloses()`.
+    public init(bus: TestBus, holdingCloses: Bool = false) async throws {
         connection = try bus.connect()
         let opens = opens
         let closes = closes
         let openError = openError
         let finished = finished
+        let held = held
         let connection = connection
         try connection.export(
             Browser1.objectPath,
@@ -56,16 +61,17 @@ public final class RecordingBrowser: Sendable {
                                 return []
                             }),
                         Browser1.close.method(
-                            .immediate { call in
+                            .deferred { call, responder in
                                 let handle = call.body[0].objectPath ?? "/"
                                 closes.put(handle)
+                                if holdingCloses { return held.withLock { $0.append(responder) } }
                                 let first = finished.withLock { $0.insert(handle).inserted }
                                 if first {
                                     try? Self.emit(
                                         on: connection, to: call.sender, handle: handle,
                                         name: Browser1.EventName.finished, details: [:])
                                 }
-                                return []
+                                responder.reply()
                             }),
                     ],
                     signals: [Browser1.event.spec])
@@ -74,6 +80,16 @@ public final class RecordingBrowser: Sendable {
     }
 
     deinit { connection.close() }
+
+    /// Answers every `Close` held so far (`holdingCloses`).
+    public func answerCloses() {
+        for responder in held.withLock({ held in
+            defer { held = [] }
+            return held
+        }) {
+            responder.reply()
+        }
+    }
 
     /// Drops off the bus (a browser that crashed or quit).
     public func close() { connection.close() }

@@ -64,7 +64,7 @@ struct BrowseLimitTests {
     )
     func repeatedCloseAsksOnce() async throws {
         let f = try await BrowseTests.start()
-        let browser = try await HoldingBrowser(bus: f.bus)
+        let browser = try await RecordingBrowser(bus: f.bus, holdingCloses: true)
         let signals = BrowseTests.sessionSignals(f)
         try await f.settle()
         let path = try await BrowseTests.browse(f)
@@ -86,52 +86,5 @@ struct BrowseLimitTests {
         try await f.settle()
         #expect(BrowseTests.members(signals, path) == ["Finished"], "Finished once")
         #expect(browser.closes.count == 1)
-    }
-}
-
-/// A browser service that answers `Open` at once and holds every `Close` until the test
-/// answers (a window slow to close), recording the handles.
-final class HoldingBrowser: Sendable {
-    let connection: Connection
-    /// The handles of `Open` calls, in order.
-    let opens = Inbox<ObjectPath>()
-    /// The handles of `Close` calls, in order.
-    let closes = Inbox<ObjectPath>()
-    private let held = Locked<[Responder]>([])
-
-    init(bus: TestBus) async throws {
-        connection = try bus.connect()
-        let opens = opens, closes = closes, held = held
-        try connection.export(
-            Browser1.objectPath,
-            interfaces: [
-                Interface(
-                    Browser1.interface,
-                    methods: [
-                        Browser1.open.method(
-                            .immediate { call in
-                                opens.put(call.body[0].objectPath ?? "/")
-                                return []
-                            }),
-                        Browser1.close.method(
-                            .deferred { call, responder in
-                                closes.put(call.body[0].objectPath ?? "/")
-                                held.withLock { $0.append(responder) }
-                            }),
-                    ],
-                    signals: [Browser1.event.spec])
-            ])
-        _ = try await connection.requestName(Browser1.busName, flags: [.doNotQueue])
-    }
-
-    deinit { connection.close() }
-
-    /// Answers every `Close` held so far.
-    func answerCloses() {
-        for responder in held.withLock({ held in
-            defer { held = [] }; return held
-        }) {
-            responder.reply()
-        }
     }
 }
