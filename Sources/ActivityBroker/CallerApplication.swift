@@ -2,6 +2,7 @@
 import DBus
 import Dispatch
 import Glibc
+import Locking
 import SystemSupport
 
 /// The application id of a calling process (a desktop file id such as `org.gnome.Nautilus`),
@@ -13,21 +14,64 @@ import SystemSupport
 /// id>-<random>.scope`; systemd.io "Desktop Environment Integration"). It is for display
 /// only: nothing is granted or refused on its strength (a pid can be reused meanwhile).
 enum CallerApplication {
+    /// How long the files of one process may take before its id is "" (the sheet or window
+    /// opens without the app's name rather than waiting).
+    static let readDeadline: Duration = .seconds(2)
+    /// Processes whose files are being read at once; past it, the id is "" at once.
+    static let maximumReading = 4
+
+    /// Reads never run on the loop: `/proc/<pid>/root` is the caller's own view of the file
+    /// system, and in a mount namespace of its own a caller can make `.flatpak-info` (or a
+    /// directory on its way) a FUSE file whose open or read never returns (a FIFO is refused
+    /// without waiting by `SystemCalls.readFile`). Such a read holds one of these threads, not
+    /// the broker; `reading` bounds how many a caller can hold.
+    private static let readers = DispatchQueue(label: "caller-application", attributes: .concurrent)
+    private static let reading = Locked(0)
+
+    /// How many reads are under way now (for tests that wait for their readers to go).
+    static var readsUnderWay: Int { reading.value }
+
     /// Asks the bus which process `caller` (a unique name) is, then calls `completion` on the
-    /// loop with its id; "" when the bus does not say within 5 s. For the sheet's header and
-    /// the browser window's title.
-    static func lookUp(_ caller: String, on connection: Connection, completion: @escaping (String) -> Void) {
+    /// loop with its id, once; "" when the bus does not say within 5 s or its files are not
+    /// read within `readDeadline`. For the sheet's header and the browser window's title.
+    /// `reader` is `id(ofProcess:)`; tests give one that blocks as a FUSE file can.
+    static func lookUp(
+        _ caller: String, on connection: Connection,
+        reader: @escaping @Sendable (UInt32) -> String = { id(ofProcess: $0) },
+        completion: @escaping (String) -> Void
+    ) {
         let query = MethodCall(
             destination: .bus, path: "/org/freedesktop/DBus", interface: .bus,
             member: "GetConnectionUnixProcessID", body: [.string(caller)])
         connection.call(query, timeout: .seconds(5)) { result in
-            let pid = (try? result.get())?.first?.uint32
-            completion(pid.map { id(ofProcess: $0) } ?? "")
+            guard let pid = (try? result.get())?.first?.uint32 else { return completion("") }
+            read(pid, with: reader, on: connection, completion: completion)
+        }
+    }
+
+    /// `reader` on a reader thread; `completion` on the loop with its id, or with "" at the
+    /// deadline or when `maximumReading` reads are already under way.
+    private static func read(
+        _ pid: UInt32, with reader: @escaping @Sendable (UInt32) -> String, on connection: Connection,
+        completion: @escaping (String) -> Void
+    ) {
+        let admitted = reading.withLock { count in
+            guard count < maximumReading else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else { return completion("") }
+        let once = UncheckedCompletion(completion)
+        connection.queue.asyncAfter(deadline: .now() + readDeadline.dispatchInterval) { once.run("") }
+        readers.async {
+            let id = reader(pid)
+            reading.withLock { $0 -= 1 }
+            connection.queue.async { once.run(id) }
         }
     }
 
     /// The id for the process `pid`, reading `procRoot` (`/proc`); "" when none is found.
-    /// A few small reads of /proc: cheap enough for the loop.
+    /// May block for as long as the process's files do: never on the loop.
     static func id(ofProcess pid: UInt32, procRoot: String = "/proc") -> String {
         let base = "\(procRoot)/\(pid)"
         if let info = text(ofFile: base + "/root/.flatpak-info"),
@@ -102,5 +146,18 @@ enum CallerApplication {
             id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
         else { return nil }
         return id
+    }
+}
+
+/// A loop completion run at most once, by whichever of the read and the deadline comes first.
+/// Both run on the loop; `@unchecked Sendable` so the reader thread may carry it there.
+private final class UncheckedCompletion: @unchecked Sendable {
+    private var completion: ((String) -> Void)?
+    init(_ completion: @escaping (String) -> Void) { self.completion = completion }
+
+    func run(_ id: String) {
+        let completion = completion
+        self.completion = nil
+        completion?(id)
     }
 }
