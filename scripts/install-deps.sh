@@ -10,6 +10,10 @@ pkg-config --exists dbus-1 2>/dev/null || need+=(libdbus-1-dev pkg-config)
 # libcurl's headers: the terminal browser's page loader (TextPages) transfers with libcurl.
 pkg-config --exists libcurl 2>/dev/null || need+=(libcurl4-openssl-dev)
 command -v dbus-daemon >/dev/null || need+=(dbus-daemon)
+# The Public Suffix List (sites for click measurement and the address bars), and libpsl, the
+# reference PublicSuffixListDifferentialTests holds our reading of it to.
+[ -f /usr/share/publicsuffix/public_suffix_list.dat ] || need+=(publicsuffix)
+ls /usr/lib/*/libpsl.so.5 >/dev/null 2>&1 || need+=(libpsl5)
 command -v dbus-send >/dev/null && command -v dbus-monitor >/dev/null || need+=(dbus-bin)
 command -v gdbus >/dev/null || need+=(libglib2.0-bin)
 command -v tmux >/dev/null || need+=(tmux)

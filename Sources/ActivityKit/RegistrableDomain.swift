@@ -1,15 +1,18 @@
-// RegistrableDomain: the site of a host (its registrable domain), approximated without the Public Suffix List.
+// RegistrableDomain: the site of a host (its registrable domain), by the Public Suffix List or, without it, an approximation.
 
 /// The registrable domain ("site") of a normalized host, as Private Click Measurement compares
-/// sites (API.md §11): the last two labels, or the last three when the last two are a common
-/// two-level public suffix (`co.uk`, `com.au`, … in `twoLevelSuffixes`). IP literals are their
-/// own site. Suffixes missing from the list count as ordinary domains, so a private suffix
-/// (`s3.amazonaws.com`-style) groups its tenants into one site: the cautious direction for a
-/// check that only ever *refuses* a mismatch.
+/// sites (API.md §11) and the address bars emphasise it: by the system's Public Suffix List
+/// (`PublicSuffixList.system`, Debian's `publicsuffix` package), so `alice.github.io` and
+/// `bob.github.io` are two sites and a report for one goes to that one. IP literals are their
+/// own site.
 ///
-/// The same approximation as Navigation's `SiteAddress`, which emphasises it in the address.
+/// Without the list it is approximated: the last two labels, or the last three when the last
+/// two are a common two-level public suffix (`co.uk`, `com.au`, … in `twoLevelSuffixes`);
+/// other suffixes count as ordinary domains, so a private suffix groups its tenants into one
+/// site (a click on one is then accepted from another tenant's page).
 public enum RegistrableDomain {
-    /// Two-label public suffixes under which names are registered one label deeper.
+    /// Two-label public suffixes under which names are registered one label deeper: the
+    /// approximation's, used only without the system's list.
     public static let twoLevelSuffixes: Set<String> = [
         "co.uk", "org.uk", "ac.uk", "gov.uk", "me.uk", "net.uk", "ltd.uk", "plc.uk", "sch.uk", "nhs.uk",
         "com.au", "net.au", "org.au", "edu.au", "gov.au", "asn.au", "id.au",
@@ -26,8 +29,14 @@ public enum RegistrableDomain {
     /// The registrable domain of `host` (lower-cased, without a trailing dot, as `SharedURL`
     /// gives it); an IP literal (IPv4 dotted or IPv6 with `:`) is returned whole.
     public static func of(host: String) -> String {
+        of(host: host, suffixes: PublicSuffixList.system)
+    }
+
+    /// `of(host:)` by `suffixes`, or by the approximation when nil.
+    public static func of(host: String, suffixes: PublicSuffixList?) -> String {
         let host = host.lowercased()
         if host.contains(":") || isIPv4(host) { return host }
+        if let suffixes { return suffixes.registrableDomain(of: host) }
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count > 2 else { return host }
         let lastTwo = labels.suffix(2).joined(separator: ".")

@@ -12,18 +12,14 @@ import Foundation
 /// scheme's default (`127.0.0.1:8000` and `127.0.0.1:8001` are different sites and must not
 /// look alike). Never contains user-info, path or query.
 ///
-/// The registrable domain is approximated without the Public Suffix List: the last two
-/// labels, or the last three when the last two are a common two-level public suffix
-/// (`co.uk`, `com.au`, … in `twoLevelSuffixes`). So `a.b.example.com` → `example.com`, and
-/// `www.bbc.co.uk` → `bbc.co.uk`; suffixes missing from the list (`s3.amazonaws.com`-style
-/// private suffixes) count as ordinary domains. IP literals are shown whole and emphasised
+/// The registrable domain is ActivityKit's `RegistrableDomain`: by the system's Public Suffix
+/// List, so `a.b.example.com` → `example.com`, `www.bbc.co.uk` → `bbc.co.uk` and
+/// `alice.github.io` → `alice.github.io` (without the list, an approximation that knows common
+/// two-level suffixes such as `co.uk` only). IP literals are shown whole and emphasised
 /// whole; IPv6 in brackets. A `file:` URL shows its path with nothing emphasised.
 /// Internationalized hosts are shown in the ASCII (punycode) form `URL` gives them, which
 /// shows look-alike characters for what they are.
 public struct SiteAddress: Hashable, Sendable {
-    /// Two-label public suffixes under which names are registered one label deeper
-    /// (ActivityKit's `RegistrableDomain`, which the broker's site checks use too).
-    public static var twoLevelSuffixes: Set<String> { RegistrableDomain.twoLevelSuffixes }
 
     /// The host (IPv6 bracketed), or the path of a `file:` URL.
     public let host: String
@@ -67,7 +63,7 @@ public struct SiteAddress: Hashable, Sendable {
         registrableDomain = Self.registrableDomain(of: host)
     }
 
-    /// The approximate registrable domain of a DNS host name (see the type's documentation).
+    /// The registrable domain of a DNS host name (see the type's documentation).
     public static func registrableDomain(of host: String) -> String {
         RegistrableDomain.of(host: host)
     }

@@ -1,0 +1,27 @@
+#!/usr/bin/python3
+"""libpsl (the Public Suffix List library curl and wget use) on host names: the reference of
+ActivityKit's differential test (Tests/ActivityKitTests/PublicSuffixListDifferentialTests.swift).
+
+  psl-reference.py < HOSTS     one host a line in; one line out for each: its registrable
+                               domain, or "-" when libpsl gives none (the host is a public
+                               suffix itself)
+
+libpsl reads the same list as the broker, the distribution's (`psl_latest`: Debian's
+publicsuffix package), through ctypes: no Python binding is needed.
+"""
+import ctypes
+import sys
+
+psl = ctypes.CDLL("libpsl.so.5")
+psl.psl_latest.restype = ctypes.c_void_p
+psl.psl_latest.argtypes = [ctypes.c_char_p]
+psl.psl_registrable_domain.restype = ctypes.c_char_p
+psl.psl_registrable_domain.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+
+context = psl.psl_latest(None)
+if not context:
+    sys.exit("psl-reference: libpsl has no list (psl_latest failed)")
+for line in sys.stdin:
+    host = line.strip()
+    domain = psl.psl_registrable_domain(context, host.encode())
+    print(domain.decode() if domain is not None else "-")
