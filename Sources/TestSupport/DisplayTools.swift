@@ -38,6 +38,15 @@ public struct DisplayTools: Sendable {
         return ids
     }
 
+    /// The visible X windows of `pid` now; none is an empty list, not a wait. (xdotool also
+    /// fails when a window goes while it searches: that reads as none, so ask again.)
+    public func visibleWindows(pid: UInt32) async throws -> [String] {
+        let run = try await ChildProcess.run(
+            "xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"], environment: environment)
+        guard run.termination == .exited(0) else { return [] }
+        return run.standardOutput.split(separator: "\n").map(String.init)
+    }
+
     /// Whether `pid` has a visible window now.
     public func hasVisibleWindow(pid: UInt32) async throws -> Bool {
         let run = try await ChildProcess.run(

@@ -5,7 +5,7 @@ import Dispatch
 extension BrokerCallers {
     /// The handler of a call that opens something (`Show`, `Open`): the caller is checked
     /// (`authorize`), the body decoded by `decode` (what it throws is the reply), the calling
-    /// broker watched so that `registry` closes everything when it leaves the bus, then `open`
+    /// broker watched so that `registry` closes what it opened when it leaves the bus, then `open`
     /// runs on the main thread with the request, the caller's unique name and the responder,
     /// whose to answer.
     public func openHandler<Request: Sendable>(
@@ -22,7 +22,7 @@ extension BrokerCallers {
                     return responder.fail(error)
                 }
                 let broker = call.sender
-                self.watch(broker) { registry.closeAll() }
+                self.watch(broker) { registry.closeAll(openedBy: broker) }
                 DispatchQueue.main.async {
                     MainActor.assumeIsolated { open(request, broker, responder) }
                 }

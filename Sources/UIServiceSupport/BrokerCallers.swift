@@ -6,7 +6,7 @@ import Dispatch
 /// The callers a UI service (`activity-sheet`, `activity-browser`) accepts: the current owner of
 /// `org.activitybroker.Broker1`, asked of the bus per call so that a replaced broker is refused
 /// at once; anyone else gets `org.activitybroker.Error.AccessDenied`. It also watches each broker
-/// connection that opened something, so that everything it opened closes when it leaves.
+/// connection that opened something, so that what it opened closes when it leaves.
 ///
 /// `@unchecked Sendable`: used only on the connection's loop (`watch` checks with `assertOnLoop`).
 public final class BrokerCallers: @unchecked Sendable {

@@ -11,12 +11,13 @@ public protocol HandleSession: AnyObject {
 }
 
 /// What a UI service's registry offers its D-Bus side: `Close` of one handle, and closing
-/// everything when the broker that opened it leaves (`BrokerCallers.closeHandler`, `openHandler`).
+/// what a broker opened when it leaves (`BrokerCallers.closeHandler`, `openHandler`).
 @MainActor
 public protocol SessionRegistry: AnyObject, Sendable {
     /// `Close` on a handle with nothing open is a no-op.
     func close(_ handle: ObjectPath)
-    func closeAll()
+    /// Closes what the broker connection `broker` (a unique name) opened: it left the bus.
+    func closeAll(openedBy broker: String)
 }
 
 /// Every open session of a UI service (`activity-sheet`, `activity-browser`), keyed by its
@@ -28,6 +29,8 @@ public protocol SessionRegistry: AnyObject, Sendable {
 @MainActor
 public final class OpenSessions<Session: HandleSession> {
     private var sessions: [ObjectPath: Session] = [:]
+    /// The broker connection (unique name) that opened each handle.
+    private var openers: [ObjectPath: String] = [:]
     private let idle: IdleExit
 
     /// `idleExit` nil never exits on its own; the wait starts now.
@@ -43,11 +46,14 @@ public final class OpenSessions<Session: HandleSession> {
     public subscript(handle: ObjectPath) -> Session? { sessions[handle] }
 
     /// Adds the session `make` builds for `handle` (the caller has checked that the handle is
-    /// free), calling off a pending idle exit. `make` receives what the session calls once it
-    /// has closed.
-    public func open(_ handle: ObjectPath, _ make: (_ onClosed: @escaping (Session) -> Void) -> Session) {
+    /// free), opened by the broker connection `broker`, calling off a pending idle exit. `make`
+    /// receives what the session calls once it has closed.
+    public func open(
+        _ handle: ObjectPath, openedBy broker: String, _ make: (_ onClosed: @escaping (Session) -> Void) -> Session
+    ) {
         idle.cancel()
         sessions[handle] = make { [weak self] session in self?.closed(session) }
+        openers[handle] = broker
     }
 
     /// `Close` on a handle with nothing open is a no-op: the user may have closed it already.
@@ -55,14 +61,17 @@ public final class OpenSessions<Session: HandleSession> {
         sessions[handle]?.close()
     }
 
-    /// Closes every session (the broker left the bus: nobody is left to tell).
-    public func closeAll() {
-        for session in Array(sessions.values) { session.close() }
+    /// Closes the sessions `broker` opened (it left the bus: nobody is left to tell them). Not
+    /// the others: a broker that replaced it (`--replace`) may have opened some before the old
+    /// one's connection ended.
+    public func closeAll(openedBy broker: String) {
+        for (handle, session) in sessions where openers[handle] == broker { session.close() }
     }
 
     private func closed(_ session: Session) {
         guard sessions[session.handle] === session else { return }
         sessions[session.handle] = nil
+        openers[session.handle] = nil
         if sessions.isEmpty { scheduleIdleExit() }
     }
 

@@ -146,6 +146,39 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         try await fixture.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
     }
 
+    /// A broker replaced while its sheet was open leaves after its successor showed one: the
+    /// old broker's sheet closes, the new one's stays (before, every sheet closed).
+    @Test func aBrokerThatLeavesClosesOnlyItsOwnSheet() async throws {
+        let fixture = try await SheetFixture()
+        let display = fixture.display
+        let old = fixture.show(SheetFixture.showBody(handle: "/old/sheet/1", activities: standardActivities))
+        let pid = try await fixture.sheetPID()
+        let oldWindow = try await fixture.window(pid: pid)
+        // The old broker gives its name up, still connected; a new one takes it and shows a sheet.
+        try await fixture.broker.releaseName(Broker1.busName)
+        let successor = try fixture.bus.connect()
+        defer { successor.close() }
+        #expect(try await successor.requestName(Broker1.busName, flags: .doNotQueue) == .primaryOwner)
+        let new = fixture.show(
+            SheetFixture.showBody(handle: "/new/sheet/1", activities: standardActivities), from: successor)
+        var newWindow = ""
+        try await waitUntil("the second sheet", interval: .milliseconds(50)) {
+            newWindow = try await display.visibleWindows(pid: pid).first { $0 != oldWindow } ?? ""
+            return !newWindow.isEmpty
+        }
+        fixture.broker.close()
+        _ = await old.result
+        try await waitUntil("the old broker's sheet to close", interval: .milliseconds(50)) {
+            !(try await display.visibleWindows(pid: pid).contains(oldWindow))
+        }
+        // The sheet service's main thread has run the close by now; an Update answered from there
+        // comes after it. The successor's sheet is still open and answers its own Close.
+        try await fixture.call(Sheet1.update, [.objectPath("/new/sheet/1"), .string("running"), .string("")], from: successor)
+        #expect(try await display.visibleWindows(pid: pid).contains(newWindow))
+        try await fixture.call(Sheet1.close, [.objectPath("/new/sheet/1")], from: successor)
+        #expect(response(try await new.value).code == Sheet1.Response.cancelled.rawValue)
+    }
+
     @Test func aCallerThatIsNotTheBrokerIsRefused() async throws {
         let fixture = try await SheetFixture()
         let stranger = try fixture.bus.connect()

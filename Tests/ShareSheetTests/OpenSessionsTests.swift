@@ -24,8 +24,8 @@ private final class RecordingSession: HandleSession {
 @Suite struct OpenSessionsTests {
     @Test func closingAHandleRemovesOnlyItsSession() {
         let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
-        sessions.open("/a") { RecordingSession("/a", onClosed: $0) }
-        sessions.open("/b") { RecordingSession("/b", onClosed: $0) }
+        sessions.open("/a", openedBy: ":1.1") { RecordingSession("/a", onClosed: $0) }
+        sessions.open("/b", openedBy: ":1.1") { RecordingSession("/b", onClosed: $0) }
         #expect(sessions.count == 2)
         sessions.close("/a")
         #expect(sessions.count == 1)
@@ -35,22 +35,22 @@ private final class RecordingSession: HandleSession {
 
     @Test func closingAHandleWithNothingOpenDoesNothing() {
         let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
-        sessions.open("/a") { RecordingSession("/a", onClosed: $0) }
+        sessions.open("/a", openedBy: ":1.1") { RecordingSession("/a", onClosed: $0) }
         sessions.close("/nothing")
         #expect(sessions.count == 1)
     }
 
-    @Test func closeAllClosesEachOnce() {
+    @Test func closeAllClosesEachOfTheBrokersOnce() {
         let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
         var made: [RecordingSession] = []
         for path in ["/a", "/b", "/c"] as [ObjectPath] {
-            sessions.open(path) { onClosed in
+            sessions.open(path, openedBy: ":1.1") { onClosed in
                 let session = RecordingSession(path, onClosed: onClosed)
                 made.append(session)
                 return session
             }
         }
-        sessions.closeAll()
+        sessions.closeAll(openedBy: ":1.1")
         #expect(sessions.count == 0)
         #expect(made.map(\.closes) == [1, 1, 1])
     }
@@ -58,14 +58,36 @@ private final class RecordingSession: HandleSession {
     @Test func aLateCloseOfAReplacedSessionKeepsTheNewOne() {
         let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
         var first: RecordingSession?
-        sessions.open("/a") { onClosed in
+        sessions.open("/a", openedBy: ":1.1") { onClosed in
             let session = RecordingSession("/a", onClosed: onClosed)
             first = session
             return session
         }
-        sessions.open("/a") { RecordingSession("/a", onClosed: $0) }
+        sessions.open("/a", openedBy: ":1.1") { RecordingSession("/a", onClosed: $0) }
         first?.close()
         #expect(sessions.count == 1)
         #expect(sessions["/a"] !== first)
+    }
+
+    /// A broker replaced with `--replace` leaves after its successor opened windows: only its
+    /// own close (before, every window did).
+    @Test func aLeavingBrokerClosesOnlyWhatItOpened() {
+        let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
+        var made: [ObjectPath: RecordingSession] = [:]
+        for (path, broker) in [("/old", ":1.1"), ("/new", ":1.2"), ("/old2", ":1.1")] as [(ObjectPath, String)] {
+            sessions.open(path, openedBy: broker) { onClosed in
+                let session = RecordingSession(path, onClosed: onClosed)
+                made[path] = session
+                return session
+            }
+        }
+        sessions.closeAll(openedBy: ":1.1")
+        #expect(sessions.count == 1)
+        #expect(sessions["/new"] != nil)
+        #expect(made["/old"]?.closes == 1 && made["/old2"]?.closes == 1 && made["/new"]?.closes == 0)
+        // The handle's opener is forgotten with it: a new session there belongs to its own broker.
+        sessions.open("/old", openedBy: ":1.2") { RecordingSession("/old", onClosed: $0) }
+        sessions.closeAll(openedBy: ":1.1")
+        #expect(sessions.count == 2)
     }
 }

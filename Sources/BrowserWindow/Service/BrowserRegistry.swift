@@ -30,7 +30,7 @@ final class BrowserRegistry: SessionRegistry {
     /// Opens a window for `request`; `send` carries its events to the broker that asked,
     /// `share` its Action button's `Share` call.
     func open(
-        _ request: BrowserRequest, send: @escaping (ObjectPath, BrowserEvent) -> Void,
+        _ request: BrowserRequest, openedBy broker: String, send: @escaping (ObjectPath, BrowserEvent) -> Void,
         share: @escaping (String, [String: Value], [String: Value]) -> Void
     ) throws(DBusError) {
         guard let engine else {
@@ -41,7 +41,7 @@ final class BrowserRegistry: SessionRegistry {
             throw .invalidArgs("handle \(request.handle) already has a window")
         }
         let handle = request.handle
-        sessions.open(handle) { [opener] onClosed in
+        sessions.open(handle, openedBy: broker) { [opener] onClosed in
             BrowserSession(
                 request: request, engine: engine, opener: opener, send: { send(handle, $0) }, share: share,
                 onClosed: onClosed)
@@ -53,9 +53,9 @@ final class BrowserRegistry: SessionRegistry {
         sessions.close(handle)
     }
 
-    /// Closes every window (the broker left the bus: nobody is left to tell).
-    func closeAll() {
-        sessions.closeAll()
+    /// Closes the windows `broker` opened (it left the bus: nobody is left to tell).
+    func closeAll(openedBy broker: String) {
+        sessions.closeAll(openedBy: broker)
     }
 }
 

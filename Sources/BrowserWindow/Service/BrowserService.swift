@@ -34,7 +34,7 @@ struct BrowserService: Sendable {
                         [registry, self] request, broker, responder in
                         do {
                             try registry.open(
-                                request,
+                                request, openedBy: broker,
                                 send: { handle, event in self.send(event, for: handle, to: broker) },
                                 share: { parent, items, options in
                                     self.share(parent: parent, items: items, options: options)

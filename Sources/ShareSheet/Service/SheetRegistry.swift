@@ -26,7 +26,7 @@ final class SheetRegistry: SessionRegistry {
 
     var count: Int { sessions.count }
 
-    func show(_ request: SheetRequest, responder: Responder) {
+    func show(_ request: SheetRequest, openedBy broker: String, responder: Responder) {
         if let displayError {
             responder.reply([
                 .uint32(Sheet1.Response.failed.rawValue),
@@ -39,7 +39,7 @@ final class SheetRegistry: SessionRegistry {
             return
         }
         let strings = SheetStrings.choose(option: request.locale, environment: environment)
-        sessions.open(request.handle) { onClosed in
+        sessions.open(request.handle, openedBy: broker) { onClosed in
             SheetSession(request: request, strings: strings, responder: responder, onClosed: onClosed)
         }
     }
@@ -54,9 +54,9 @@ final class SheetRegistry: SessionRegistry {
         sessions.close(handle)
     }
 
-    /// Closes every sheet (the broker left the bus).
-    func closeAll() {
-        sessions.closeAll()
+    /// Closes the sheets `broker` showed (it left the bus).
+    func closeAll(openedBy broker: String) {
+        sessions.closeAll(openedBy: broker)
     }
 }
 

@@ -27,8 +27,8 @@ struct SheetService: Sendable {
             methods: [
                 Sheet1.show.method(
                     callers.openHandler(registry, decode: SheetRequest.init(body:)) {
-                        [registry] request, _, responder in
-                        registry.show(request, responder: responder)
+                        [registry] request, broker, responder in
+                        registry.show(request, openedBy: broker, responder: responder)
                     }),
                 Sheet1.update.method(
                     .deferred { call, responder in
