@@ -2,9 +2,9 @@
 """libpsl (the Public Suffix List library curl and wget use) on host names: the reference of
 ActivityKit's differential test (Tests/ActivityKitTests/PublicSuffixListDifferentialTests.swift).
 
-  psl-reference.py < HOSTS     one host a line in; one line out for each: its registrable
-                               domain, or "-" when libpsl gives none (the host is a public
-                               suffix itself)
+  psl-reference.py HOSTS       HOSTS holds one host a line; one line out for each: its
+                               registrable domain, or "-" when libpsl gives none (the host is
+                               a public suffix itself)
 
 libpsl reads the same list as the broker, the distribution's (`psl_latest`: Debian's
 publicsuffix package), through ctypes: no Python binding is needed.
@@ -21,7 +21,9 @@ psl.psl_registrable_domain.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
 context = psl.psl_latest(None)
 if not context:
     sys.exit("psl-reference: libpsl has no list (psl_latest failed)")
-for line in sys.stdin:
+if len(sys.argv) != 2:
+    sys.exit("usage: psl-reference.py HOSTS")
+for line in open(sys.argv[1], encoding="utf-8"):
     host = line.strip()
     domain = psl.psl_registrable_domain(context, host.encode())
     print(domain.decode() if domain is not None else "-")
