@@ -136,9 +136,11 @@ final class BrowsingSessions: @unchecked Sendable {
             session.attribution = nil
             log.debug("session \(session.number): click attribution discarded: no activation_token (no gesture proof)")
         }
-        // Who is asking, for the window's title (display only), then the window.
+        // Who is asking, for the window's title (display only), then the window — unless the
+        // owner closed the session meanwhile: the lookup takes as long as the caller's files
+        // let it, and a window opened after its Close would belong to no session.
         CallerApplication.lookUp(caller, on: connection) { [unowned self] appID in
-            guard sessions[session.handle] === session else { return }
+            guard sessions[session.handle] === session, !closing.contains(session.handle) else { return }
             session.opening = browser.open(
                 handle: session.handle, appID: appID,
                 parentWindow: request.parentWindow, url: request.url.string, options: request.windowOptions

@@ -17,23 +17,31 @@ enum CallerApplication {
     /// How long the files of one process may take before its id is "" (the sheet or window
     /// opens without the app's name rather than waiting).
     static let readDeadline: Duration = .seconds(2)
-    /// Processes whose files are being read at once; past it, the id is "" at once.
+    /// Processes whose files are being read at once; past it, the id is "" at once. A caller
+    /// can hold every place for as long as its reads hang: app names are then missing for
+    /// everyone (display only), and nothing waits.
     static let maximumReading = 4
 
     /// Reads never run on the loop: `/proc/<pid>/root` is the caller's own view of the file
     /// system, and in a mount namespace of its own a caller can make `.flatpak-info` (or a
     /// directory on its way) a FUSE file whose open or read never returns (a FIFO is refused
-    /// without waiting by `SystemCalls.readFile`). Such a read holds one of these threads, not
-    /// the broker; `reading` bounds how many a caller can hold.
-    private static let readers = DispatchQueue(label: "caller-application", attributes: .concurrent)
-    private static let reading = Locked(0)
+    /// without waiting by `SystemCalls.readFile`). Such a read holds one of these places, not
+    /// the broker; a place is free again once its read returned.
+    ///
+    /// One serial queue per place: each gets a thread of its own (serial queues overcommit), so
+    /// hung reads never hold the width-limited global pool that other work of the broker uses.
+    private static let readers = (0..<maximumReading).map { DispatchQueue(label: "caller-application-\($0)") }
+    /// Which places are taken.
+    private static let taken = Locked([Bool](repeating: false, count: maximumReading))
 
     /// How many reads are under way now (for tests that wait for their readers to go).
-    static var readsUnderWay: Int { reading.value }
+    static var readsUnderWay: Int { taken.value.filter { $0 }.count }
 
     /// Asks the bus which process `caller` (a unique name) is, then calls `completion` on the
-    /// loop with its id, once; "" when the bus does not say within 5 s or its files are not
-    /// read within `readDeadline`. For the sheet's header and the browser window's title.
+    /// loop with its id, once; "" when the bus does not say within 5 s, its files are not read
+    /// within `readDeadline`, or every place is taken. For the sheet's header and the browser
+    /// window's title.
+    ///
     /// `reader` is `id(ofProcess:)`; tests give one that blocks as a FUSE file can.
     static func lookUp(
         _ caller: String, on connection: Connection,
@@ -45,28 +53,31 @@ enum CallerApplication {
             member: "GetConnectionUnixProcessID", body: [.string(caller)])
         connection.call(query, timeout: .seconds(5)) { result in
             guard let pid = (try? result.get())?.first?.uint32 else { return completion("") }
-            read(pid, with: reader, on: connection, completion: completion)
+            read(pid, with: reader, on: connection.queue, completion: completion)
         }
     }
 
-    /// `reader` on a reader thread; `completion` on the loop with its id, or with "" at the
-    /// deadline or when `maximumReading` reads are already under way.
+    /// `reader` on a free place's queue; `completion` on `loop` with its id, or with "" at the
+    /// deadline or at once when every place is taken.
     private static func read(
-        _ pid: UInt32, with reader: @escaping @Sendable (UInt32) -> String, on connection: Connection,
+        _ pid: UInt32, with reader: @escaping @Sendable (UInt32) -> String, on loop: DispatchQueue,
         completion: @escaping (String) -> Void
     ) {
-        let admitted = reading.withLock { count in
-            guard count < maximumReading else { return false }
-            count += 1
-            return true
+        let place = taken.withLock { taken -> Int? in
+            guard let free = taken.firstIndex(of: false) else { return nil }
+            taken[free] = true
+            return free
         }
-        guard admitted else { return completion("") }
-        let once = UncheckedCompletion(completion)
-        connection.queue.asyncAfter(deadline: .now() + readDeadline.dispatchInterval) { once.run("") }
-        readers.async {
+        guard let place else { return completion("") }
+        let once = UncheckedCompletion(completion, loop: loop)
+        loop.asyncAfter(deadline: .now() + readDeadline.dispatchInterval) { once.run("") }
+        readers[place].async {
             let id = reader(pid)
-            reading.withLock { $0 -= 1 }
-            connection.queue.async { once.run(id) }
+            loop.async {
+                once.run(id)
+                // Freed after the answer is in: whoever sees the place free sees the read done.
+                taken.withLock { $0[place] = false }
+            }
         }
     }
 
@@ -150,12 +161,19 @@ enum CallerApplication {
 }
 
 /// A loop completion run at most once, by whichever of the read and the deadline comes first.
-/// Both run on the loop; `@unchecked Sendable` so the reader thread may carry it there.
+/// `@unchecked Sendable` so the reader's queue may carry it to the loop: it is only ever run
+/// there (checked).
 private final class UncheckedCompletion: @unchecked Sendable {
     private var completion: ((String) -> Void)?
-    init(_ completion: @escaping (String) -> Void) { self.completion = completion }
+    private let loop: DispatchQueue
+
+    init(_ completion: @escaping (String) -> Void, loop: DispatchQueue) {
+        self.completion = completion
+        self.loop = loop
+    }
 
     func run(_ id: String) {
+        dispatchPrecondition(condition: .onQueue(loop))
         let completion = completion
         self.completion = nil
         completion?(id)

@@ -1,4 +1,4 @@
-// The UI services' guard on the D-Bus loop: only the broker may call; its leaving closes everything.
+// The UI services' guard on the D-Bus loop: only the broker may call; a broker connection's leaving closes what it opened.
 import ActivityBrokerInterface
 import DBus
 import Dispatch
