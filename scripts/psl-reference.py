@@ -6,21 +6,22 @@ ActivityKit's differential test (Tests/ActivityKitTests/PublicSuffixListDifferen
                                registrable domain, or "-" when libpsl gives none (the host is
                                a public suffix itself)
 
-libpsl reads the same list as the broker, the distribution's (`psl_latest`: Debian's
-publicsuffix package), through ctypes: no Python binding is needed.
+libpsl reads the very file the broker reads (`psl_load_file` on Debian's publicsuffix
+package's public_suffix_list.dat), through ctypes: no Python binding is needed.
 """
 import ctypes
 import sys
 
 psl = ctypes.CDLL("libpsl.so.5")
-psl.psl_latest.restype = ctypes.c_void_p
-psl.psl_latest.argtypes = [ctypes.c_char_p]
+psl.psl_load_file.restype = ctypes.c_void_p
+psl.psl_load_file.argtypes = [ctypes.c_char_p]
 psl.psl_registrable_domain.restype = ctypes.c_char_p
 psl.psl_registrable_domain.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
 
-context = psl.psl_latest(None)
+LIST = b"/usr/share/publicsuffix/public_suffix_list.dat"
+context = psl.psl_load_file(LIST)
 if not context:
-    sys.exit("psl-reference: libpsl has no list (psl_latest failed)")
+    sys.exit("psl-reference: libpsl could not load " + LIST.decode())
 if len(sys.argv) != 2:
     sys.exit("usage: psl-reference.py HOSTS")
 for line in open(sys.argv[1], encoding="utf-8"):

@@ -39,6 +39,12 @@ public enum AttributionStoreFormat {
                 let destination = site(fields["destination_site"]),
                 let sourceID = integer(fields["source_id"], max: 255)
             else { return nil }
+            // Kept before sites came from the Public Suffix List: a site that is a listed suffix
+            // (`github.io` for a click on `alice.github.io`) was never one and would send its
+            // report to the suffix's host. Forgotten, the rest kept.
+            if let list = PublicSuffixList.system, list.isListedSuffix(source) || list.isListedSuffix(destination) {
+                continue
+            }
             switch fields["kind"] {
             case .string("click"):
                 guard let expires = day(fields["expires"]) else { return nil }

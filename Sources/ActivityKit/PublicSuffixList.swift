@@ -9,18 +9,35 @@
 ///
 /// Both of the list's sections count, ICANN's and the private one, as browsers count them.
 /// Rules in Unicode are kept in their ASCII (`xn--`) form, the form `SharedURL` gives hosts.
-/// The algorithm is the list's own (publicsuffix.org/list): an exception rule (`!www.ck`)
-/// prevails, else the matching rule with the most labels (`*.ck` matches one label more, and
-/// `ck` itself), else the implicit `*`: the last label.
+/// The algorithm is the list's (publicsuffix.org/list): an exception rule (`!www.ck`)
+/// prevails, else the matching rule with the most labels, else the implicit `*`: the last
+/// label. One reading is libpsl's rather than the list's text: a wildcard rule (`*.ck`) makes
+/// its own name (`ck`) a public suffix too, as libpsl — and with it libsoup and WebKitGTK —
+/// has it.
+///
+/// `system` is an immutable table read once on first use (about 25 ms), like
+/// `UnicodeNormalization`'s ICU: the broker reads it only for click measurement, so that its
+/// memory is not spent otherwise.
 public struct PublicSuffixList: Sendable {
     /// Where Debian's `publicsuffix` package (and most distributions) keep the list.
     public static let systemPath = "/usr/share/publicsuffix/public_suffix_list.dat"
     /// The most the list file may hold (it is about 250 KB).
     static let maximumFileSize = 4 << 20
 
-    /// The system's list, read once on first use; nil when there is none (the callers then
-    /// fall back to `RegistrableDomain`'s approximation).
-    public static let system: PublicSuffixList? = readFile(systemPath).map { PublicSuffixList(text: $0) }
+    /// The system's list, read once on first use; nil when there is none or it does not look
+    /// whole (the callers then fall back to `RegistrableDomain`'s approximation).
+    public static let system: PublicSuffixList? = readFile(systemPath).flatMap { whole(PublicSuffixList(text: $0), text: $0) }
+
+    /// The fewest rules a list read from a file may have: the real one has about 9,700; an
+    /// empty or cut file would make every host its own last label's site, worse than the
+    /// approximation.
+    static let minimumRules = 1_000
+
+    /// `list` when the file it came from looks whole: its ICANN section's marker and at least
+    /// `minimumRules` rules.
+    static func whole(_ list: PublicSuffixList, text: String) -> PublicSuffixList? {
+        list.count >= minimumRules && text.contains("===BEGIN ICANN DOMAINS===") ? list : nil
+    }
 
     /// Plain rules (`co.uk`).
     private var rules: Set<String> = []
@@ -28,6 +45,9 @@ public struct PublicSuffixList: Sendable {
     private var wildcards: Set<String> = []
     /// Exception rules without their `!` (`www.ck` for `!www.ck`).
     private var exceptions: Set<String> = []
+    /// The most labels a rule can match (a wildcard's one more than its name): no suffix of a
+    /// host longer than that can match, so a lookup looks at no more, whatever the host's length.
+    private var longestMatch = 1
 
     /// How many rules were read (all three kinds).
     public var count: Int { rules.count + wildcards.count + exceptions.count }
@@ -43,9 +63,13 @@ public struct PublicSuffixList: Sendable {
             if word.hasPrefix("!") {
                 if let rule = Self.ascii(word.dropFirst()) { exceptions.insert(rule) }
             } else if word.hasPrefix("*.") {
-                if let rule = Self.ascii(word.dropFirst(2)) { wildcards.insert(rule) }
+                if let rule = Self.ascii(word.dropFirst(2)) {
+                    wildcards.insert(rule)
+                    longestMatch = max(longestMatch, Self.labelCount(rule) + 1)
+                }
             } else if let rule = Self.ascii(word) {
                 rules.insert(rule)
+                longestMatch = max(longestMatch, Self.labelCount(rule))
             }
         }
     }
@@ -59,14 +83,28 @@ public struct PublicSuffixList: Sendable {
         return labels.suffix(kept).joined(separator: ".")
     }
 
+    /// Whether `host` is itself a public suffix by one of the list's rules (`github.io`,
+    /// `co.uk`; not `localhost`, which only the implicit rule covers).
+    public func isListedSuffix(_ host: String) -> Bool {
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count <= longestMatch else { return false }
+        let joined = labels.joined(separator: ".")
+        if exceptions.contains(joined) { return false }
+        return rules.contains(joined) || wildcards.contains(joined)
+            || (labels.count > 1 && wildcards.contains(labels.dropFirst().joined(separator: ".")))
+    }
+
     /// How many of the last `labels` make the public suffix.
     func publicSuffixLabels(_ labels: [Substring]) -> Int {
         let count = labels.count
-        // The suffixes of the host from the longest down (`a.b.c`, `b.c`, `c`).
-        let suffixes = (0..<count).map { labels[$0...].joined(separator: ".") }
+        // Only the suffixes a rule could match, from the longest down (`a.b.c`, `b.c`, `c`).
+        let first = max(0, count - longestMatch)
+        let suffixes = (0..<count).map { $0 < first ? "" : labels[$0...].joined(separator: ".") }
         // An exception prevails whatever else matches: its rule less its first label.
-        if let index = suffixes.firstIndex(where: { exceptions.contains($0) }) { return count - index - 1 }
-        for index in 0..<count {
+        if let index = suffixes.indices.first(where: { $0 >= first && exceptions.contains(suffixes[$0]) }) {
+            return count - index - 1
+        }
+        for index in first..<count {
             // A wildcard's own name is a public suffix too (`*.compute.amazonaws.com` makes
             // `compute.amazonaws.com` one), as libpsl — and with it libsoup and WebKitGTK — reads it.
             if rules.contains(suffixes[index]) || wildcards.contains(suffixes[index]) { return count - index }
@@ -75,8 +113,11 @@ public struct PublicSuffixList: Sendable {
         return 1
     }
 
+    private static func labelCount(_ rule: String) -> Int { rule.utf8.filter { $0 == UInt8(ascii: ".") }.count + 1 }
+
     /// A rule's labels in ASCII form, lower-cased; nil when one cannot be encoded.
     static func ascii(_ rule: Substring) -> String? {
+        guard !rule.isEmpty else { return nil }
         if rule.utf8.allSatisfy({ $0 < 0x80 }) { return rule.lowercased() }
         var labels: [String] = []
         for label in rule.lowercased().split(separator: ".", omittingEmptySubsequences: false) {
@@ -103,7 +144,9 @@ public struct PublicSuffixList: Sendable {
         while filled < bytes.count {
             let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
+            // A failed read is no list: part of one would lose its private section, at the end.
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
             filled += count
         }
         return String(validating: bytes[..<filled], as: UTF8.self)

@@ -46,6 +46,18 @@ struct AttributionStoreFormatTests {
         #expect(AttributionStoreFormat.file(back) == data, "rewriting changes nothing")
     }
 
+    @Test("A site kept before sites came from the Public Suffix List that is a listed suffix (github.io) is forgotten, the rest kept")
+    func listedSuffixSitesAreForgotten() throws {
+        try #require(PublicSuffixList.system != nil, "the system's list (make test installs publicsuffix)")
+        var store = AttributionStore()
+        let t0 = AttributionStoreTests.t0
+        store.record(AttributionStoreTests.click("ads.example", "github.io", id: 1), now: t0)
+        store.record(AttributionStoreTests.click("ads.example", "alice.github.io", id: 2), now: t0)
+        store.record(AttributionStoreTests.click("co.uk", "shop.example", id: 3), now: t0)
+        let back = try #require(AttributionStoreFormat.store(fromFile: AttributionStoreFormat.file(store)))
+        #expect(back.clicks.map(\.sourceID) == [2])
+    }
+
     @Test("A report written before trigger_day and answered existed: its trigger counts a day before send_after")
     func olderReport() throws {
         let text = #"{"version":1,"attributions":[{"kind":"report","source_site":"a.example","destination_site":"b.example","source_id":1,"trigger_data":1,"priority":0,"send_after":"2026-12-08","attempts":0}]}"#

@@ -84,4 +84,34 @@ import Testing
         #expect(RegistrableDomain.of(host: "alice.github.io") == "alice.github.io")
         #expect(RegistrableDomain.of(host: "www.bbc.co.uk") == "bbc.co.uk")
     }
+
+    /// A host of 127 labels was looked up suffix by suffix, each joined anew: about a
+    /// millisecond of the loop per call from any client (a review measured it). Only the
+    /// suffixes a rule could match are looked at now; the answer is the same.
+    @Test func aHostOfManyLabelsIsLookedUpOnlyAsDeepAsTheRulesGo() {
+        let deep = Array(repeating: "a", count: 120).joined(separator: ".") + ".b.kawasaki.jp"
+        #expect(Self.list.registrableDomain(of: deep) == "a.b.kawasaki.jp")
+        let excepted = Array(repeating: "a", count: 120).joined(separator: ".") + ".city.kawasaki.jp"
+        #expect(Self.list.registrableDomain(of: excepted) == "city.kawasaki.jp")
+        #expect(Self.list.publicSuffixLabels(deep.split(separator: ".")) == 3)
+    }
+
+    @Test func listedSuffixesAreTheRulesNotTheImplicitOne() {
+        #expect(Self.list.isListedSuffix("github.io"))
+        #expect(Self.list.isListedSuffix("co.uk"))
+        #expect(Self.list.isListedSuffix("kawasaki.jp") && Self.list.isListedSuffix("x.kawasaki.jp"))
+        #expect(!Self.list.isListedSuffix("city.kawasaki.jp"), "an exception is a registrable domain")
+        #expect(!Self.list.isListedSuffix("localhost"))
+        #expect(!Self.list.isListedSuffix("alice.github.io"))
+    }
+
+    /// An empty or cut file would make every `*.co.uk` host the site `co.uk`: such a file is no list.
+    @Test func aFileThatDoesNotLookWholeIsNoList() {
+        #expect(PublicSuffixList.whole(PublicSuffixList(text: ""), text: "") == nil)
+        #expect(PublicSuffixList.whole(Self.list, text: "// ===BEGIN ICANN DOMAINS===\ncom\n") == nil, "too few rules")
+        let many = (0..<PublicSuffixList.minimumRules).map { "r\($0).example" }.joined(separator: "\n")
+        #expect(PublicSuffixList.whole(PublicSuffixList(text: many), text: many) == nil, "no ICANN section")
+        let whole = "// ===BEGIN ICANN DOMAINS===\n" + many
+        #expect(PublicSuffixList.whole(PublicSuffixList(text: whole), text: whole) != nil)
+    }
 }
