@@ -19,6 +19,7 @@ struct AttributionStoreFile: Sendable {
     /// corrupt one is nil and one log line (the caller starts empty; the file is replaced at
     /// the next write, and until then it may hold anything).
     func load() -> AttributionStore? {
+        AtomicFile.removeLeftovers(of: path)
         let data: [UInt8]
         do {
             data = try SystemCalls.readFile(path, limit: AttributionStoreFormat.maximumFileSize)

@@ -18,7 +18,7 @@ public enum AtomicFile {
         let directory = PathName.parent(path)
         try createDirectories(directory, permissions: directoryPermissions)
 
-        let temporary = directory + "/." + PathName.lastComponent(path) + ".tmp-" + randomSuffix()
+        let temporary = directory + "/" + temporaryPrefix(of: path) + randomSuffix()
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw SystemError("open", path: temporary) }
         do throws(SystemError) {
@@ -33,6 +33,45 @@ public enum AtomicFile {
             throw error
         }
         syncDirectory(directory)
+    }
+
+    /// Removes the temporary files `write` left beside `path` when it was killed between
+    /// creating one and renaming it (each holds a copy of what was being written), once they
+    /// are older than `leftoverAge`: a younger one may be another process's write under way.
+    /// Returns how many it removed; a directory that cannot be listed removes nothing.
+    @discardableResult
+    public static func removeLeftovers(of path: String) -> Int {
+        let directory = PathName.parent(path)
+        let prefix = temporaryPrefix(of: path)
+        guard let stream = opendir(directory) else { return 0 }
+        defer { closedir(stream) }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var removed = 0
+        var seen = 0
+        while seen < maximumEntriesListed, let entry = readdir(stream) {
+            seen += 1
+            let name = DirectoryEntryName.of(entry)
+            guard name.hasPrefix(prefix) else { continue }
+            let candidate = directory + "/" + name
+            var info = stat()
+            guard lstat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                Int64(now.tv_sec) - Int64(info.st_mtim.tv_sec) >= leftoverAge
+            else { continue }
+            if unlink(candidate) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Seconds a temporary file must have been left unchanged before `removeLeftovers` takes it
+    /// for a killed write's.
+    public static let leftoverAge: Int64 = 60
+    /// Entries `removeLeftovers` looks at, at most (a state directory holds a handful).
+    static let maximumEntriesListed = 65_536
+
+    /// `.<name>.tmp-`: what every temporary file of `path` starts with.
+    private static func temporaryPrefix(of path: String) -> String {
+        "." + PathName.lastComponent(path) + ".tmp-"
     }
 
     /// Creates `path` and its missing ancestors with `permissions`; existing ones are left as they are.

@@ -41,6 +41,7 @@ struct ReadingList {
     /// - Throws: `ReadingListError.unreadable` when the file exists but cannot be read (so
     ///   `add` never overwrites it), `.tooLarge` when it is over `maxFileSize`.
     func load(aside: (String) -> Void = { _ in }) throws -> [ReadingListEntry] {
+        AtomicFile.removeLeftovers(of: path)
         guard let data = try contents() else { return [] }
         do {
             return try Self.decoder.decode([ReadingListEntry].self, from: data)

@@ -52,4 +52,30 @@ import Testing
         try AtomicFile.write(Array("x".utf8), to: directory.file("file"))
         #expect(throws: SystemError.self) { try AtomicFile.write(Array("y".utf8), to: directory.file("file/usage.json")) }
     }
+
+    /// A write killed between creating its temporary file and renaming it left a copy of the
+    /// data beside the file for good: the next load removes it once it is old enough to be no
+    /// live writer's, and nothing else.
+    @Test func leftoversOfKilledWritesAreRemovedOnceOld() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("usage.json")
+        try AtomicFile.write(Array("kept".utf8), to: path)
+        func place(_ name: String, secondsAgo: Int) throws {
+            try "copy".write(toFile: directory.file(name), atomically: false, encoding: .utf8)
+            let then = Date(timeIntervalSinceNow: -Double(secondsAgo))
+            try FileManager.default.setAttributes([.modificationDate: then], ofItemAtPath: directory.file(name))
+        }
+        try place(".usage.json.tmp-old1", secondsAgo: 3_600)
+        try place(".usage.json.tmp-old2", secondsAgo: Int(AtomicFile.leftoverAge) + 5)
+        try place(".usage.json.tmp-live", secondsAgo: 0)
+        try place(".other.json.tmp-old", secondsAgo: 3_600)
+        try place("usage.json.tmp-old", secondsAgo: 3_600)
+        #expect(AtomicFile.removeLeftovers(of: path) == 2)
+        #expect(
+            entries(directory.path)
+                == [".other.json.tmp-old", ".usage.json.tmp-live", "usage.json", "usage.json.tmp-old"])
+        #expect(contents(of: path) == "kept")
+        #expect(AtomicFile.removeLeftovers(of: directory.file("missing/usage.json")) == 0)
+    }
 }

@@ -43,6 +43,7 @@ public final class UsageStoreFile: @unchecked Sendable {
     /// - Throws: `SystemError` when it exists but cannot be read, is not a regular file, or is
     ///   larger than `sizeLimit` (`EFBIG`): the caller logs it once and starts empty.
     public func load() throws(SystemError) -> [UInt8]? {
+        AtomicFile.removeLeftovers(of: path)
         do {
             return try SystemCalls.readFile(path, limit: Self.sizeLimit)
         } catch where error.code == ENOENT {
