@@ -154,7 +154,11 @@ enum CallerApplication {
     /// A desktop file id as the sheet may look it up: letters, digits, `._-`, up to 255 bytes.
     private static func valid(_ id: String) -> String? {
         guard !id.isEmpty, id.utf8.count <= 255,
-            id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
+            id.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                        || "._-".unicodeScalars.contains($0))
+            })
         else { return nil }
         return id
     }

@@ -26,7 +26,9 @@ public struct PublicSuffixList: Sendable {
 
     /// The system's list, read once on first use; nil when there is none or it does not look
     /// whole (the callers then fall back to `RegistrableDomain`'s approximation).
-    public static let system: PublicSuffixList? = readFile(systemPath).flatMap { whole(PublicSuffixList(text: $0), text: $0) }
+    public static let system: PublicSuffixList? = readFile(systemPath).flatMap {
+        whole(PublicSuffixList(text: $0), text: $0)
+    }
 
     /// The fewest rules a list read from a file may have: the real one has about 9,700; an
     /// empty or cut file would make every host its own last label's site, worse than the
@@ -113,7 +115,9 @@ public struct PublicSuffixList: Sendable {
         return 1
     }
 
-    private static func labelCount(_ rule: String) -> Int { rule.utf8.filter { $0 == UInt8(ascii: ".") }.count + 1 }
+    private static func labelCount(_ rule: String) -> Int {
+        rule.utf8.filter { $0 == UInt8(ascii: ".") }.count + 1
+    }
 
     /// A rule's labels in ASCII form, lower-cased; nil when one cannot be encoded.
     static func ascii(_ rule: Substring) -> String? {

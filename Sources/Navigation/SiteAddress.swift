@@ -20,7 +20,6 @@ import Foundation
 /// Internationalized hosts are shown in the ASCII (punycode) form `URL` gives them, which
 /// shows look-alike characters for what they are.
 public struct SiteAddress: Hashable, Sendable {
-
     /// The host (IPv6 bracketed), or the path of a `file:` URL.
     public let host: String
     /// The registrable domain, a suffix of `host`; empty when nothing is emphasised.

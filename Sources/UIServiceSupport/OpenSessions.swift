@@ -49,7 +49,8 @@ public final class OpenSessions<Session: HandleSession> {
     /// free), opened by the broker connection `broker`, calling off a pending idle exit. `make`
     /// receives what the session calls once it has closed.
     public func open(
-        _ handle: ObjectPath, openedBy broker: String, _ make: (_ onClosed: @escaping (Session) -> Void) -> Session
+        _ handle: ObjectPath, openedBy broker: String,
+        _ make: (_ onClosed: @escaping (Session) -> Void) -> Session
     ) {
         idle.cancel()
         sessions[handle] = make { [weak self] session in self?.closed(session) }

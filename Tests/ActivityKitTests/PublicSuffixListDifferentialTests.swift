@@ -1,7 +1,7 @@
 // PublicSuffixList beside libpsl: every rule of the system list, as hosts, gets libpsl's registrable domain.
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import ActivityKit
 
@@ -21,9 +21,14 @@ import TestSupport
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var hosts: [String] = []
         for line in text.split(whereSeparator: \.isNewline) {
-            guard var word = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first, !word.hasPrefix("//")
+            guard var word = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first,
+                !word.hasPrefix("//")
             else { continue }
-            if word.hasPrefix("!") { word = word.dropFirst() } else if word.hasPrefix("*.") { word = word.dropFirst(2) }
+            if word.hasPrefix("!") {
+                word = word.dropFirst()
+            } else if word.hasPrefix("*.") {
+                word = word.dropFirst(2)
+            }
             guard let name = PublicSuffixList.ascii(word) else { continue }
             hosts += [name, "x-1." + name, "y.x-1." + name]
         }
@@ -36,7 +41,8 @@ import TestSupport
         let directory = try TemporaryDirectory(prefix: "psl-hosts")
         defer { directory.remove() }
         let file = directory.file("hosts")
-        try hosts.joined(separator: "\n").appending("\n").write(toFile: file, atomically: false, encoding: .utf8)
+        try hosts.joined(separator: "\n").appending("\n").write(
+            toFile: file, atomically: false, encoding: .utf8)
         let run = try await ChildProcess.run("/usr/bin/python3", [script, file], deadline: .seconds(120))
         #expect(run.termination == .exited(0), "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
@@ -50,6 +56,9 @@ import TestSupport
         let expected = try await Self.libpsl(hosts)
         #expect(expected.count == hosts.count)
         let differences = zip(hosts, expected).filter { system.registrableDomain(of: $0) != $1 }
-        #expect(differences.isEmpty, "\(differences.count) hosts differ, e.g. \(differences.prefix(5).map { "\($0) → ours \(system.registrableDomain(of: $0)), libpsl \($1)" })")
+        #expect(
+            differences.isEmpty,
+            "\(differences.count) hosts differ, e.g. \(differences.prefix(5).map { "\($0) → ours \(system.registrableDomain(of: $0)), libpsl \($1)" })"
+        )
     }
 }

@@ -108,7 +108,9 @@ import Testing
     /// An empty or cut file would make every `*.co.uk` host the site `co.uk`: such a file is no list.
     @Test func aFileThatDoesNotLookWholeIsNoList() {
         #expect(PublicSuffixList.whole(PublicSuffixList(text: ""), text: "") == nil)
-        #expect(PublicSuffixList.whole(Self.list, text: "// ===BEGIN ICANN DOMAINS===\ncom\n") == nil, "too few rules")
+        #expect(
+            PublicSuffixList.whole(Self.list, text: "// ===BEGIN ICANN DOMAINS===\ncom\n") == nil,
+            "too few rules")
         let many = (0..<PublicSuffixList.minimumRules).map { "r\($0).example" }.joined(separator: "\n")
         #expect(PublicSuffixList.whole(PublicSuffixList(text: many), text: many) == nil, "no ICANN section")
         let whole = "// ===BEGIN ICANN DOMAINS===\n" + many

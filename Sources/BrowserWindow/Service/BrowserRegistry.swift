@@ -30,7 +30,8 @@ final class BrowserRegistry: SessionRegistry {
     /// Opens a window for `request`; `send` carries its events to the broker that asked,
     /// `share` its Action button's `Share` call.
     func open(
-        _ request: BrowserRequest, openedBy broker: String, send: @escaping (ObjectPath, BrowserEvent) -> Void,
+        _ request: BrowserRequest, openedBy broker: String,
+        send: @escaping (ObjectPath, BrowserEvent) -> Void,
         share: @escaping (String, [String: Value], [String: Value]) -> Void
     ) throws(DBusError) {
         guard let engine else {

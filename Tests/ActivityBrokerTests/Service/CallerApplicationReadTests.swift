@@ -1,8 +1,8 @@
 // The caller's files are read off the loop: a read that never returns costs the sheet its app name, not the broker its loop.
 import DBus
 import Dispatch
-import Testing
 import TestSupport
+import Testing
 
 @testable import ActivityBroker
 
@@ -67,16 +67,24 @@ import TestSupport
         let reader = HangingReader()
         let ids = Inbox<String>()
         for _ in 0..<CallerApplication.maximumReading {
-            CallerApplication.lookUp(connection.uniqueName, on: connection, reader: reader.read) { ids.put($0) }
+            CallerApplication.lookUp(connection.uniqueName, on: connection, reader: reader.read) {
+                ids.put($0)
+            }
         }
-        try await waitUntil("every place taken") { CallerApplication.readsUnderWay == CallerApplication.maximumReading }
+        try await waitUntil("every place taken") {
+            CallerApplication.readsUnderWay == CallerApplication.maximumReading
+        }
         // Its own inbox: the hanging lookups' deadlines answer "" too.
         let pastTheBound = Inbox<String>()
         let started = ContinuousClock.now
-        CallerApplication.lookUp(connection.uniqueName, on: connection, reader: reader.read) { pastTheBound.put($0) }
+        CallerApplication.lookUp(connection.uniqueName, on: connection, reader: reader.read) {
+            pastTheBound.put($0)
+        }
         #expect(try await pastTheBound.next("the lookup past the bound") == "")
         #expect(ContinuousClock.now - started < CallerApplication.readDeadline)
-        #expect(CallerApplication.readsUnderWay == CallerApplication.maximumReading, "the hung reads keep their places")
+        #expect(
+            CallerApplication.readsUnderWay == CallerApplication.maximumReading,
+            "the hung reads keep their places")
         try await reader.release()
         #expect(ids.items.count == CallerApplication.maximumReading)
     }
@@ -88,7 +96,8 @@ import TestSupport
             bus.stopInBackground()
         }
         let ids = Inbox<String>()
-        CallerApplication.lookUp(connection.uniqueName, on: connection, reader: { _ in "org.example.Quick" }) {
+        CallerApplication.lookUp(connection.uniqueName, on: connection, reader: { _ in "org.example.Quick" })
+        {
             ids.put($0)
         }
         #expect(try await ids.next("the id") == "org.example.Quick")
