@@ -30,25 +30,38 @@ import Testing
         }
     }
 
-    static func connection() async throws -> (TestBus, Connection) {
-        let bus = try await offPool { try TestBus() }
-        return (bus, try await offPool { try bus.connect() })
-    }
+    /// A private bus and a connection on it, both ended when released.
+    final class Bus: Sendable {
+        let bus: TestBus
+        let connection: Connection
 
-    @Test func aReadThatNeverReturnsGivesNoIdAndLeavesTheLoopFree() async throws {
-        let (bus, connection) = try await Self.connection()
-        defer {
+        init() async throws {
+            let bus = try await offPool { try TestBus() }
+            self.bus = bus
+            connection = try await offPool { try bus.connect() }
+        }
+
+        deinit {
             connection.close()
             bus.stopInBackground()
         }
+
+        /// `CallerApplication.lookUp` of this connection itself, answering into `ids`.
+        func lookUp(with reader: @escaping @Sendable (UInt32) -> String, into ids: Inbox<String>) {
+            CallerApplication.lookUp(connection.uniqueName, on: connection, reader: reader) { ids.put($0) }
+        }
+    }
+
+    @Test func aReadThatNeverReturnsGivesNoIdAndLeavesTheLoopFree() async throws {
+        let bus = try await Bus()
         let reader = HangingReader()
         let ids = Inbox<String>()
         let started = ContinuousClock.now
-        CallerApplication.lookUp(connection.uniqueName, on: connection, reader: reader.read) { ids.put($0) }
+        bus.lookUp(with: reader.read, into: ids)
         try await waitUntil("the read to start") { CallerApplication.readsUnderWay == 1 }
         // The loop still runs while the read hangs.
         let loopTurns = Inbox<Bool>()
-        connection.queue.async { loopTurns.put(true) }
+        bus.connection.queue.async { loopTurns.put(true) }
         #expect(try await loopTurns.next("a turn of the loop during the read"))
         #expect(try await ids.next("the id at the read's deadline") == "")
         #expect(ContinuousClock.now - started >= CallerApplication.readDeadline)
@@ -59,27 +72,17 @@ import Testing
     }
 
     @Test func readsPastTheBoundGiveNoIdAtOnce() async throws {
-        let (bus, connection) = try await Self.connection()
-        defer {
-            connection.close()
-            bus.stopInBackground()
-        }
+        let bus = try await Bus()
         let reader = HangingReader()
         let ids = Inbox<String>()
-        for _ in 0..<CallerApplication.maximumReading {
-            CallerApplication.lookUp(connection.uniqueName, on: connection, reader: reader.read) {
-                ids.put($0)
-            }
-        }
+        for _ in 0..<CallerApplication.maximumReading { bus.lookUp(with: reader.read, into: ids) }
         try await waitUntil("every place taken") {
             CallerApplication.readsUnderWay == CallerApplication.maximumReading
         }
         // Its own inbox: the hanging lookups' deadlines answer "" too.
         let pastTheBound = Inbox<String>()
         let started = ContinuousClock.now
-        CallerApplication.lookUp(connection.uniqueName, on: connection, reader: reader.read) {
-            pastTheBound.put($0)
-        }
+        bus.lookUp(with: reader.read, into: pastTheBound)
         #expect(try await pastTheBound.next("the lookup past the bound") == "")
         #expect(ContinuousClock.now - started < CallerApplication.readDeadline)
         #expect(
@@ -90,16 +93,9 @@ import Testing
     }
 
     @Test func aReadInTimeGivesItsId() async throws {
-        let (bus, connection) = try await Self.connection()
-        defer {
-            connection.close()
-            bus.stopInBackground()
-        }
+        let bus = try await Bus()
         let ids = Inbox<String>()
-        CallerApplication.lookUp(connection.uniqueName, on: connection, reader: { _ in "org.example.Quick" })
-        {
-            ids.put($0)
-        }
+        bus.lookUp(with: { _ in "org.example.Quick" }, into: ids)
         #expect(try await ids.next("the id") == "org.example.Quick")
     }
 }
