@@ -31,14 +31,17 @@ public enum SheetApplication {
         }
         // The desktop's light/dark choice (the portal's color-scheme), before the first window.
         if displayError == nil { followDesktopColorScheme(on: connection) }
+        let callers = BrokerCallers(connection: connection, interface: Sheet1.interface)
         let registry = SheetRegistry(
             environment: ProcessInfo.processInfo.environment, displayError: displayError,
             idleExit: arguments.idleExit
         ) {
-            log("idle: exiting")
-            exit(0)
+            callers.exitIfIdle {
+                log("idle: exiting")
+                exit(0)
+            }
         }
-        let service = SheetService(connection: connection, registry: registry)
+        let service = SheetService(registry: registry, callers: callers)
         do {
             try connection.export(Sheet1.objectPath, interfaces: [service.interface()])
         } catch {

@@ -14,17 +14,21 @@ extension BrokerCallers {
         open: @escaping @MainActor @Sendable (Request, _ broker: String, Responder) -> Void
     ) -> MethodHandler {
         .deferred { call, responder in
-            self.authorize(call, responder) {
+            // Counted until the main thread has run it (or it was refused): see `exitIfIdle`.
+            self.countOpening(1)
+            self.authorize(call, responder, refused: { self.countOpening(-1) }) {
                 let request: Request
                 do {
                     request = try decode(call.body)
                 } catch {
+                    self.countOpening(-1)
                     return responder.fail(error)
                 }
                 let broker = call.sender
                 self.watch(broker) { registry.closeAll(openedBy: broker) }
                 DispatchQueue.main.async {
                     MainActor.assumeIsolated { open(request, broker, responder) }
+                    self.countOpening(-1)
                 }
             }
         }

@@ -2,6 +2,7 @@
 import ActivityBrokerInterface
 import DBus
 import Dispatch
+import Synchronization
 
 /// The callers a UI service (`activity-sheet`, `activity-browser`) accepts: the current owner of
 /// `org.activitybroker.Broker1`, asked of the bus per call so that a replaced broker is refused
@@ -15,14 +16,21 @@ public final class BrokerCallers: @unchecked Sendable {
     private let interface: InterfaceName
     /// The broker connections being watched: one watch per connection, however many windows it opened.
     private var watched = Set<String>()
+    /// Opening calls (`Show`, `Open`) from their arrival on the loop until the main thread has
+    /// run them: the idle exit must not end the process under one (`exitIfIdle`).
+    private let opening = Atomic<Int>(0)
 
     public init(connection: Connection, interface: InterfaceName) {
         self.connection = connection
         self.interface = interface
     }
 
-    /// Runs `body` on the loop if the caller owns the broker's name now; else replies AccessDenied.
-    public func authorize(_ call: MethodInvocation, _ responder: Responder, _ body: @escaping () -> Void) {
+    /// Runs `body` on the loop if the caller owns the broker's name now; else replies
+    /// AccessDenied and runs `refused`.
+    public func authorize(
+        _ call: MethodInvocation, _ responder: Responder, refused: @escaping () -> Void = {},
+        _ body: @escaping () -> Void
+    ) {
         let sender = call.sender
         let interface = interface
         let query = MethodCall(
@@ -30,6 +38,7 @@ public final class BrokerCallers: @unchecked Sendable {
             body: [.string(Broker1.busName.rawValue)])
         connection.call(query) { result in
             guard case .success(let values) = result, let owner = values.first?.string, owner == sender else {
+                refused()
                 return responder.fail(
                     DBusError(
                         name: BrokerErrorName.accessDenied.rawValue,
@@ -37,6 +46,28 @@ public final class BrokerCallers: @unchecked Sendable {
             }
             body()
         }
+    }
+
+    /// An opening call arrived (on the loop) or was run or refused (anywhere): see `opening`.
+    func countOpening(_ change: Int) {
+        opening.add(change, ordering: .sequentiallyConsistent)
+    }
+
+    /// Calls `exit` — which ends the process — with the D-Bus loop held, when no call is on its
+    /// way in: none read and unhandled, none between its owner check and the main thread, no
+    /// reply awaited (`Connection.whenQuiet`). Returns false when one is: the idle exit then
+    /// waits another round instead of dropping it. Main thread.
+    ///
+    /// Before, the idle timer could fire while a `Show` or `Open` waited for its owner check or
+    /// its hop to the main thread: the process exited and the broker's call failed.
+    @MainActor
+    public func exitIfIdle(_ exit: () -> Void) -> Bool {
+        var idle = false
+        let quiet = connection.whenQuiet {
+            idle = opening.load(ordering: .sequentiallyConsistent) == 0
+            if idle { exit() }
+        }
+        return quiet && idle
     }
 
     /// Runs `onLeave` on the main thread when `sender` (a broker that opened something) leaves

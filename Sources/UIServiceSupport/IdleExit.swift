@@ -3,18 +3,19 @@ import DBus
 import Dispatch
 
 /// Calls `onIdle` (the executable exits; D-Bus activation starts it again for the next call)
-/// once `after` has passed with nothing open. Main thread only.
+/// once `after` has passed with nothing open; when `onIdle` returns (false: a call is on its
+/// way in, `BrokerCallers.exitIfIdle`), it waits another `after`. Main thread only.
 ///
 /// Each `cancel` or `schedule` starts a new generation: a pending timer from an older one does
 /// nothing when it fires, so opening and closing a window restarts the wait.
 @MainActor
 public final class IdleExit {
     private let after: Duration?
-    private let onIdle: () -> Void
+    private let onIdle: @MainActor () -> Bool
     private var generation = 0
 
     /// `after` nil never exits on its own.
-    public init(after: Duration?, onIdle: @escaping () -> Void) {
+    public init(after: Duration?, onIdle: @escaping @MainActor () -> Bool) {
         self.after = after
         self.onIdle = onIdle
     }
@@ -33,7 +34,7 @@ public final class IdleExit {
         DispatchQueue.main.asyncAfter(deadline: .now() + after.dispatchInterval) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self, self.generation == generation, isIdle() else { return }
-                self.onIdle()
+                if !self.onIdle() { self.schedule(while: isIdle) }
             }
         }
     }

@@ -34,7 +34,7 @@ public final class OpenSessions<Session: HandleSession> {
     private let idle: IdleExit
 
     /// `idleExit` nil never exits on its own; the wait starts now.
-    public init(idleExit: Duration?, onIdle: @escaping () -> Void) {
+    public init(idleExit: Duration?, onIdle: @escaping @MainActor () -> Bool) {
         idle = IdleExit(after: idleExit, onIdle: onIdle)
         scheduleIdleExit()
     }

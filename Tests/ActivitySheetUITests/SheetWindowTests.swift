@@ -179,6 +179,27 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
         #expect(response(try await new.value).code == Sheet1.Response.cancelled.rawValue)
     }
 
+    /// The idle exit, end to end: a second after its last sheet closed the service leaves the
+    /// bus (only once nothing is on its way in: `BrokerCallers.exitIfIdle`), and the next
+    /// `Show` starts it again.
+    @Test func theServiceExitsWhenIdleAndTheNextShowStartsItAgain() async throws {
+        let fixture = try await SheetFixture(idleExit: 1)
+        let first = fixture.show(SheetFixture.showBody(activities: standardActivities))
+        let pid = try await fixture.sheetPID()
+        _ = try await fixture.window(pid: pid)
+        try await fixture.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
+        #expect(response(try await first.value).code == Sheet1.Response.cancelled.rawValue)
+        try await waitUntil("the idle service to leave the bus", interval: .milliseconds(50)) {
+            (try? await fixture.broker.unixProcessID(of: Sheet1.busName.rawValue)) == nil
+        }
+        let second = fixture.show(SheetFixture.showBody(handle: "/org/activitybroker/Broker1/sheet/2", activities: standardActivities))
+        let again = try await fixture.sheetPID()
+        #expect(again != pid)
+        _ = try await fixture.window(pid: again)
+        try await fixture.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/2")])
+        #expect(response(try await second.value).code == Sheet1.Response.cancelled.rawValue)
+    }
+
     @Test func aCallerThatIsNotTheBrokerIsRefused() async throws {
         let fixture = try await SheetFixture()
         let stranger = try fixture.bus.connect()

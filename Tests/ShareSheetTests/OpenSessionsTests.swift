@@ -23,7 +23,7 @@ private final class RecordingSession: HandleSession {
 @MainActor
 @Suite struct OpenSessionsTests {
     @Test func closingAHandleRemovesOnlyItsSession() {
-        let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
+        let sessions = OpenSessions<RecordingSession>(idleExit: nil) { true }
         sessions.open("/a", openedBy: ":1.1") { RecordingSession("/a", onClosed: $0) }
         sessions.open("/b", openedBy: ":1.1") { RecordingSession("/b", onClosed: $0) }
         #expect(sessions.count == 2)
@@ -34,14 +34,14 @@ private final class RecordingSession: HandleSession {
     }
 
     @Test func closingAHandleWithNothingOpenDoesNothing() {
-        let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
+        let sessions = OpenSessions<RecordingSession>(idleExit: nil) { true }
         sessions.open("/a", openedBy: ":1.1") { RecordingSession("/a", onClosed: $0) }
         sessions.close("/nothing")
         #expect(sessions.count == 1)
     }
 
     @Test func closeAllClosesEachOfTheBrokersOnce() {
-        let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
+        let sessions = OpenSessions<RecordingSession>(idleExit: nil) { true }
         var made: [RecordingSession] = []
         for path in ["/a", "/b", "/c"] as [ObjectPath] {
             sessions.open(path, openedBy: ":1.1") { onClosed in
@@ -56,7 +56,7 @@ private final class RecordingSession: HandleSession {
     }
 
     @Test func aLateCloseOfAReplacedSessionKeepsTheNewOne() {
-        let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
+        let sessions = OpenSessions<RecordingSession>(idleExit: nil) { true }
         var first: RecordingSession?
         sessions.open("/a", openedBy: ":1.1") { onClosed in
             let session = RecordingSession("/a", onClosed: onClosed)
@@ -72,7 +72,7 @@ private final class RecordingSession: HandleSession {
     /// A broker replaced with `--replace` leaves after its successor opened windows: only its
     /// own close (before, every window did).
     @Test func aLeavingBrokerClosesOnlyWhatItOpened() {
-        let sessions = OpenSessions<RecordingSession>(idleExit: nil) {}
+        let sessions = OpenSessions<RecordingSession>(idleExit: nil) { true }
         var made: [ObjectPath: RecordingSession] = [:]
         for (path, broker) in [("/old", ":1.1"), ("/new", ":1.2"), ("/old2", ":1.1")] as [(ObjectPath, String)] {
             sessions.open(path, openedBy: broker) { onClosed in
@@ -89,5 +89,20 @@ private final class RecordingSession: HandleSession {
         sessions.open("/old", openedBy: ":1.2") { RecordingSession("/old", onClosed: $0) }
         sessions.closeAll(openedBy: ":1.1")
         #expect(sessions.count == 2)
+    }
+
+    /// An idle exit that finds a call on its way in (`BrokerCallers.exitIfIdle` answers false)
+    /// waits another round instead of giving up for good.
+    @Test func anIdleExitPutOffByACallOnItsWayTriesAgain() async throws {
+        var asked = 0
+        let sessions = OpenSessions<RecordingSession>(idleExit: .milliseconds(20)) {
+            asked += 1
+            return asked >= 3
+        }
+        // Polled with a deadline (10 s): the timers run on the main queue, this test's actor.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while asked < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(asked == 3, "put off twice, then tried again and gone ahead")
+        withExtendedLifetime(sessions) {}
     }
 }

@@ -19,7 +19,7 @@ final class BrowserRegistry: SessionRegistry {
     /// `Open` then fails with `Unavailable`.
     init(
         engine: WebEngine?, displayError: String?, opener: any URLOpening, idleExit: Duration?,
-        onIdle: @escaping () -> Void
+        onIdle: @escaping @MainActor () -> Bool
     ) {
         self.engine = engine
         self.displayError = displayError

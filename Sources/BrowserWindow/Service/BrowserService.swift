@@ -19,10 +19,11 @@ struct BrowserService: Sendable {
     let registry: BrowserRegistry
     let callers: BrokerCallers
 
-    init(connection: Connection, registry: BrowserRegistry) {
+    /// `callers` are made first by the executable: the registry's idle exit asks them too.
+    init(connection: Connection, registry: BrowserRegistry, callers: BrokerCallers) {
         self.connection = connection
         self.registry = registry
-        callers = BrokerCallers(connection: connection, interface: Browser1.interface)
+        self.callers = callers
     }
 
     func interface() -> Interface {

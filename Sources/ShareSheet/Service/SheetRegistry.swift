@@ -17,7 +17,7 @@ final class SheetRegistry: SessionRegistry {
     /// then answers `failed` with it instead of a window.
     init(
         environment: [String: String], displayError: String?, idleExit: Duration?,
-        onIdle: @escaping () -> Void
+        onIdle: @escaping @MainActor () -> Bool
     ) {
         self.environment = environment
         self.displayError = displayError

@@ -16,9 +16,10 @@ struct SheetService: Sendable {
     /// Checks every call on the loop; the connection is theirs to ask.
     let callers: BrokerCallers
 
-    init(connection: Connection, registry: SheetRegistry) {
+    /// `callers` are made first by the executable: the registry's idle exit asks them too.
+    init(registry: SheetRegistry, callers: BrokerCallers) {
         self.registry = registry
-        callers = BrokerCallers(connection: connection, interface: Sheet1.interface)
+        self.callers = callers
     }
 
     func interface() -> Interface {

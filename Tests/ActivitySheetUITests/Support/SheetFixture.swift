@@ -37,10 +37,11 @@ final class SheetFixture: @unchecked Sendable {
 
     /// `ownsBrokerName`: false leaves `org.activitybroker.Broker1` free for a real broker
     /// started on `bus` (the end-to-end tests); `broker` is then a plain connection. `screen`:
-    /// the Xvfb screen's size (one monitor of that size).
+    /// the Xvfb screen's size (one monitor of that size). `idleExit`: the service's
+    /// `--idle-exit` seconds (0: it never exits on its own).
     init(
         theme: Theme = .light, language: String = "en_US.UTF-8", ownsBrokerName: Bool = true,
-        screen: ScreenSize = .standard
+        screen: ScreenSize = .standard, idleExit: Int = 0
     ) async throws {
         self.screen = screen
         directory = try Self.makeDirectory()
@@ -52,7 +53,7 @@ final class SheetFixture: @unchecked Sendable {
         try """
         [D-BUS Service]
         Name=\(Sheet1.busName)
-        Exec=\(sheet) --idle-exit 0
+        Exec=\(sheet) --idle-exit \(idleExit)
 
         """.write(toFile: services + "/\(Sheet1.busName).service", atomically: true, encoding: .utf8)
         // The accessibility bus, activated from this bus as in a desktop session.
