@@ -9,7 +9,8 @@ import Synchronization
 /// at once; anyone else gets `org.activitybroker.Error.AccessDenied`. It also watches each broker
 /// connection that opened something, so that what it opened closes when it leaves.
 ///
-/// `@unchecked Sendable`: used only on the connection's loop (`watch` checks with `assertOnLoop`).
+/// `@unchecked Sendable`: used only on the connection's loop (`watch` checks with `assertOnLoop`),
+/// but for `exitIfIdle` on the main thread, which reads only the atomic `opening` and holds the loop.
 public final class BrokerCallers: @unchecked Sendable {
     private let connection: Connection
     /// The service's interface, named in the AccessDenied message.

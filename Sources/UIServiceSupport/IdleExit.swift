@@ -3,8 +3,8 @@ import DBus
 import Dispatch
 
 /// Calls `onIdle` (the executable exits; D-Bus activation starts it again for the next call)
-/// once `after` has passed with nothing open; when `onIdle` returns (false: a call is on its
-/// way in, `BrokerCallers.exitIfIdle`), it waits another `after`. Main thread only.
+/// once `after` has passed with nothing open; when `onIdle` returns false (a call is on its way
+/// in: `BrokerCallers.exitIfIdle`), it waits another `after`. Main thread only.
 ///
 /// Each `cancel` or `schedule` starts a new generation: a pending timer from an older one does
 /// nothing when it fires, so opening and closing a window restarts the wait.
