@@ -49,11 +49,7 @@ import Testing
 
     @Test func theDarkThemeDarkensTheHeaderBar() async throws {
         let fixture = try await BrowserFixture(theme: .dark)
-        try await fixture.open(fixture.url("/dark"))
-        _ = try await fixture.nextEvent()
-        let pid = try await fixture.browserPID()
-        let window = try await fixture.window(pid: pid)
-        try await fixture.waitForTitle("Dark Page", window: window)
+        let (pid, window) = try await fixture.openWindow("/dark", title: "Dark Page")
         let path = try await fixture.screenshot(window: window, name: "browser-dark")
         let header = try await fixture.meanBrightness(path, region: "300x30+300+5")
         #expect(header < 0.4, "dark header bar: \(header)")

@@ -45,11 +45,7 @@ import Testing
 
     @Test func followingALinkThenBackAndForwardChangeThePage() async throws {
         let fixture = try await BrowserFixture()
-        try await fixture.open(fixture.url("/page/a"))
-        _ = try await fixture.nextEvent()
-        let pid = try await fixture.browserPID()
-        let window = try await fixture.window(pid: pid)
-        try await fixture.waitForTitle("Page A", window: window)
+        let (pid, window) = try await fixture.openWindow("/page/a", title: "Page A")
         try await fixture.click(window: window, x: 400, y: 300)
         try await fixture.waitForTitle("Page B", window: window)
         _ = try await fixture.waitForTree(pid: pid, "Back enabled") { $0.contains("push button\tBack") }
@@ -192,11 +188,7 @@ import Testing
 
     @Test func aMailtoLinkGoesToTheSystemOpenerAndThePageStays() async throws {
         let fixture = try await BrowserFixture()
-        try await fixture.open(fixture.url("/mail"))
-        _ = try await fixture.nextEvent()
-        let pid = try await fixture.browserPID()
-        let window = try await fixture.window(pid: pid)
-        try await fixture.waitForTitle("Mail Link", window: window)
+        let (pid, window) = try await fixture.openWindow("/mail", title: "Mail Link")
         try await fixture.click(window: window, x: 400, y: 300)
         try await waitUntil("the system opener", interval: .milliseconds(50)) {
             fixture.openedURLs == ["mailto:someone@example.org"]
@@ -206,11 +198,7 @@ import Testing
 
     @Test func aLinkToANewWindowOpensInTheSameOne() async throws {
         let fixture = try await BrowserFixture()
-        try await fixture.open(fixture.url("/blank"))
-        _ = try await fixture.nextEvent()
-        let pid = try await fixture.browserPID()
-        let window = try await fixture.window(pid: pid)
-        try await fixture.waitForTitle("New Window Link", window: window)
+        let (pid, window) = try await fixture.openWindow("/blank", title: "New Window Link")
         try await fixture.click(window: window, x: 400, y: 300)
         try await fixture.waitForTitle("Page B", window: window)
         let windows = try await fixture.tool("xdotool", ["search", "--onlyvisible", "--pid", "\(pid)"])

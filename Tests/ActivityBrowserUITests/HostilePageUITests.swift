@@ -11,11 +11,7 @@ import Testing
     /// redirects to `clickjump:` launches nothing; a click on its `mailto:` link still does.
     @Test func aPageLaunchesNoAppWithoutAClickAndAClickStillLaunches() async throws {
         let fixture = try await BrowserFixture()
-        try await fixture.open(fixture.url("/launch"))
-        _ = try await fixture.nextEvent()
-        let pid = try await fixture.browserPID()
-        let window = try await fixture.window(pid: pid)
-        try await fixture.waitForTitle("Launcher", window: window)
+        let (pid, window) = try await fixture.openWindow("/launch", title: "Launcher")
         for scheme in ["steam", "framejump", "timerapp"] {
             try await waitUntil(
                 "the dropped \(scheme): launch", deadline: .seconds(30), interval: .milliseconds(50)
@@ -62,11 +58,7 @@ import Testing
 
         """.write(toFile: fixture.directory + "/opener", atomically: true, encoding: .utf8)
         chmod(fixture.directory + "/opener", 0o755)
-        try await fixture.open(fixture.url("/mail"))
-        _ = try await fixture.nextEvent()
-        let pid = try await fixture.browserPID()
-        let window = try await fixture.window(pid: pid)
-        try await fixture.waitForTitle("Mail Link", window: window)
+        let (pid, window) = try await fixture.openWindow("/mail", title: "Mail Link")
         try await fixture.click(window: window, x: 400, y: 300)
         try await waitUntil("the first launch", interval: .milliseconds(50)) { fixture.openedURLs.count == 1 }
         try await fixture.click(window: window, x: 400, y: 300)
@@ -173,11 +165,7 @@ import Testing
         let fixture = try await BrowserFixture()
         let windowManager = try await fixture.startWindowManager(supporting: "_NET_WM_STATE_FULLSCREEN")
         defer { fixture.stopWindowManager(windowManager) }
-        try await fixture.open(fixture.url("/fullscreen"))
-        _ = try await fixture.nextEvent()
-        let pid = try await fixture.browserPID()
-        let window = try await fixture.window(pid: pid)
-        try await fixture.waitForTitle("Fullscreen", window: window)
+        let (pid, window) = try await fixture.openWindow("/fullscreen", title: "Fullscreen")
         try await fixture.click(window: window, x: 400, y: 300)
         // The page's promise settles either way; then the window manager has had its say.
         do {
@@ -200,11 +188,7 @@ import Testing
     /// Pointer lock, which WebKit grants unless told otherwise, is denied like every permission.
     @Test func pointerLockIsDenied() async throws {
         let fixture = try await BrowserFixture()
-        try await fixture.open(fixture.url("/pointer-lock"))
-        _ = try await fixture.nextEvent()
-        let pid = try await fixture.browserPID()
-        let window = try await fixture.window(pid: pid)
-        try await fixture.waitForTitle("Pointer Lock", window: window)
+        let (pid, window) = try await fixture.openWindow("/pointer-lock", title: "Pointer Lock")
         try await fixture.click(window: window, x: 400, y: 300)
         try await fixture.waitForTitle("no lock", window: window)
     }

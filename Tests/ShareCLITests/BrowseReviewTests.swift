@@ -49,9 +49,9 @@ import Testing
         #expect(try await BrowseHardeningTests.exitStatus(world) == "EXIT=0\n")
     }
 
-    /// Regression (item 2): while an activity from the Action sheet ran, no key was read: q,
-    /// Esc and Ctrl-C did nothing until the job's timeout.
-    @Test func escCancelsAnActivityRunningFromTheActionSheet() async throws {
+    /// A browse session on Page A whose Action sheet has started the Sleeper activity, its
+    /// process running; the site is returned to keep it serving.
+    static func sleeperRunningFromTheActionSheet() async throws -> (BrowseTerminalTests.World, LoopbackSite, TmuxTerminal) {
         let world = try await Self.sleeperWorld()
         let site = try await LoopbackSite(pages: Self.pages)
         let terminal = try await Self.browse(site.url("a.html"), world: world)
@@ -63,6 +63,14 @@ import Testing
         try await waitUntil("the activity's process") {
             FileManager.default.fileExists(atPath: world.root + "/sleeper.pid")
         }
+        return (world, site, terminal)
+    }
+
+    /// Regression (item 2): while an activity from the Action sheet ran, no key was read: q,
+    /// Esc and Ctrl-C did nothing until the job's timeout.
+    @Test func escCancelsAnActivityRunningFromTheActionSheet() async throws {
+        let (world, site, terminal) = try await Self.sleeperRunningFromTheActionSheet()
+        defer { withExtendedLifetime(site) {} }
         try await terminal.send("Escape")
         try await terminal.waitForScreen("the cancel") { $0.contains("Cancelled: Sleeper") }
         try await waitUntil("the broker to log the cancel") {
@@ -73,17 +81,8 @@ import Testing
     }
 
     @Test func ctrlCCancelsARunningActivityAndEndsTheSessionWith130() async throws {
-        let world = try await Self.sleeperWorld()
-        let site = try await LoopbackSite(pages: Self.pages)
-        let terminal = try await Self.browse(site.url("a.html"), world: world)
-        try await terminal.waitForScreen("the page") { $0.contains("Page A") }
-        try await terminal.send("a")
-        try await terminal.waitForScreen("the Action sheet") { $0.contains("Sleeper") }
-        try await terminal.send("End", "Enter")
-        try await terminal.waitForScreen("the activity running") { $0.contains("Sleeper… Esc cancels") }
-        try await waitUntil("the activity's process") {
-            FileManager.default.fileExists(atPath: world.root + "/sleeper.pid")
-        }
+        let (world, site, terminal) = try await Self.sleeperRunningFromTheActionSheet()
+        defer { withExtendedLifetime(site) {} }
         try await terminal.send("C-c")
         #expect(try await BrowseHardeningTests.exitStatus(world) == "EXIT=130\n")
         try await waitUntil("the broker to log the cancel") {

@@ -198,6 +198,17 @@ final class BrowserFixture: @unchecked Sendable {
                 ]), timeout: .seconds(60))
     }
 
+    /// Opens the fixture site's `path`, takes the load's first event, and waits for the window
+    /// to show `title`: the browser's pid and its window.
+    func openWindow(_ path: String, title: String) async throws -> (pid: UInt32, window: String) {
+        try await open(url(path))
+        _ = try await nextEvent()
+        let pid = try await browserPID()
+        let window = try await window(pid: pid)
+        try await waitForTitle(title, window: window)
+        return (pid, window)
+    }
+
     /// Calls `Close` as the broker.
     func close(handle: String = BrowserFixture.handle) async throws(DBusError) {
         _ = try await broker.call(
