@@ -76,6 +76,7 @@ OPTIONAL_BINARIES = activity-reading-list activity-qr activity-sheet activity-br
 SERVICE_activity-broker = org.activitybroker.Broker1.service
 SERVICE_activity-reading-list = org.activitybroker.ReadingList.service
 SERVICE_activity-sheet = org.activitybroker.Sheet.service
+SERVICE_activity-browser = org.activitybroker.Browser.service
 # Paths in systemd/ name /usr/local/; installed files name $(PREFIX)/.
 SUBST_PREFIX = sed 's|/usr/local/|$(PREFIX)/|g'
 
@@ -95,6 +96,7 @@ install:
 		activity-broker) service=$(SERVICE_activity-broker) ;; \
 		activity-reading-list) service=$(SERVICE_activity-reading-list) ;; \
 		activity-sheet) service=$(SERVICE_activity-sheet) ;; \
+		activity-browser) service=$(SERVICE_activity-browser) ;; \
 		*) continue ;; \
 		esac; \
 		$(SUBST_PREFIX) systemd/$$service > $(SERVICEDIR)/$$service || exit 1; \

@@ -42,11 +42,14 @@ struct InstallTests {
         let interfaces = try FileManager.default.contentsOfDirectory(
             atPath: repositoryRoot + "/docs/interfaces")
         var binaries = ["activity-broker", "share", "activity-reading-list", "activity-qr", "activity-sheet"]
+        var browser: [String] = []
         if FileManager.default.isExecutableFile(atPath: buildDirectory + "/activity-browser") {
             binaries.append("activity-browser")
+            // Without its activation file an installed broker could never start the window.
+            browser.append("usr/share/dbus-1/services/org.activitybroker.Browser.service")
         }
         return
-            (binaries.map { "usr/bin/" + $0 }
+            (binaries.map { "usr/bin/" + $0 } + browser
             + manifests.map { "usr/share/activity-broker/extensions/" + $0 }
             + interfaces.map { "usr/share/dbus-1/interfaces/" + $0 }
             + [
