@@ -32,7 +32,8 @@ enum BrowseCommand {
         do { broker = try BrokerProxy.connect(bus: bus) } catch { brokerProblem = "\(error)" }
         let offering = broker.map { RecordingOffering($0) }
         let configuration = NavigationConfiguration(
-            dismissButtonStyle: .done, entersReaderIfAvailable: true, router: router)
+            dismissButtonStyle: .done, entersReaderIfAvailable: true, locale: ShareCommand.environmentLocale,
+            router: router)
         let terminal = Terminal()
         // Full-screen, what the broker refused shows in the status line; else on stderr.
         let notices = TriggerNotices()

@@ -126,8 +126,9 @@ enum HelpText {
 
         Options:
           --bus ADDRESS   talk to the broker on this D-Bus address instead of the session bus
-          --locale L      for list and activities: names in locale L; by default the first
-                          non-empty of LC_ALL, LC_MESSAGES, LANG ('C' and 'POSIX' mean none)
+          --locale L      for list and activities: names in locale L; by default, and for the
+                          picker and share open's Action sheet, the first non-empty of LC_ALL,
+                          LC_MESSAGES, LANG ('C' and 'POSIX' mean none)
           --extensions-dir DIR
                           for activities: also read DIR as a built-in manifest directory
 

@@ -10,7 +10,8 @@ struct ShareFlow {
     let items: SharedItems
 
     func run(activity: String?) async throws -> ShareExit {
-        let offered = try await broker.activities(for: items)
+        // Names in the terminal's language, as `share list` gives them.
+        let offered = try await broker.activities(for: items, locale: ShareCommand.environmentLocale)
         if let activity {
             let known = offered.first { $0.id == activity }
             return try await perform(id: activity, name: known?.name ?? activity, category: known?.category ?? "action")

@@ -112,5 +112,14 @@ import Testing
         #expect(try await name(["LC_ALL": "de_AT.UTF-8", "LC_MESSAGES": "fr_FR.UTF-8"]) == "Wörter")
         #expect(try await name(["LC_ALL": "C", "LANG": "de_DE.UTF-8"]) == "Words")
         #expect(try await name(["LANG": "de_DE.UTF-8"], ["--locale", "fr"]) == "Mots")
+
+        // The picker's choices too (here its listing without a terminal): they were once in
+        // the broker's locale while `share list` gave the terminal's.
+        var environment = broker.shareEnvironment
+        for key in ["LC_ALL", "LC_MESSAGES"] { environment[key] = "" }
+        environment["LANG"] = "de_DE.UTF-8"
+        let picker = try await runShare(["--bus", broker.bus.address, "https://example.org"], environment: environment)
+        #expect(picker.status == 2, "\(picker.errors)")
+        #expect(picker.lines.first?.contains("Wörter") == true, "\(picker.output)")
     }
 }
