@@ -34,13 +34,15 @@ public struct ProvidedActivity: Sendable {
     /// Who it is offered to: everyone but this app (`others`, the default) or this app
     /// alone (`owner`: its own services in its own share sheets and lists).
     public var visibility: Visibility
+    /// Breaks ties in the ranking, higher first (API.md §5): the user's own use ranks first.
+    public var priority: Int32
     public var handler: @Sendable (Request) async throws -> ActivityOutcome
 
     public init(
         id: String, name: String, names: [String: String] = [:], icon: String = "",
         category: String = "action",
         schemes: [String]? = nil, hosts: [String]? = nil, pathPrefixes: [String]? = nil,
-        visibility: Visibility = .others,
+        visibility: Visibility = .others, priority: Int32 = 0,
         handler: @escaping @Sendable (Request) async throws -> ActivityOutcome
     ) {
         self.id = id
@@ -52,6 +54,7 @@ public struct ProvidedActivity: Sendable {
         self.hosts = hosts
         self.pathPrefixes = pathPrefixes
         self.visibility = visibility
+        self.priority = priority
         self.handler = handler
     }
 
@@ -69,6 +72,7 @@ public struct ProvidedActivity: Sendable {
         // Sent only when not the default, so that an `others` activity still registers with
         // a broker older than the key (unknown keys are InvalidArgument there).
         if visibility != .others { record[RegistrationKey.visibility] = .string(visibility.rawValue) }
+        if priority != 0 { record[RegistrationKey.priority] = .int32(priority) }
         if !names.isEmpty { record[RegistrationKey.names] = .stringDict(names) }
         return record
     }

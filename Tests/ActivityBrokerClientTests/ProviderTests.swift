@@ -99,6 +99,22 @@ private func uniqueID(_ name: String) -> String { "test.\(name).\(UInt32.random(
         #expect(request.activationToken == "token-1")
     }
 
+    /// `ProvidedActivity` once had no `priority`: an app could not set what API.md §3 offers.
+    @Test func aProvidedActivitysPriorityRanksItAmongEquals() async throws {
+        let broker = try await BrokerHarness(bus: TestBus.start())
+        defer { broker.stopInBackground() }
+        let (low, high) = (uniqueID("alpha"), uniqueID("zeta"))
+        let provider = ActivityProvider(connection: try broker.bus.connect())
+        try await provider.start([
+            ProvidedActivity(id: low, name: "Alpha", category: "share") { _ in .completed },
+            ProvidedActivity(id: high, name: "Zeta", category: "share", priority: 5) { _ in .completed },
+        ])
+        let client = BrokerProxy(connection: try broker.bus.connect(), address: broker.bus.address)
+        // Unused and in one category, they would be in name order without the priority.
+        let offered = try await client.activities(for: SharedItems(url: "https://example.org"))
+        #expect(offered.map(\.id) == [high, low])
+    }
+
     @Test func aProviderStartedBeforeTheBrokerRegistersWhenItAppears() async throws {
         let bus = try await TestBus.start()
         let id = uniqueID("early")
