@@ -40,11 +40,11 @@ public enum Broker1: ServiceInterface {
     public static let clearAttributions = method("ClearAttributions")
     /// `ReportAttributionTrigger(s url, s page) → ()`: a redirect the terminal's browsing session
     /// (`share browse`) followed to a Private Click Measurement trigger (API.md §11): `url`, the
-    /// redirect's target, `page`, the URL its load began at. Accepted only from a process running
-    /// `triggerReporterExecutable` installed beside the broker (`AccessDenied` for anyone else,
-    /// whatever the arguments); then a `url` that is not an exact trigger or a `page` that is not
-    /// an http(s) URL is `InvalidArgument`. The browser window reports its triggers as
-    /// `Browser1` events instead.
+    /// redirect's target, `page`, the URL its load began at. A `url` that is not an exact trigger
+    /// or a `page` that is not an http(s) URL is `InvalidArgument` at once, whoever calls; then
+    /// the call is accepted only from a process running `triggerReporterExecutable` installed
+    /// beside the broker (`AccessDenied` for anyone else). The browser window reports its
+    /// triggers as `Browser1` events instead.
     public static let reportAttributionTrigger = method("ReportAttributionTrigger", in: "s url, s page")
     /// The executable, in the broker's own directory, whose processes alone may call
     /// `reportAttributionTrigger`.

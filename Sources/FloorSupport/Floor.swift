@@ -22,7 +22,7 @@ public enum Floor {
         return window
     }
 
-    /// Connects `thunk` (a capture-free C function, GTK-NOTES pitfall 2) to `signal` of `instance`.
+    /// Connects `thunk` (a capture-free C function, docs/ui-notes.md, pitfall 2) to `signal` of `instance`.
     public static func connect<Thunk>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ thunk: Thunk) {
         g_signal_connect_data(
             instance, signal, unsafeBitCast(thunk, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))

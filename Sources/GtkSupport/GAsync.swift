@@ -14,7 +14,7 @@ public enum GAsync {
     /// Calls `start` with the callback and user data to pass to an `…_async` function;
     /// `completion` gets the `GAsyncResult` to hand to its `…_finish`.
     ///
-    /// The callback captures nothing (GTK-NOTES pitfall 2); the box is released when it runs.
+    /// The callback captures nothing (docs/ui-notes.md, pitfall 2); the box is released when it runs.
     public static func start(
         _ start: (GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
         completion: @escaping @MainActor (OpaquePointer?) -> Void

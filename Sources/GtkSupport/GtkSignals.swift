@@ -5,7 +5,7 @@ import CGtk
 /// connection's `GClosureNotify` when the object goes away.
 ///
 /// The thunks capture nothing (a capturing `@convention(c)` closure crashes the Swift 6 compiler,
-/// GTK-NOTES pitfall 2) and each returns exactly what its signal returns (pitfall 1: a void thunk
+/// docs/ui-notes.md, pitfall 2) and each returns exactly what its signal returns (pitfall 1: a void thunk
 /// on a boolean signal left GTK reading garbage).
 private final class SignalBox<Handler> {
     let handler: Handler

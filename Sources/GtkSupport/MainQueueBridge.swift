@@ -1,4 +1,4 @@
-// Lets DispatchQueue.main run while GLib's main loop owns the main thread (GTK-NOTES pitfall 3).
+// Lets DispatchQueue.main run while GLib's main loop owns the main thread (docs/ui-notes.md, pitfall 3).
 import CGtk
 import Glibc
 

@@ -10,7 +10,7 @@ import Glibc
 // same moment activity-sheet reports under ACTIVITY_SHEET_REPORT_FRAME, then exits 0.
 // It exits 1 when the display cannot be opened.
 
-/// The thunks capture nothing (GTK-NOTES pitfall 2): they are plain C functions.
+/// The thunks capture nothing (docs/ui-notes.md, pitfall 2): they are plain C functions.
 typealias SignalThunk = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 
 let afterPaint: SignalThunk = { _, _ in

@@ -14,7 +14,7 @@ import Glibc
 // `first-paint <CLOCK_MONOTONIC ns>` on standard output and exits 0; 1 when the display
 // cannot be opened or no URL is given, 2 when the load fails.
 
-/// The thunks capture nothing (GTK-NOTES pitfall 2): they are plain C functions.
+/// The thunks capture nothing (docs/ui-notes.md, pitfall 2): they are plain C functions.
 typealias LoadChangedThunk = @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafeMutableRawPointer?) -> Void
 typealias LoadFailedThunk =
     @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
