@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `make run`: starts the built broker with the repository's extensions/ on the session bus.
 # When DBUS_SESSION_BUS_ADDRESS is unset or that bus does not answer, it first starts a
-# private dbus-daemon (with this build's providers activatable) and prints the export line
-# for a second terminal. Ctrl-C (or SIGTERM) stops the broker and the private bus and
-# removes the bus's temporary directory.
+# private dbus-daemon (with this build's providers activatable) and prints the export lines
+# for a second terminal; on a session bus that answers it prints only the PATH export line.
+# Ctrl-C (or SIGTERM) stops the broker and the private bus and removes the bus's temporary
+# directory.
 #
 # Usage: scripts/run-broker.sh [BUILD_DIR]   (default .build/release)
 # Environment:
@@ -78,6 +79,7 @@ CONF
   echo "  share https://example.org"
   echo
 fi
+[ -n "$runtime" ] || printf 'In a second terminal, for the share just built:\n\n  export PATH="%s:$PATH"\n\n' "$bin"
 
 arguments=(--extensions-dir "$repo/extensions" --verbose)
 [ "${REPLACE:-0}" = 1 ] && arguments+=(--replace)
