@@ -31,7 +31,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
 
-## Packages a fresh machine lacks: libdbus headers, the daemon, dbus-send, tmux and python3 for tests.
+## Packages a fresh machine lacks, only those missing (scripts/install-deps.sh holds the list).
 deps:
 	@scripts/install-deps.sh
 

@@ -2,8 +2,9 @@
 # Installs what `make test` and `make run` need on a fresh Debian machine, only when missing:
 # libdbus headers, the daemon and its tools, busctl/gdbus for introspection checks, tmux
 # for terminal tests, python3 with dbus-python and PyGObject (activation and GIO tests),
-# GTK 4 for the share sheet, and Xvfb, xdotool, AT-SPI for Python, ImageMagick and an icon
-# theme for its headless window tests.
+# GTK 4 for the share sheet and WebKitGTK 6 for the browser window, libcurl, the Public Suffix
+# List and libpsl, and Xvfb, xdotool, AT-SPI for Python, ImageMagick and an icon theme for
+# the headless window tests. The list below is the authority; the README refers to it.
 set -euo pipefail
 need=()
 pkg-config --exists dbus-1 2>/dev/null || need+=(libdbus-1-dev pkg-config)

@@ -11,7 +11,7 @@ import TerminalUI
 /// discarded with the reason (exit 2). It routes with `BrowseCommand.router`, so what it
 /// reports is what `share browse` does.
 ///
-/// With `--json` it prints the decision as `{"url", "outcome", "opened"?, "reason"?}` and
+/// With `--json` it prints the decision as `{"url", "outcome", "opened"?, "reason"?, "error"?}` and
 /// carries out system actions, but starts no interactive session: the JSON is for scripts.
 enum OpenCommand {
     static func run(url: String, json: Bool, bus: BusAddress) async throws -> ShareExit {
