@@ -47,7 +47,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "share", "activity-broker", "activity-reading-list", "activity-qr", "activity-sheet", "activity-browser",
+        "share", "activity-broker", "activity-reading-list", "activity-qr", "activity-sheet",
+        "activity-browser",
         "example-provider",
     ])
     func everyExecutablePrintsTheOneVersion(program: String) async throws {
@@ -118,7 +119,8 @@ import Testing
         var environment = broker.shareEnvironment
         for key in ["LC_ALL", "LC_MESSAGES"] { environment[key] = "" }
         environment["LANG"] = "de_DE.UTF-8"
-        let picker = try await runShare(["--bus", broker.bus.address, "https://example.org"], environment: environment)
+        let picker = try await runShare(
+            ["--bus", broker.bus.address, "https://example.org"], environment: environment)
         #expect(picker.status == 2, "\(picker.errors)")
         #expect(picker.lines.first?.contains("Wörter") == true, "\(picker.output)")
     }
