@@ -140,6 +140,8 @@ public struct BrokerConfiguration: Sendable {
             case "--attribution-ca": configuration.attributionCAFile = try value(for: argument)
             case "--attribution-connect-to": configuration.attributionConnectTo.append(try value(for: argument))
             case "--help", "-h": throw UsageError(nil)
+            // `main` answers it only alone, the usage's second form; not "unknown" elsewhere.
+            case "--version": throw UsageError("--version stands alone: activity-broker --version")
             default: throw UsageError("unknown argument '\(argument)'")
             }
         }

@@ -89,14 +89,22 @@ public struct ShareArguments: Equatable, Sendable {
             let command = positional.first.flatMap { HelpText.commands[$0] != nil ? $0 : nil }
             return ShareArguments(invocation: .help(command: command), bus: bus)
         }
-        if switches.contains("--version") { return ShareArguments(invocation: .version, bus: bus) }
+        // Like every other form, these two take nothing they would ignore.
+        if switches.contains("--version") {
+            if let extra = positional.first { throw ShareUsageError("unexpected argument '\(extra)': share --version") }
+            return try done(.version, allowed: ["--version"])
+        }
         if let shell = flags["--completions"] {
             guard ["bash", "zsh"].contains(shell) else {
                 throw ShareUsageError("--completions takes bash or zsh, not '\(shell)'")
             }
-            return ShareArguments(invocation: .completions(shell: shell), bus: bus)
+            if let extra = positional.first {
+                throw ShareUsageError("unexpected argument '\(extra)': share --completions bash|zsh")
+            }
+            return try done(.completions(shell: shell), allowed: ["--completions"])
         }
-        guard let first = positional.first else { throw ShareUsageError("missing URL (try 'share --help')") }
+        // `main` adds the hint to try --help.
+        guard let first = positional.first else { throw ShareUsageError("missing URL") }
         switch first {
         case "help":
             guard positional.count <= 2 else {

@@ -38,6 +38,9 @@ import Testing
         [], ["--title"], ["list"], ["explain", "a.b"], ["https://e.org", "--bogus"],
         ["activities", "--title", "T"], ["sheet"], ["sheet", "https://e.org", "--json"], ["https://a.org", "https://b.org"], ["--completions", "fish"],
         ["check"], ["help", "bogus"], ["help", "list", "extra"], ["check", "a.json", "--json"],
+        // Once accepted and ignored: --version and --completions took anything after them.
+        ["--version", "--json"], ["--version", "list"], ["--completions", "bash", "list", "https://e.org"],
+        ["--completions", "bash", "--title", "T"],
     ])
     func rejects(arguments: [String]) {
         #expect(throws: ShareUsageError.self) { try ShareArguments.parse(arguments) }

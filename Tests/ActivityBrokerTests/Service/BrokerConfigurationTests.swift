@@ -71,4 +71,11 @@ struct BrokerConfigurationTests {
                     == "--job-afterlife needs a number of seconds, got '\(text)'")
         }
     }
+
+    @Test("--version among other options is not called unknown: it stands alone")
+    func versionAmongOptions() {
+        #expect(
+            Self.usageMessage(["--bus", "unix:path=/x", "--version"])
+                == "--version stands alone: activity-broker --version")
+    }
 }
