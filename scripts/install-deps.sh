@@ -23,6 +23,8 @@ command -v xdg-open >/dev/null || need+=(xdg-utils)
 /usr/bin/python3 -c 'import dbus, gi' 2>/dev/null || need+=(python3-dbus python3-gi)
 # The manifest JSON Schema test (docs/manifest.schema.json).
 /usr/bin/python3 -c 'import jsonschema' 2>/dev/null || need+=(python3-jsonschema)
+# A FUSE file system that stops answering (scripts/hanging-mount.py): the broker's start must not hang on it.
+/usr/bin/python3 -c 'import fusepy' 2>/dev/null || need+=(python3-fusepy)
 # The man page check (groff's warnings).
 command -v groff >/dev/null || need+=(groff)
 # The graphical UI services and their headless tests.

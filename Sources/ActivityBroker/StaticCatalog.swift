@@ -3,14 +3,22 @@
 import ActivityKit
 import Dispatch
 import Glibc
+import Locking
 import SystemSupport
 
 /// Reads manifest and application directories into the registry's static layers.
 ///
-/// Loop-confined, except the reading itself: the first load happens on the loop at start
-/// (before the name is owned, nothing waits); a reload after a change report is read and
-/// parsed on `readQueue` and its result applied on the loop, so 100k manifests never stop the
-/// broker answering. One reload runs at a time; changes reported meanwhile cause one more.
+/// Loop-confined, except the reading itself, which happens on `readQueue`: at start the loop
+/// waits for the first read up to `firstReadSeconds` (before the name is owned, nothing else
+/// waits), and a reload after a change report is read and parsed there and its result applied
+/// on the loop, so 100k manifests never stop the broker answering. One read runs at a time;
+/// changes reported meanwhile cause one more.
+///
+/// A read can hang: a manifest or desktop entry that is a symlink into a file system that stopped
+/// answering (a hung NFS server, a stuck FUSE daemon) blocks read(2) for good, and a blocked
+/// thread cannot be woken. So the first read has a deadline: past it the broker starts without
+/// the static catalog, and applies it if the read ever ends. The directories are watched from
+/// then on (watching them may block as reading them did).
 /// A broken file is skipped with one log line naming the file and the field; the same broken
 /// file is not logged again until its error changes.
 final class StaticCatalog: @unchecked Sendable {
@@ -57,13 +65,47 @@ final class StaticCatalog: @unchecked Sendable {
         self.log = log
     }
 
-    /// Loads everything once (calling `onChange`) and starts watching.
+    /// How long start waits for the first read, in seconds: 10,000 manifests take 0.1–0.2 s here.
+    static let firstReadSeconds = 3
+
+    /// Loads everything once (calling `onChange`), within `firstReadSeconds`, and starts
+    /// watching; past the deadline it returns without, and both happen when the read ends.
     func start() {
         dispatchPrecondition(condition: .onQueue(queue))
-        let read = reader.read()
+        let first = FirstRead()
+        let reader = reader
+        reading = true
+        readQueue.async { [self] in
+            let read = reader.read()
+            applied = Applied(read.layers, read.schemeDefaults)
+            guard !first.hand(read) else { return }
+            queue.async { [self] in
+                log.event("the static catalog was read at last")
+                finishFirstRead(read)
+            }
+        }
+        guard let read = first.take(within: .seconds(Self.firstReadSeconds)) else {
+            return log.event(
+                "the manifest and application directories were not read within \(Self.firstReadSeconds) s "
+                    + "(a file system that does not answer?); serving without them until they are")
+        }
+        finishFirstRead(read)
+    }
+
+    /// Applies the first read and starts watching (on the loop), then a reload asked for meanwhile.
+    private func finishFirstRead(_ read: CatalogReader.Result) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        reading = false
         apply(read)
-        // Before any reload's read: `readQueue` is serial.
-        readQueue.async { [self] in applied = Applied(read.layers, read.schemeDefaults) }
+        watch()
+        if changedWhileReading {
+            changedWhileReading = false
+            reload()
+        }
+    }
+
+    /// Starts watching the directories for changes, which `reload`s.
+    private func watch() {
         let watched = reader.manifestDirectories.map(\.path) + applications.watchedDirectories
         do {
             let log = log
@@ -168,5 +210,39 @@ struct CatalogReader: Sendable {
                 }))
         result.schemeDefaults = loaded.schemeDefaults
         return result
+    }
+}
+
+/// The first read's hand-over between the reading queue and `StaticCatalog.start`, which waits
+/// for it only so long: the result goes to whichever of the two comes second, exactly once.
+private final class FirstRead: Sendable {
+    private enum State {
+        case waiting
+        case handed(CatalogReader.Result)
+        case late
+    }
+    private let state = Locked(State.waiting)
+    private let handed = DispatchSemaphore(value: 0)
+
+    /// The reader's: true when `take` gets `read` (it was not too late); false when `take` gave
+    /// up, and applying `read` is the caller's.
+    func hand(_ read: CatalogReader.Result) -> Bool {
+        let taken = state.withLock { state -> Bool in
+            guard case .waiting = state else { return false }
+            state = .handed(read)
+            return true
+        }
+        if taken { handed.signal() }
+        return taken
+    }
+
+    /// `start`'s: the read if it was handed within `deadline`; nil, and never again, otherwise.
+    func take(within deadline: DispatchTimeInterval) -> CatalogReader.Result? {
+        _ = handed.wait(timeout: .now() + deadline)
+        return state.withLock { state -> CatalogReader.Result? in
+            if case .handed(let read) = state { return read }
+            state = .late
+            return nil
+        }
     }
 }

@@ -111,6 +111,39 @@ struct CatalogHardeningTests {
         #expect(log.contains(#"evil\u{A}\u{1B}[31mforged line.json"#), "\(log)")
     }
 
+    /// A manifest that is a symlink into a hung file system once kept the broker from its name
+    /// for good: the first read ran on the loop, before the name was requested, and read(2) on
+    /// such a file never returns. Now the broker owns its name after `firstReadSeconds` and
+    /// serves; the catalog comes when the read ends.
+    @Test(
+        "A manifest whose read never returns does not keep the broker from its name",
+        .enabled(if: HangingMount.unavailable == nil, "needs FUSE: \(HangingMount.unavailable ?? "")"))
+    func hungManifestRead() async throws {
+        let mount = try await HangingMount(content: TestManifest.json(id: "org.test.hung"))
+        let f = try await BrokerFixture(builtin: ["plain.json": TestManifest.json(id: "org.test.plain")], start: false)
+        try FileManager.default.createSymbolicLink(
+            atPath: f.builtinExtensions + "/hanging.json", withDestinationPath: mount.file)
+        try await f.startBroker()
+
+        // Serving, without the static catalog while its read hangs.
+        let before = try await f.registered()
+        #expect(before["org.test.plain"] == nil && before["org.test.hung"] == nil, "\(before.keys.sorted())")
+        #expect(f.log.contains("serving without them"), "\(f.log)")
+        try await f.register("org.test.live", name: "Live", on: f.client)
+        #expect(try await f.registered()["org.test.live"] != nil)
+
+        // The read ends: everything it found is applied, then the directories are watched.
+        try mount.release()
+        try await waitUntil("the catalog read at last", deadline: .seconds(30)) {
+            let records = try await f.registered()
+            return records["org.test.plain"] != nil && records["org.test.hung"] != nil
+        }
+        try f.write(TestManifest.json(id: "org.test.later"), to: "builtin/later.json")
+        try await waitUntil("a manifest written after the late read", deadline: .seconds(30)) {
+            try await f.registered()["org.test.later"] != nil
+        }
+    }
+
     /// One `open`/`write`/`close`, no temporary file and no sync.
     static func writePlain(_ text: String, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
