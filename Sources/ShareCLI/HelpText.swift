@@ -13,7 +13,7 @@ enum HelpText {
           -h, --help      this help; 'share --help' lists every command
 
         Exit status: 0 completed, 1 the activity failed (explain: not offered), 2 bad usage or
-        input, 3 the broker could not be reached, 130 cancelled.
+        input, 3 the broker could not be reached, 130 cancelled, 141 the output pipe closed early.
         """
 
     /// Each command's help, listing every option it takes.
@@ -24,10 +24,13 @@ enum HelpText {
         Options:
           --title T       the page's title, passed to the activity as {title}
           --text X        a text to share along, passed as {text}
-          --activity ID   perform ID without asking, and wait for it to finish
+          --activity ID   perform ID without asking, and wait for it to finish (exit 2 when ID
+                          is unknown or not offered for URL)
 
         In the picker: arrow keys or a number select, only Enter performs, Esc or q cancels.
-        Without a terminal, in a graphical session, the desktop's share sheet is shown instead.
+        With TERM unset, empty or dumb: a numbered prompt. Without a terminal on standard
+        input and output: the desktop's share sheet in a graphical session (DISPLAY or
+        WAYLAND_DISPLAY set); else, or when the broker cannot show one, the list, and exit 2.
         """,
         "list": """
         share list URL [--title T] [--json] [--locale L] — the activities offered for URL, best first
@@ -64,9 +67,12 @@ enum HelpText {
         "check": """
         share check FILE… — validate manifests as the broker reads them (no broker needed)
 
-        Prints FILE:LINE:COLUMN: error: FIELD: MESSAGE for each problem, warnings for
-        unknown top-level keys (they are ignored, e.g. a misspelt "catgory"), and
-        FILE: ok (ID) for each valid file. Exits 2 when any file has an error, else 0.
+        Prints, all on standard output: FILE:LINE:COLUMN: error: FIELD: MESSAGE for each
+        problem (FILE: error: cannot read the file: REASON for a file it cannot read);
+        warnings for unknown top-level keys (they are ignored, e.g. a misspelt "catgory"),
+        for an id an earlier FILE also defines, and for a name not ending in .json (the
+        broker reads only *.json); FILE: ok (ID) for each valid file, and FILE: ok (empty:
+        masks …) for an empty or white-space file. Exits 2 when any file has an error, else 0.
         """,
         "browse": """
         share browse URL — browse an http(s) URL in the terminal, with an Action button
@@ -78,13 +84,19 @@ enum HelpText {
         """,
         "open": """
         share open URL [--json] — route URL: web pages to the browser window (or 'share
-        browse' on a terminal), other schemes to the system, unsafe ones discarded
+        browse' on a terminal), other schemes to the system, unsafe ones discarded (exit 2)
 
         Options:
-          --json          print the routing decision as JSON
+          --json          print the decision as {"url", "outcome", "opened"?, "reason"?,
+                          "error"?}; http(s) opens no window or session (exit 0), other
+                          schemes still go to the system opener ("error": it failed, exit 1)
         """,
         "sheet": """
         share sheet URL [--title T] — the desktop's share sheet for URL; waits for the choice
+
+        Then waits for the chosen activity: exit 0 completed, 1 it failed or the broker cannot
+        show a sheet (none installed, or no graphical session of its own), 2 no activity
+        applies, 130 the sheet was dismissed or the job cancelled.
 
         Options:
           --title T       the page's title
@@ -111,8 +123,10 @@ enum HelpText {
         Usage:
           share URL [--title T] [--text X]     pick an activity for URL, then perform it
           share URL --activity ID              perform ID without asking, and wait for it
-          share list URL [--json] [--locale L] the activities offered for URL
-          share activities [--json]            every registered activity, broken manifests, id collisions
+          share list URL [--title T] [--json] [--locale L]
+                                               the activities offered for URL
+          share activities [--json] [--locale L] [--extensions-dir DIR]…
+                                               every registered activity, broken manifests, id collisions
           share explain ID URL [--json]        why ID is or is not offered for URL (exit 1: not offered)
           share check FILE…                    validate manifest files as the broker reads them
           share browse URL                     browse an http(s) URL in the terminal, with an Action button
@@ -149,6 +163,6 @@ enum HelpText {
         WAYLAND_DISPLAY set), 'share URL' shows the desktop's share sheet instead.
 
         Exit status: 0 completed, 1 the activity failed, 2 bad usage or input,
-        3 the broker could not be reached, 130 cancelled.
+        3 the broker could not be reached, 130 cancelled, 141 the output pipe closed early.
         """
 }
