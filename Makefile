@@ -31,9 +31,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test --skip-build
 
-## Packages a fresh machine lacks, only those missing (scripts/install-deps.sh holds the list).
+## Packages a fresh machine lacks, only those missing (scripts/install-deps.sh holds the list);
+## it fails naming the toolchain when $(SWIFT) is not found.
 deps:
-	@scripts/install-deps.sh
+	@SWIFT='$(SWIFT)' scripts/install-deps.sh
 
 ## make bench: private bus + release broker, every figure of BENCHMARKS.md for N+M = 100, 1,000,
 ## 10,000 (about 2 minutes once built); BENCH_ARGS="--quick" for a short run, "--runs 3" for medians.
@@ -61,8 +62,14 @@ BUILD_DIR ?= $(RELEASE_BIN)
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 DATADIR = $(DESTDIR)$(PREFIX)/share
 EXTENSIONSDIR = $(DATADIR)/activity-broker/extensions
-UNITDIR = $(DESTDIR)$(PREFIX)/lib/systemd/user
-SERVICEDIR = $(DATADIR)/dbus-1/services
+# Where systemd and the session bus look for user units and activation files: under PREFIX
+# /usr or /usr/local they find them there; a packager with another PREFIX names their
+# directories (e.g. `pkg-config --variable=systemduserunitdir systemd`,
+# `pkg-config --variable=session_bus_services_dir dbus-1`).
+USER_UNIT_DIR ?= $(PREFIX)/lib/systemd/user
+DBUS_SERVICE_DIR ?= $(PREFIX)/share/dbus-1/services
+UNITDIR = $(DESTDIR)$(USER_UNIT_DIR)
+SERVICEDIR = $(DESTDIR)$(DBUS_SERVICE_DIR)
 INTERFACEDIR = $(DATADIR)/dbus-1/interfaces
 MAN1DIR = $(DATADIR)/man/man1
 MAN5DIR = $(DATADIR)/man/man5
@@ -72,13 +79,19 @@ DOCDIR = $(DATADIR)/doc/activity-broker
 # Required, then installed only when built (and each with its D-Bus activation file, if any).
 BINARIES = activity-broker share
 OPTIONAL_BINARIES = activity-reading-list activity-qr activity-sheet activity-browser
-# The binary each activation file starts.
+# The binary each activation file starts (its systemd user unit is systemd/BINARY.service).
 SERVICE_activity-broker = org.activitybroker.Broker1.service
 SERVICE_activity-reading-list = org.activitybroker.ReadingList.service
 SERVICE_activity-sheet = org.activitybroker.Sheet.service
 SERVICE_activity-browser = org.activitybroker.Browser.service
 # Paths in systemd/ name /usr/local/; installed files name $(PREFIX)/.
 SUBST_PREFIX = sed 's|/usr/local/|$(PREFIX)/|g'
+# $(call install_subst,SOURCE,TARGET): SOURCE with $(PREFIX)/ for /usr/local/, installed mode
+# 0644 through a temporary file. `sed > TARGET` took its mode from the caller's umask (0600
+# under `sudo` with umask 077: the user's systemd and dbus-daemon could not read it) and
+# kept the mode of a TARGET already there.
+install_subst = { tmp=$$(mktemp) && $(SUBST_PREFIX) $(1) > "$$tmp" && install -m 644 "$$tmp" $(2); \
+	status=$$?; rm -f "$$tmp"; [ $$status -eq 0 ]; }
 
 install:
 	@for exe in $(BINARIES); do \
@@ -86,7 +99,7 @@ install:
 			echo "make install: $(BUILD_DIR)/$$exe is not built; run 'make release' first" >&2; exit 1; \
 		fi; \
 	done
-	install -d $(BINDIR) $(EXTENSIONSDIR) $(UNITDIR) $(SERVICEDIR) $(INTERFACEDIR) \
+	install -d -m 755 $(BINDIR) $(EXTENSIONSDIR) $(UNITDIR) $(SERVICEDIR) $(INTERFACEDIR) \
 		$(MAN1DIR) $(MAN5DIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(DOCDIR)
 	@for exe in $(BINARIES) $(OPTIONAL_BINARIES); do \
 		[ -x $(BUILD_DIR)/$$exe ] || continue; \
@@ -99,10 +112,12 @@ install:
 		activity-browser) service=$(SERVICE_activity-browser) ;; \
 		*) continue ;; \
 		esac; \
-		$(SUBST_PREFIX) systemd/$$service > $(SERVICEDIR)/$$service || exit 1; \
+		echo "install -m 644 systemd/$$service $(SERVICEDIR)/ (with $(PREFIX)/)"; \
+		$(call install_subst,systemd/$$service,$(SERVICEDIR)/$$service) || exit 1; \
+		echo "install -m 644 systemd/$$exe.service $(UNITDIR)/ (with $(PREFIX)/)"; \
+		$(call install_subst,systemd/$$exe.service,$(UNITDIR)/$$exe.service) || exit 1; \
 	done
 	install -m 644 extensions/*.json $(EXTENSIONSDIR)/
-	$(SUBST_PREFIX) systemd/activity-broker.service > $(UNITDIR)/activity-broker.service
 	install -m 644 docs/interfaces/*.xml $(INTERFACEDIR)/
 	install -m 644 man/share.1 man/activity-broker.1 $(MAN1DIR)/
 	install -m 644 man/activity-broker-manifest.5 $(MAN5DIR)/
@@ -115,7 +130,7 @@ install:
 uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(BINARIES) $(OPTIONAL_BINARIES))
 	rm -f $(addprefix $(EXTENSIONSDIR)/,$(notdir $(wildcard extensions/*.json)))
-	rm -f $(UNITDIR)/activity-broker.service
+	rm -f $(addprefix $(UNITDIR)/,$(notdir $(wildcard systemd/activity-*.service)))
 	rm -f $(addprefix $(SERVICEDIR)/,$(notdir $(wildcard systemd/org.*.service)))
 	rm -f $(addprefix $(INTERFACEDIR)/,$(notdir $(wildcard docs/interfaces/*.xml)))
 	rm -f $(MAN1DIR)/share.1 $(MAN1DIR)/activity-broker.1 $(MAN5DIR)/activity-broker-manifest.5

@@ -6,6 +6,13 @@
 # List and libpsl, and Xvfb, xdotool, AT-SPI for Python, ImageMagick and an icon theme for
 # the headless window tests. The list below is the authority; the README refers to it.
 set -euo pipefail
+# The Swift toolchain is not a Debian package: say where it comes from rather than fail later
+# in `swift build` with "command not found". SWIFT is the Makefile's (default: swift).
+if ! command -v "${SWIFT:-swift}" >/dev/null; then
+  echo "install-deps: '${SWIFT:-swift}' is not on PATH: install the Swift 6.3 toolchain for Linux" >&2
+  echo "install-deps: (https://www.swift.org/install/linux/) and put its usr/bin on PATH, or run make SWIFT=/path/to/swift" >&2
+  exit 1
+fi
 need=()
 pkg-config --exists dbus-1 2>/dev/null || need+=(libdbus-1-dev pkg-config)
 # libcurl's headers: the terminal browser's page loader (TextPages) transfers with libcurl.
@@ -17,6 +24,7 @@ command -v dbus-daemon >/dev/null || need+=(dbus-daemon)
 ls /usr/lib/*/libpsl.so.5 >/dev/null 2>&1 || need+=(libpsl5)
 command -v dbus-send >/dev/null && command -v dbus-monitor >/dev/null || need+=(dbus-bin)
 command -v gdbus >/dev/null || need+=(libglib2.0-bin)
+command -v busctl >/dev/null || need+=(systemd)
 command -v tmux >/dev/null || need+=(tmux)
 command -v xdg-open >/dev/null || need+=(xdg-utils)
 [ -x /usr/bin/python3 ] || need+=(python3)
@@ -43,8 +51,22 @@ command -v openssl >/dev/null || need+=(openssl)
 # with its token becomes the active window).
 command -v openbox >/dev/null || need+=(openbox)
 [ ${#need[@]} -eq 0 ] && exit 0
-echo "install-deps: installing ${need[*]}"
+command="apt-get update && apt-get install -y ${need[*]}"
+if ! command -v apt-get >/dev/null; then
+  echo "install-deps: missing: ${need[*]} (Debian package names), and there is no apt-get here to install them" >&2
+  echo "install-deps: install the equivalents with this system's package manager" >&2
+  exit 1
+fi
 SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+  # Without a password prompt only: `make` must not stop and wait for one.
+  if ! command -v sudo >/dev/null || ! sudo -n true 2>/dev/null; then
+    echo "install-deps: missing: ${need[*]}; not root, and sudo is absent or needs a password. As root, run:" >&2
+    echo "  $command" >&2
+    exit 1
+  fi
+  SUDO="sudo"
+fi
+echo "install-deps: installing ${need[*]}"
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null

@@ -68,9 +68,17 @@ if ! bus_answers; then
   </policy>
 </busconfig>
 CONF
-  exec 3< <(exec dbus-daemon --nofork --config-file="$runtime/bus.conf" --print-address=1 2>/dev/null)
+  # Its stderr is kept: when it cannot start, it is what says why.
+  exec 3< <(exec dbus-daemon --nofork --config-file="$runtime/bus.conf" --print-address=1 2>"$runtime/dbus-daemon.log")
   daemon_pid=$!
-  read -r address <&3
+  if ! read -r address <&3 || [ -z "$address" ]; then
+    wait "$daemon_pid" 2>/dev/null || true
+    reason=$(tr -s '\n' ' ' < "$runtime/dbus-daemon.log" 2>/dev/null) || true
+    reason=${reason% }
+    command -v dbus-daemon >/dev/null || reason="dbus-daemon is not installed (package dbus-daemon; make deps installs it)"
+    echo "run-broker: cannot start dbus-daemon: ${reason:-it exited without a word}" >&2
+    exit 1
+  fi
   export DBUS_SESSION_BUS_ADDRESS="$address"
   echo "No session bus answered; started a private one. In a second terminal:"
   echo

@@ -9,15 +9,18 @@ struct InstallTests {
     /// The built products (the test's own build: `make install` takes any BUILD_DIR).
     static var buildDirectory: String { BuiltProducts.directory.path }
 
-    static func make(_ target: String, destination: String, dryRun: Bool = false) async throws
-        -> CommandResult
+    /// `make TARGET` staged in `destination`; with `umask`, make runs under that umask (as under
+    /// `sudo` with a strict one).
+    static func make(_ target: String, destination: String, dryRun: Bool = false, umask: String? = nil)
+        async throws -> CommandResult
     {
-        try await runCommand(
-            "make",
+        let arguments =
             (dryRun ? ["-n"] : []) + [
                 "--no-print-directory", target, "DESTDIR=\(destination)", "PREFIX=/usr",
                 "BUILD_DIR=\(buildDirectory)",
-            ])
+            ]
+        guard let umask else { return try await runCommand("make", arguments) }
+        return try await runCommand("sh", ["-c", "umask \(umask) && exec make \"$@\"", "sh"] + arguments)
     }
 
     /// Every regular file below `root`, relative to it, sorted.
@@ -46,7 +49,10 @@ struct InstallTests {
         if FileManager.default.isExecutableFile(atPath: buildDirectory + "/activity-browser") {
             binaries.append("activity-browser")
             // Without its activation file an installed broker could never start the window.
-            browser.append("usr/share/dbus-1/services/org.activitybroker.Browser.service")
+            browser += [
+                "usr/share/dbus-1/services/org.activitybroker.Browser.service",
+                "usr/lib/systemd/user/activity-browser.service",
+            ]
         }
         return
             (binaries.map { "usr/bin/" + $0 } + browser
@@ -55,6 +61,8 @@ struct InstallTests {
             + [
                 "usr/share/activity-broker/manifest.schema.json",
                 "usr/lib/systemd/user/activity-broker.service",
+                "usr/lib/systemd/user/activity-reading-list.service",
+                "usr/lib/systemd/user/activity-sheet.service",
                 "usr/share/dbus-1/services/org.activitybroker.Broker1.service",
                 "usr/share/dbus-1/services/org.activitybroker.ReadingList.service",
                 "usr/share/dbus-1/services/org.activitybroker.Sheet.service",
@@ -95,6 +103,11 @@ struct InstallTests {
             ))
         #expect(unit.contains("\nDocumentation=man:activity-broker(1)\n"))
         #expect(!unit.contains("NoNewPrivileges="))
+        // The prefix rewrite reaches the paths only: a comment naming /usr/local/ came out wrong.
+        let sourceUnit = try String(
+            contentsOfFile: repositoryRoot + "/systemd/activity-broker.service", encoding: .utf8)
+        let comments = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("#") } }
+        #expect(comments(unit) == comments(sourceUnit))
         for file in Self.files(below: stage.path) where file.hasSuffix(".service") {
             let text = (try? String(contentsOfFile: stage.file(file), encoding: .utf8)) ?? ""
             #expect(!text.contains("/usr/local/"), "\(file) names /usr/local")
@@ -103,12 +116,73 @@ struct InstallTests {
             contentsOfFile: stage.file("usr/share/dbus-1/services/org.activitybroker.Sheet.service"),
             encoding: .utf8)
         #expect(activation.contains("Exec=/usr/bin/activity-sheet"))
+        // On a systemd session the bus asks systemd to start the sheet, in the user manager's
+        // environment like the broker, not dbus-daemon's activation environment.
+        #expect(activation.contains("\nSystemdService=activity-sheet.service\n"), "\(activation)")
+        let sheetUnit = try String(
+            contentsOfFile: stage.file("usr/lib/systemd/user/activity-sheet.service"), encoding: .utf8)
+        for line in [
+            "Type=dbus", "BusName=org.activitybroker.Sheet", "ExecStart=/usr/bin/activity-sheet",
+            "PartOf=graphical-session.target",
+        ] {
+            #expect(sheetUnit.contains("\n\(line)\n"), "activity-sheet.service lacks \(line):\n\(sheetUnit)")
+        }
         #expect(FileManager.default.isExecutableFile(atPath: stage.file("usr/bin/share")))
 
         let uninstall = try await Self.make("uninstall", destination: stage.path)
         #expect(uninstall.succeeded, "\(uninstall.transcript)")
         #expect(Self.files(below: stage.path) == [])
         #expect(!FileManager.default.fileExists(atPath: stage.file("usr/share/activity-broker")))
+    }
+
+    @Test(
+        "install under umask 077 (sudo with a strict umask) still installs every file 0644 or 0755, every directory 0755"
+    )
+    func installUnderStrictUmaskSetsModes() async throws {
+        let stage = try TemporaryDirectory(prefix: "umask-install")
+        defer { stage.remove() }
+        let install = try await Self.make("install", destination: stage.path, umask: "077")
+        #expect(install.succeeded, "\(install.transcript)")
+        // The user's systemd and dbus-daemon read the unit and activation files, the broker its
+        // manifests: a 0600 file or 0700 directory (the umask's) hides them.
+        let enumerator = FileManager.default.enumerator(atPath: stage.path)
+        var checked = 0
+        while let path = enumerator?.nextObject() as? String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: stage.file(path))
+            let mode = (attributes[.posixPermissions] as? Int) ?? -1
+            if attributes[.type] as? FileAttributeType == .typeDirectory {
+                #expect(mode == 0o755, "\(path) is a directory of mode \(String(mode, radix: 8))")
+            } else {
+                #expect(
+                    mode == 0o644 || mode == 0o755, "\(path) is installed with mode \(String(mode, radix: 8))"
+                )
+            }
+            checked += 1
+        }
+        #expect(checked > 0, "nothing was installed")
+    }
+
+    @Test("a broker started while another owns the name exits with the status the unit does not restart on")
+    func unitDoesNotRestartWhenTheNameIsOwned() async throws {
+        // Restart=on-failure restarted a unit whose start found a broker run by hand on the
+        // name, failing again until systemd's start limit.
+        let unit = try String(
+            contentsOfFile: repositoryRoot + "/systemd/activity-broker.service", encoding: .utf8)
+        let prevented = unit.split(separator: "\n").filter { $0.hasPrefix("RestartPreventExitStatus=") }
+            .flatMap { $0.dropFirst("RestartPreventExitStatus=".count).split(separator: " ") }
+            .compactMap { Int32($0) }
+        let harness = try await BrokerHarness()
+        defer { harness.stopInBackground() }
+        let second = try await ChildProcess.run(
+            try BuiltProducts.executable("activity-broker"), harness.brokerArguments(),
+            environment: harness.environment)
+        guard case .exited(let status) = second.termination else {
+            Issue.record("the second broker did not exit: \(second.termination)")
+            return
+        }
+        #expect(status != 0, "\(second.standardError)")
+        #expect(second.standardError.contains("--replace"), "\(second.standardError)")
+        #expect(prevented.contains(status), "exit \(status); RestartPreventExitStatus: \(prevented)")
     }
 
     @Test("install without a build fails with a hint and installs nothing")

@@ -1,6 +1,7 @@
 // scripts/run-broker.sh (`make run`) with the test's build: its private bus, --replace, its own state, Ctrl-C cleanup.
 import DBus
 import Foundation
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -71,5 +72,31 @@ struct RunBrokerScriptTests {
             try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [],
             "the bus directory is left")
         #expect(kill(pid_t(pid), 0) == -1 && errno == ESRCH, "the broker still runs")
+    }
+
+    @Test("when its private dbus-daemon cannot start, it says why and exits non-zero, leaving nothing behind")
+    func daemonFailureIsReported() async throws {
+        // It exited 1 without a word: the daemon's stderr went to /dev/null and `read` hit EOF.
+        let root = try TemporaryDirectory(prefix: "run-broker-no-bus")
+        defer { root.remove() }
+        let temporary = try root.directory("tmp")
+        let bin = try root.directory("bin")
+        let complaint = "Failed to start message bus: Failed to bind socket: Permission denied"
+        // Close-on-exec while written (AtomicFile): exec'ing it must not meet ETXTBSY.
+        try AtomicFile.write(
+            Array("#!/bin/sh\necho '\(complaint)' >&2\nexit 1\n".utf8), to: bin.file("dbus-daemon"),
+            permissions: 0o755, directoryPermissions: 0o755)
+        let run = try await runCommand(
+            "/bin/bash", [repositoryRoot + "/scripts/run-broker.sh", BuiltProducts.directory.path],
+            environment: [
+                "PATH": "\(bin.path):/usr/bin:/bin", "HOME": root.path, "TMPDIR": temporary.path, "LANG": "C",
+                "RUN_STATE": root.file("state"),
+            ])
+        #expect(run.termination != .exited(0), "\(run.transcript)")
+        #expect(run.standardError.contains("cannot start dbus-daemon: \(complaint)"), "\(run.transcript)")
+        #expect(!run.standardOutput.contains("Starting activity-broker"), "\(run.transcript)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [],
+            "the bus directory is left")
     }
 }
