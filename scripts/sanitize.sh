@@ -7,7 +7,7 @@
 # children, whose stderr a test reads or drops; TestSupport.ChildProcess hands them this
 # script's *SAN_OPTIONS (TestSupport.SanitizerEnvironment), so their reports land in the same
 # directory, and any report file fails the run. Suppressions, each explained:
-# scripts/tsan.supp, scripts/lsan.supp. One test is skipped under each, its reason below.
+# scripts/tsan.supp, scripts/lsan.supp. One test is skipped under ASan, its reason below.
 # (UBSan: Swift 6.3 on Linux refuses -sanitize=undefined; Swift's own overflow and bounds
 # checks are on in the debug build.)
 #
@@ -63,13 +63,6 @@ for sanitizer in $SANITIZERS; do
         export TSAN_OPTIONS="$common:log_path=$reports/tsan:suppressions=$root/scripts/tsan.supp:print_suppressions=0:second_deadlock_stack=1"
         # TSan runs 5-15x slower.
         export ACTIVITY_BROKER_TEST_TIME_SCALE=6
-        # Skipped under TSan only: the broker dies in TSan's runtime (SEGV in ExternalAccess at
-        # ActivityKit/AttributionStore.swift:87, `Int.random(in:using: &random)`) when this test
-        # records a trigger. The generator is SystemRandomNumberGenerator, an empty struct,
-        # for whose inout Swift need not pass a real address; the address TSan's inout-access
-        # check read was string bytes. Most likely a toolchain issue, not a race (unconfirmed);
-        # the ASan run runs the test. docs/fuzzing.md.
-        skip=(--skip "TerminalTriggerTests/shareBrowseTriggers")
         ;;
     esac
     echo "sanitize: running the suite under the $sanitizer sanitizer"

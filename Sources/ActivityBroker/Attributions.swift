@@ -23,7 +23,6 @@ final class Attributions: @unchecked Sendable {
     private let log: BrokerLog
     private let clock: @Sendable () -> Timestamp
     private let sender: any AttributionReportSending
-    private var random = SystemRandomNumberGenerator()
     private(set) var store = AttributionStore()
     /// Reports handed to the sender and not yet answered.
     private var sending: Set<AttributionSitePair> = []
@@ -98,6 +97,7 @@ final class Attributions: @unchecked Sendable {
             return
         }
         let before = store
+        var random = SystemRandomness()
         let outcome = store.record(trigger, destinationSite: destination, now: now, using: &random)
         switch outcome {
         case .noClick:
@@ -203,5 +203,20 @@ final class Attributions: @unchecked Sendable {
         }
         save()
         schedule()
+    }
+}
+
+/// The system's random numbers, from a generator that has storage.
+///
+/// ThreadSanitizer checks every `inout` access at the value's address, and a value of no size
+/// (`SystemRandomNumberGenerator` is an empty struct) need not have a real one: the broker died
+/// in TSan's runtime at `AttributionStore.record`'s `using: &random` under `make sanitize`. The
+/// numbers come from the standard library's own system generator.
+private struct SystemRandomness: RandomNumberGenerator {
+    private var draws: UInt64 = 0
+
+    mutating func next() -> UInt64 {
+        draws &+= 1
+        return UInt64.random(in: .min ... .max)
     }
 }
