@@ -13,7 +13,8 @@ public final class HangingMount: Sendable {
     /// Why a test of a hung mount cannot run here, or nil when it can.
     public static let unavailable: String? = {
         guard access("/dev/fuse", R_OK | W_OK) == 0 else { return "no /dev/fuse" }
-        guard let run = try? ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", "import fusepy"]),
+        guard
+            let run = try? ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", "import fusepy"]),
             (try? run.waitForExit(deadline: .seconds(30))) == .exited(0)
         else { return "no python3-fusepy for /usr/bin/python3" }
         return nil
@@ -32,7 +33,8 @@ public final class HangingMount: Sendable {
         directory = scratch.path + "/mnt"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         process = try ChildProcess(
-            executable: "/usr/bin/python3", arguments: [repositoryRoot + "/scripts/hanging-mount.py", directory, content],
+            executable: "/usr/bin/python3",
+            arguments: [repositoryRoot + "/scripts/hanging-mount.py", directory, content],
             standardInput: .pipe)
         _ = try await process.nextLine(deadline: .seconds(30)) { $0 == "ready" }
     }
@@ -46,7 +48,8 @@ public final class HangingMount: Sendable {
         // Reads still blocked return once the daemon is gone (ENOTCONN); then the lazy unmount.
         process.kill()
         _ = try? process.waitForExit(deadline: .seconds(10))
-        _ = try? ChildProcess(executable: "umount", arguments: ["-l", directory]).waitForExit(deadline: .seconds(10))
+        _ = try? ChildProcess(executable: "umount", arguments: ["-l", directory]).waitForExit(
+            deadline: .seconds(10))
         scratch.remove()
     }
 }

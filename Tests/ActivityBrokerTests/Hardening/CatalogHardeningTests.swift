@@ -10,7 +10,9 @@ import Testing
 struct CatalogHardeningTests {
     static let url = "https://example.org/catalog"
 
-    @Test("Item 3: while a big catalog is read again, the broker keeps serving calls; the result is applied after")
+    @Test(
+        "Item 3: while a big catalog is read again, the broker keeps serving calls; the result is applied after"
+    )
     func reloadIsOffTheLoop() async throws {
         let f = try await BrokerFixture(start: false)
         let directory = f.userExtensions
@@ -47,7 +49,9 @@ struct CatalogHardeningTests {
         }
         var served = false
         for attempt in 1...5 where !served {
-            try f.write(TestManifest.json(id: "org.test.fresh\(attempt)"), to: "data/activity-broker/extensions/fresh\(attempt).json")
+            try f.write(
+                TestManifest.json(id: "org.test.fresh\(attempt)"),
+                to: "data/activity-broker/extensions/fresh\(attempt).json")
             try await waitUntil("reload \(attempt) to be applied", deadline: .seconds(60)) {
                 Self.reloadWindows(in: f.log).count >= attempt
             }
@@ -73,7 +77,8 @@ struct CatalogHardeningTests {
             if line.contains("reading the static catalog again") {
                 start = index
             } else if let begun = start,
-                line.contains("static activities reloaded") || line.contains("the static catalog is unchanged")
+                line.contains("static activities reloaded")
+                    || line.contains("the static catalog is unchanged")
             {
                 windows.append(Array(lines[begun..<index]))
                 start = nil
@@ -89,10 +94,12 @@ struct CatalogHardeningTests {
         try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
         try f.write(Self.entry("Small"), to: "data/applications/org.test.small.desktop")
         // A valid entry padded with comments past the 1 MiB limit, outside the directory.
-        let padding = String(repeating: "# padding to pass the size limit of desktop entries\n", count: 24_000)
+        let padding = String(
+            repeating: "# padding to pass the size limit of desktop entries\n", count: 24_000)
         try f.write(Self.entry("Huge") + padding, to: "elsewhere/huge.txt")
         try FileManager.default.createSymbolicLink(
-            atPath: "\(applications)/org.test.huge.desktop", withDestinationPath: "\(f.root)/elsewhere/huge.txt")
+            atPath: "\(applications)/org.test.huge.desktop",
+            withDestinationPath: "\(f.root)/elsewhere/huge.txt")
         try await f.startBroker()
 
         let records = try await f.registered()
@@ -107,7 +114,10 @@ struct CatalogHardeningTests {
         try await waitUntil("the skipped file's line") { f.log.contains("skipped") }
         let log = f.log
         #expect(!log.contains("\u{1B}"), "raw ESC in the log")
-        #expect(!log.split(separator: "\n").contains { $0.contains("forged line") && !$0.hasPrefix("activity-broker: ") })
+        #expect(
+            !log.split(separator: "\n").contains {
+                $0.contains("forged line") && !$0.hasPrefix("activity-broker: ")
+            })
         #expect(log.contains(#"evil\u{A}\u{1B}[31mforged line.json"#), "\(log)")
     }
 
@@ -120,7 +130,8 @@ struct CatalogHardeningTests {
         .enabled(if: HangingMount.unavailable == nil, "needs FUSE: \(HangingMount.unavailable ?? "")"))
     func hungManifestRead() async throws {
         let mount = try await HangingMount(content: TestManifest.json(id: "org.test.hung"))
-        let f = try await BrokerFixture(builtin: ["plain.json": TestManifest.json(id: "org.test.plain")], start: false)
+        let f = try await BrokerFixture(
+            builtin: ["plain.json": TestManifest.json(id: "org.test.plain")], start: false)
         try FileManager.default.createSymbolicLink(
             atPath: f.builtinExtensions + "/hanging.json", withDestinationPath: mount.file)
         try await f.startBroker()
