@@ -19,6 +19,7 @@ import SystemSupport
 /// thread cannot be woken. So the first read has a deadline: past it the broker starts without
 /// the static catalog, and applies it if the read ever ends. The directories are watched from
 /// then on (watching them may block as reading them did).
+///
 /// A broken file is skipped with one log line naming the file and the field; the same broken
 /// file is not logged again until its error changes.
 final class StaticCatalog: @unchecked Sendable {
@@ -214,7 +215,8 @@ struct CatalogReader: Sendable {
 }
 
 /// The first read's hand-over between the reading queue and `StaticCatalog.start`, which waits
-/// for it only so long: the result goes to whichever of the two comes second, exactly once.
+/// for it only so long: the result goes to `start` when it comes in time, and otherwise stays
+/// with the reader to apply; never to both.
 private final class FirstRead: Sendable {
     private enum State {
         case waiting
