@@ -1,4 +1,5 @@
 // Match rules for incoming signals, and the token that cancels a subscription.
+import Locking
 
 /// Which signals a subscription receives. Nil fields match anything.
 ///
@@ -44,6 +45,25 @@ public struct MatchRule: Sendable, Hashable {
 /// A token for a match, owner watch or disconnect watch; pass it to `Connection.cancel`.
 public struct Subscription: Hashable, Sendable {
     let id: Int
+    /// Raised by `Connection.cancel` at once, on whatever thread: the subscription's entry is
+    /// removed on the loop later, and delivery checks it, so that no handler call
+    /// starts after `cancel` returns (a signal read before the removal ran is dropped).
+    let cancelled: CancelFlag
+
+    init(id: Int, cancelled: CancelFlag = CancelFlag()) {
+        self.id = id
+        self.cancelled = cancelled
+    }
+
+    public static func == (a: Subscription, b: Subscription) -> Bool { a.id == b.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// A flag that is raised once and read from any thread (a subscription's cancellation).
+final class CancelFlag: Sendable {
+    private let raised = Locked(false)
+    var isRaised: Bool { raised.value }
+    func raise() { raised.value = true }
 }
 
 /// A handler added with `Connection.onEnd`, for `Connection.cancel(_:)`.

@@ -12,10 +12,13 @@ final class SubscriptionEntry {
     let kind: Kind
     let ruleText: String
     var ready = false
+    /// The token's flag: raised, the entry delivers nothing though it is still in the table.
+    let cancelled: CancelFlag
 
-    init(kind: Kind, ruleText: String) {
+    init(kind: Kind, ruleText: String, cancelled: CancelFlag = CancelFlag()) {
         self.kind = kind
         self.ruleText = ruleText
+        self.cancelled = cancelled
     }
 }
 
@@ -35,14 +38,16 @@ extension Connection {
     public func addMatch(_ rule: MatchRule, handler: @escaping (IncomingSignal) -> Void) -> Subscription {
         let id = nextID()
         let box = UncheckedBox(handler)
+        let cancelled = CancelFlag()
         perform {
-            guard self.isOpen else { return }
-            let entry = SubscriptionEntry(kind: .match(rule, box.value), ruleText: rule.text)
+            guard self.isOpen, !cancelled.isRaised else { return }
+            let entry = SubscriptionEntry(
+                kind: .match(rule, box.value), ruleText: rule.text, cancelled: cancelled)
             self.subscriptions[id] = entry
             self.addRule(entry.ruleText)
             if let sender = rule.sender, Self.isWellKnown(sender) { self.trackSender(sender) }
         }
-        return Subscription(id: id)
+        return Subscription(id: id, cancelled: cancelled)
     }
 
     /// Calls `handler` on the loop with the current owner of `name` (nil: none), then with every
@@ -50,8 +55,12 @@ extension Connection {
     public func watchNameOwner(_ name: BusName, handler: @escaping (String?) -> Void) -> Subscription {
         let id = nextID()
         let box = UncheckedBox(handler)
-        perform { self.startOwnerWatch(id: id, name: name.rawValue, handler: box.value) }
-        return Subscription(id: id)
+        let cancelled = CancelFlag()
+        perform {
+            guard !cancelled.isRaised else { return }
+            self.startOwnerWatch(id: id, name: name.rawValue, cancelled: cancelled, handler: box.value)
+        }
+        return Subscription(id: id, cancelled: cancelled)
     }
 
     /// Calls `handler` on the loop once when `uniqueName` leaves the bus (at once if it is
@@ -59,19 +68,24 @@ extension Connection {
     public func watchDisconnect(of uniqueName: String, handler: @escaping () -> Void) -> Subscription {
         let id = nextID()
         let box = UncheckedBox(handler)
+        let cancelled = CancelFlag()
         perform {
+            guard !cancelled.isRaised else { return }
             guard (try? BusName(uniqueName)) != nil else { return box.value() }
-            self.startOwnerWatch(id: id, name: uniqueName) { [weak self] owner in
+            self.startOwnerWatch(id: id, name: uniqueName, cancelled: cancelled) { [weak self] owner in
                 guard owner == nil else { return }
                 self?.cancelNow(id)
                 box.value()
             }
         }
-        return Subscription(id: id)
+        return Subscription(id: id, cancelled: cancelled)
     }
 
-    /// Ends a subscription; its handler is not called afterwards. Unknown tokens are ignored.
+    /// Ends a subscription; its handler is not called afterwards: no call starts once this
+    /// returns, on whatever thread it was called (a call already running on the loop finishes).
+    /// Unknown tokens are ignored.
     public func cancel(_ subscription: Subscription) {
+        subscription.cancelled.raise()
         perform { self.cancelNow(subscription.id) }
     }
 
@@ -79,17 +93,20 @@ extension Connection {
 
     static func isWellKnown(_ name: String) -> Bool { !name.hasPrefix(":") && name != busName }
 
-    private func startOwnerWatch(id: Int, name: String, handler: @escaping (String?) -> Void) {
+    private func startOwnerWatch(
+        id: Int, name: String, cancelled: CancelFlag = CancelFlag(), handler: @escaping (String?) -> Void
+    ) {
         guard isOpen else { return }
         let rule = MatchRule(
             sender: Self.busName, interface: .bus, member: "NameOwnerChanged", path: "/org/freedesktop/DBus",
             arg0: name)
-        let entry = SubscriptionEntry(kind: .owner(name: name, handler: handler), ruleText: rule.text)
+        let entry = SubscriptionEntry(
+            kind: .owner(name: name, handler: handler), ruleText: rule.text, cancelled: cancelled)
         subscriptions[id] = entry
         addRule(entry.ruleText)
         // Sent after AddMatch, so every change after this reply is seen.
         call(.bus("GetNameOwner", [.string(name)])) { [weak self] result in
-            guard let self, self.subscriptions[id] === entry else { return }
+            guard let self, self.subscriptions[id] === entry, !entry.cancelled.isRaised else { return }
             entry.ready = true
             handler((try? result.get())?.first?.string)
         }
@@ -174,17 +191,21 @@ extension Connection {
             if member == "NameLost", let name = body.first?.string, message.destination == uniqueName {
                 for handler in nameLostHandlers { handler(BusName(unchecked: name)) }
             }
-            if member == "NameOwnerChanged", body.count == 3, let name = body[0].string, let owner = body[2].string {
+            if member == "NameOwnerChanged", body.count == 3, let name = body[0].string,
+                let owner = body[2].string
+            {
                 notifyOwnerWatches(name: name, owner: owner.isEmpty ? nil : owner)
             }
         }
         let signal = IncomingSignal(
-            sender: sender, path: ObjectPath(unchecked: message.path ?? "/"), interface: interface, member: member,
+            sender: sender, path: ObjectPath(unchecked: message.path ?? "/"), interface: interface,
+            member: member,
             body: body, destination: message.destination)
         for id in subscriptions.keys.sorted() {
             // A handler may cancel subscriptions, including later ones.
+            // The flag last: a lock taken only for the entries that match.
             guard let entry = subscriptions[id], case .match(let rule, let handler) = entry.kind,
-                matches(rule, signal)
+                matches(rule, signal), !entry.cancelled.isRaised
             else { continue }
             handler(signal)
         }
@@ -192,8 +213,9 @@ extension Connection {
 
     private func notifyOwnerWatches(name: String, owner: String?) {
         for id in subscriptions.keys.sorted() {
-            guard let entry = subscriptions[id], entry.ready, case .owner(let watched, let handler) = entry.kind,
-                watched == name
+            guard let entry = subscriptions[id], entry.ready,
+                case .owner(let watched, let handler) = entry.kind,
+                watched == name, !entry.cancelled.isRaised
             else { continue }
             handler(owner)
         }

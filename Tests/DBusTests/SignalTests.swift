@@ -109,6 +109,36 @@ import TestSupport
         #expect(received.items == ["one"])
     }
 
+    /// `cancel` from off the loop removed the subscription in a later block on the loop, so a
+    /// signal read before that block ran was still delivered (seen under ThreadSanitizer). Here
+    /// the first signal's handler holds the loop while the test cancels and the second signal
+    /// reaches the client's socket (the service's `GetId` after it returns once the bus has
+    /// routed it); when the handler returns, the loop reads the second before it removes the
+    /// subscription.
+    @Test func aSignalReadBeforeTheCancelReachedTheLoopIsNotDelivered() async throws {
+        let pair = try await BusPair.start()
+        let received = Inbox<String>()
+        let entered = Inbox<Void>()
+        let release = DispatchSemaphore(value: 0)
+        let subscription = pair.client.addMatch(Self.rule) { signal in
+            received.put(signal.body[0].string ?? "")
+            if received.count == 1 {
+                entered.put(())
+                release.wait()
+            }
+        }
+        try await pair.settle(pair.client)
+        try pair.service.emit(hello("one"))
+        _ = try await entered.next("the first signal's handler")
+        pair.client.cancel(subscription)
+        try pair.service.emit(hello("two"))
+        _ = try await pair.service.call(
+            MethodCall(destination: .bus, path: "/org/freedesktop/DBus", interface: .bus, member: "GetId"))
+        release.signal()
+        try await pair.settle(pair.client)
+        #expect(received.items == ["one"])
+    }
+
     @Test func watchNameOwnerFollowsRequestAndRelease() async throws {
         let pair = try await BusPair.start()
         let owners = Inbox<String?>()
