@@ -43,16 +43,14 @@ public enum AtomicFile {
     public static func removeLeftovers(of path: String) -> Int {
         let directory = PathName.parent(path)
         let prefix = temporaryPrefix(of: path)
-        guard let stream = opendir(directory) else { return 0 }
-        defer { closedir(stream) }
+        let listed = try? SystemCalls.directoryNames(in: directory, limit: maximumEntriesListed) {
+            $0.hasPrefix(prefix)
+        }
+        guard let leftovers = listed else { return 0 }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var removed = 0
-        var seen = 0
-        while seen < maximumEntriesListed, let entry = readdir(stream) {
-            seen += 1
-            let name = DirectoryEntryName.of(entry)
-            guard name.hasPrefix(prefix) else { continue }
+        for name in leftovers.names {
             let candidate = directory + "/" + name
             var info = stat()
             guard lstat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,

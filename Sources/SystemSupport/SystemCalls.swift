@@ -69,6 +69,26 @@ package enum SystemCalls {
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     }
 
+    /// The names in `directory` that `keep` accepts, in `readdir`'s order, `.` and `..` left
+    /// out; at most `limit` names are read (kept or not), and `truncated` says more were there.
+    /// - Throws: `SystemError` from `opendir` (`ENOENT` for a missing directory).
+    package static func directoryNames(
+        in directory: String, limit: Int, keep: (String) -> Bool = { _ in true }
+    ) throws(SystemError) -> (names: [String], truncated: Bool) {
+        guard let stream = opendir(directory) else { throw SystemError("opendir", path: directory) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        var seen = 0
+        while let entry = readdir(stream) {
+            let name = DirectoryEntryName.of(entry)
+            if name == "." || name == ".." { continue }
+            guard seen < limit else { return (names, true) }
+            seen += 1
+            if keep(name) { names.append(name) }
+        }
+        return (names, false)
+    }
+
     /// Reads a whole regular file, at most `limit` bytes.
     /// - Throws: `SystemError` from `open`/`read`; `EFBIG` ("read") when the file is larger than
     ///   `limit`; `EINVAL` ("open") when it is not a regular file (a FIFO would block the loop).

@@ -28,9 +28,8 @@ public protocol SessionRegistry: AnyObject, Sendable {
 /// like); what a handle means is kept here once.
 @MainActor
 public final class OpenSessions<Session: HandleSession> {
-    private var sessions: [ObjectPath: Session] = [:]
-    /// The broker connection (unique name) that opened each handle.
-    private var openers: [ObjectPath: String] = [:]
+    /// Each open session with the broker connection (unique name) that opened it.
+    private var sessions: [ObjectPath: (session: Session, opener: String)] = [:]
     private let idle: IdleExit
 
     /// `idleExit` nil never exits on its own; the wait starts now.
@@ -43,7 +42,7 @@ public final class OpenSessions<Session: HandleSession> {
     public var count: Int { sessions.count }
 
     /// The open session for `handle`, if any.
-    public subscript(handle: ObjectPath) -> Session? { sessions[handle] }
+    public subscript(handle: ObjectPath) -> Session? { sessions[handle]?.session }
 
     /// Adds the session `make` builds for `handle` (the caller has checked that the handle is
     /// free), opened by the broker connection `broker`, calling off a pending idle exit. `make`
@@ -53,26 +52,24 @@ public final class OpenSessions<Session: HandleSession> {
         _ make: (_ onClosed: @escaping (Session) -> Void) -> Session
     ) {
         idle.cancel()
-        sessions[handle] = make { [weak self] session in self?.closed(session) }
-        openers[handle] = broker
+        sessions[handle] = (make { [weak self] session in self?.closed(session) }, broker)
     }
 
     /// `Close` on a handle with nothing open is a no-op: the user may have closed it already.
     public func close(_ handle: ObjectPath) {
-        sessions[handle]?.close()
+        sessions[handle]?.session.close()
     }
 
     /// Closes the sessions `broker` opened (it left the bus: nobody is left to tell them). Not
     /// the others: a broker that replaced it (`--replace`) may have opened some before the old
     /// one's connection ended.
     public func closeAll(openedBy broker: String) {
-        for (handle, session) in sessions where openers[handle] == broker { session.close() }
+        for (session, opener) in sessions.values where opener == broker { session.close() }
     }
 
     private func closed(_ session: Session) {
-        guard sessions[session.handle] === session else { return }
+        guard sessions[session.handle]?.session === session else { return }
         sessions[session.handle] = nil
-        openers[session.handle] = nil
         if sessions.isEmpty { scheduleIdleExit() }
     }
 

@@ -17,6 +17,18 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
     (reply.first?.uint32, reply.count > 1 ? reply[1].vardict ?? [:] : [:])
 }
 
+/// Shows the standard activities at `handle`, waits for the sheet's window, then closes it as
+/// the broker does: the sheet's pid and its answer's code.
+private func showAndCloseAsTheBroker(
+    _ fixture: SheetFixture, handle: String = "/org/activitybroker/Broker1/sheet/1"
+) async throws -> (pid: UInt32, code: UInt32?) {
+    let reply = fixture.show(SheetFixture.showBody(handle: handle, activities: standardActivities))
+    let pid = try await fixture.sheetPID()
+    _ = try await fixture.window(pid: pid)
+    try await fixture.call(Sheet1.close, [.objectPath(ObjectPath(stringLiteral: handle))])
+    return (pid, response(try await reply.value).code)
+}
+
 /// One window per test, one test at a time: each starts its own X server and bus, and the
 /// machine's two cores are shared.
 @Suite(.serialized) struct SheetWindowTests {
@@ -134,11 +146,8 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
 
     @Test func closeFromTheBrokerAnswersCancelledAndClosesTheWindow() async throws {
         let fixture = try await SheetFixture()
-        let reply = fixture.show(SheetFixture.showBody(activities: standardActivities))
-        let pid = try await fixture.sheetPID()
-        _ = try await fixture.window(pid: pid)
-        try await fixture.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
-        #expect(response(try await reply.value).code == Sheet1.Response.cancelled.rawValue)
+        let (pid, code) = try await showAndCloseAsTheBroker(fixture)
+        #expect(code == Sheet1.Response.cancelled.rawValue)
         try await waitUntil("the window to close", interval: .milliseconds(50)) {
             !(try await fixture.hasVisibleWindow(pid: pid))
         }
@@ -184,20 +193,15 @@ private func response(_ reply: [Value]) -> (code: UInt32?, results: [String: Val
     /// `Show` starts it again.
     @Test func theServiceExitsWhenIdleAndTheNextShowStartsItAgain() async throws {
         let fixture = try await SheetFixture(idleExit: 1)
-        let first = fixture.show(SheetFixture.showBody(activities: standardActivities))
-        let pid = try await fixture.sheetPID()
-        _ = try await fixture.window(pid: pid)
-        try await fixture.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/1")])
-        #expect(response(try await first.value).code == Sheet1.Response.cancelled.rawValue)
+        let (pid, code) = try await showAndCloseAsTheBroker(fixture)
+        #expect(code == Sheet1.Response.cancelled.rawValue)
         try await waitUntil("the idle service to leave the bus", interval: .milliseconds(50)) {
             (try? await fixture.broker.unixProcessID(of: Sheet1.busName.rawValue)) == nil
         }
-        let second = fixture.show(SheetFixture.showBody(handle: "/org/activitybroker/Broker1/sheet/2", activities: standardActivities))
-        let again = try await fixture.sheetPID()
+        let (again, secondCode) = try await showAndCloseAsTheBroker(
+            fixture, handle: "/org/activitybroker/Broker1/sheet/2")
         #expect(again != pid)
-        _ = try await fixture.window(pid: again)
-        try await fixture.call(Sheet1.close, [.objectPath("/org/activitybroker/Broker1/sheet/2")])
-        #expect(response(try await second.value).code == Sheet1.Response.cancelled.rawValue)
+        #expect(secondCode == Sheet1.Response.cancelled.rawValue)
     }
 
     @Test func aCallerThatIsNotTheBrokerIsRefused() async throws {

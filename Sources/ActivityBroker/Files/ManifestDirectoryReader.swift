@@ -116,28 +116,16 @@ public struct ManifestDirectoryReader: Sendable {
     /// The names of the `*.json` files of `directory`, sorted, at most `nameLimit` names
     /// read (which ones a cut listing holds is up to `readdir`'s order).
     public func fileNames(in directory: String) -> Names {
-        guard let stream = opendir(directory) else {
-            if errno != ENOENT && errno != ENOTDIR {
-                return Names(directoryError: SystemError("opendir", path: directory))
+        do throws(SystemError) {
+            let listed = try SystemCalls.directoryNames(in: directory, limit: nameLimit) {
+                $0.hasSuffix(".json") && $0.count > 5 && !$0.hasPrefix(".")
             }
+            return Names(names: listed.names.sorted(), truncated: listed.truncated)
+        } catch where error.code == ENOENT || error.code == ENOTDIR {
             return Names()
+        } catch {
+            return Names(directoryError: error)
         }
-        defer { closedir(stream) }
-        var result = Names()
-        var seen = 0
-        while let entry = readdir(stream) {
-            let name = DirectoryEntryName.of(entry)
-            if name == "." || name == ".." { continue }
-            guard seen < nameLimit else {
-                result.truncated = true
-                break
-            }
-            seen += 1
-            guard name.hasSuffix(".json"), name.count > 5, !name.hasPrefix(".") else { continue }
-            result.names.append(name)
-        }
-        result.names.sort()
-        return result
     }
 
     /// The contents of the file `name` of `directory` (any thread).
