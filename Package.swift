@@ -40,7 +40,10 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus", "Locking"]),
         .target(name: "ActivityKit"),
         .target(name: "ActivityBrokerInterface", dependencies: ["DBus", "ActivityKit"]),
-        .target(name: "SystemSupport", dependencies: ["Locking"]),
+        // Descriptors' readiness from one epoll thread of our own (libdispatch's crash: see DescriptorSource).
+        .target(name: "CEpoll"),
+        .target(name: "DescriptorEvents", dependencies: ["CEpoll", "Locking"]),
+        .target(name: "SystemSupport", dependencies: ["Locking", "DescriptorEvents"]),
         .target(
             name: "ActivityBroker",
             dependencies: [
@@ -121,7 +124,7 @@ let package = Package(
         ),
         .testTarget(name: "ActivityFuzzingTests", dependencies: ["ActivityFuzzing", "ActivityKit", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport", "TestSupport"]),
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "TestSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "DescriptorEvents", "DBus", "TestSupport"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "TestSupport"]),
         .testTarget(
             name: "ActivityBrokerTests",

@@ -1,11 +1,13 @@
 // A running child process: exit watched through a pidfd, stdin fed and output read without blocking.
+import DescriptorEvents
 import Dispatch
 import Glibc
 import Locking
 
 /// One child started by `ChildProcessLauncher`.
 ///
-/// Confined to the launcher's queue: every source and timer of it runs there, and its state
+/// Confined to the launcher's queue: every source and timer of it runs there (descriptors are
+/// watched by `DescriptorSource`, not libdispatch: a pipe's hang-up crashed libdispatch), and its state
 /// is only touched there (hence `@unchecked Sendable`; `terminate` hops onto the queue), but
 /// for `exit`, which is written only holding `LiveChildren`'s lock, so that `endAll` may read
 /// it from another thread holding that lock. The
@@ -27,8 +29,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     private var terminating = false
     private var onExit: (@Sendable (ProcessTermination) -> Void)?
 
-    private var exitSource: DispatchSourceRead?
-    private var inputSource: DispatchSourceWrite?
+    private var exitSource: DescriptorSource?
+    private var inputSource: DescriptorSource?
     private var inputBytes: [UInt8] = []
     private var inputOffset = 0
     private var outputStream: CapturedStream?
@@ -52,9 +54,9 @@ public final class SpawnedProcess: @unchecked Sendable {
         if let input {
             inputBytes = Array(input.text.utf8)
             SystemCalls.setNonBlocking(input.fd)
-            let source = DispatchSource.makeWriteSource(fileDescriptor: input.fd, queue: queue)
-            source.setCancelHandler { SystemCalls.closeQuietly(input.fd) }
-            inputSource = source
+            inputSource = DescriptorSource(fd: input.fd, condition: .writable, queue: queue) {
+                SystemCalls.closeQuietly(input.fd)
+            }
         }
         if let output { outputStream = CapturedStream(fd: output, capture: capture, queue: queue) }
         if let error { errorStream = CapturedStream(fd: error, capture: capture, queue: queue) }
@@ -72,18 +74,17 @@ public final class SpawnedProcess: @unchecked Sendable {
         retainedSelf = self
         if owned { LiveChildren.withLock { $0[ObjectIdentifier(self)] = self } }
         if let inputSource {
-            inputSource.setEventHandler { [unowned self] in self.writeInput() }
-            inputSource.resume()
+            inputSource.start { [unowned self] in self.writeInput() }
         }
         for stream in [outputStream, errorStream].compactMap({ $0 }) {
             stream.start { [unowned self] in self.finishIfDone() }
         }
         if !useSignalReaper, let pidfd = SystemCalls.pidfdOpen(pid) {
-            let source = DispatchSource.makeReadSource(fileDescriptor: pidfd, queue: queue)
-            source.setEventHandler { [unowned self] in self.reap() }
-            source.setCancelHandler { SystemCalls.closeQuietly(pidfd) }
+            let source = DescriptorSource(fd: pidfd, condition: .readable, queue: queue) {
+                SystemCalls.closeQuietly(pidfd)
+            }
             exitSource = source
-            source.resume()
+            source.start { [unowned self] in self.reap() }
         } else {
             ChildReaper.shared.watch(pid) { [queue] status in
                 queue.async { [self] in self.exited(status) }
@@ -239,7 +240,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     private func writeInput() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let inputSource else { return }
-        let fd = Int32(inputSource.handle)
+        let fd = inputSource.fd
         while inputOffset < inputBytes.count {
             let written = inputBytes.withUnsafeBytes { buffer in
                 write(fd, buffer.baseAddress! + inputOffset, buffer.count - inputOffset)
@@ -268,7 +269,9 @@ public final class SpawnedProcess: @unchecked Sendable {
     private func finishIfDone() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let exit, let onExit else { return }
-        if !capture.reportAtExit && (outputStream?.isFinished == false || errorStream?.isFinished == false) { return }
+        if !capture.reportAtExit && (outputStream?.isFinished == false || errorStream?.isFinished == false) {
+            return
+        }
         self.onExit = nil
         let termination = ProcessTermination(
             exit: exit, standardOutput: outputStream?.data, standardError: errorStream?.data)
@@ -295,7 +298,7 @@ private enum LiveChildren {
 /// One captured output pipe, read on the queue until end of file, keeping at most `limit`
 /// bytes (the first or the last): a child that writes gigabytes costs no more memory than that.
 private final class CapturedStream {
-    private let source: DispatchSourceRead
+    private let source: DescriptorSource
     private let limit: Int
     private let window: CaptureWindow
     /// What was kept; in `.tail` mode it may hold up to twice `limit` between trims.
@@ -309,8 +312,7 @@ private final class CapturedStream {
         self.limit = capture.limit
         self.window = capture.window
         SystemCalls.setNonBlocking(fd)
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setCancelHandler { SystemCalls.closeQuietly(fd) }
+        source = DescriptorSource(fd: fd, condition: .readable, queue: queue) { SystemCalls.closeQuietly(fd) }
     }
 
     /// The bytes kept: the first or the last `limit` of what was read.
@@ -323,12 +325,11 @@ private final class CapturedStream {
 
     func start(onFinished: @escaping () -> Void) {
         self.onFinished = onFinished
-        source.setEventHandler { [unowned self] in
+        source.start { [unowned self] in
             // Strong for the whole handler: the end of a detached stream drops its self-retain.
             let stream = self
             if stream.drain() { stream.onFinished?() }
         }
-        source.resume()
     }
 
     /// Reads what is there now (up to `readsPerEvent` reads), without waiting for more.
@@ -357,7 +358,7 @@ private final class CapturedStream {
         var reads = 0
         while reads < Self.readsPerEvent {
             reads += 1
-            let count = buffer.withUnsafeMutableBytes { read(Int32(source.handle), $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { read(source.fd, $0.baseAddress, $0.count) }
             if count > 0 {
                 keep(buffer[0..<count])
             } else if count == -1 && errno == EINTR {
