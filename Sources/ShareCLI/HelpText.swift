@@ -109,7 +109,8 @@ enum HelpText {
         which they go out). Read from $XDG_STATE_HOME/activity-broker/attribution.json.
 
         Options:
-          --json          print a JSON array of objects with "kind" ("click" or "report")
+          --json          print a JSON array of objects with "kind" ("click" or "report");
+                          with --clear, {"cleared":true} once they are forgotten
           --clear         forget every pending click and report (asks the broker)
         """,
         "help": """
