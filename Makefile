@@ -76,6 +76,11 @@ MAN5DIR = $(DATADIR)/man/man5
 BASHCOMPDIR = $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR = $(DATADIR)/zsh/site-functions
 DOCDIR = $(DATADIR)/doc/activity-broker
+# The directories that are ours alone, each before its parent: `make install` creates them and
+# `make uninstall` removes each one left empty (a file someone added keeps it). The others
+# install may create (bin, man1, the systemd, D-Bus and completion directories) belong to the
+# system and other packages, and stay.
+OWN_DIRS = $(EXTENSIONSDIR) $(DATADIR)/activity-broker $(DOCDIR)
 # Required, then installed only when built (and each with its D-Bus activation file, if any).
 BINARIES = activity-broker share
 OPTIONAL_BINARIES = activity-reading-list activity-qr activity-sheet activity-browser
@@ -99,8 +104,8 @@ install:
 			echo "make install: $(BUILD_DIR)/$$exe is not built; run 'make release' first" >&2; exit 1; \
 		fi; \
 	done
-	install -d -m 755 $(BINDIR) $(EXTENSIONSDIR) $(UNITDIR) $(SERVICEDIR) $(INTERFACEDIR) \
-		$(MAN1DIR) $(MAN5DIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(DOCDIR)
+	install -d -m 755 $(OWN_DIRS) $(BINDIR) $(UNITDIR) $(SERVICEDIR) $(INTERFACEDIR) \
+		$(MAN1DIR) $(MAN5DIR) $(BASHCOMPDIR) $(ZSHCOMPDIR)
 	@for exe in $(BINARIES) $(OPTIONAL_BINARIES); do \
 		[ -x $(BUILD_DIR)/$$exe ] || continue; \
 		echo "install -m 755 $(BUILD_DIR)/$$exe $(BINDIR)/"; \
@@ -126,7 +131,8 @@ install:
 	install -m 644 docs/manifest.schema.json $(DATADIR)/activity-broker/manifest.schema.json
 	install -m 644 LICENSE $(DOCDIR)/LICENSE
 
-## make uninstall: removes exactly what `make install` installs (same PREFIX and DESTDIR).
+## make uninstall: removes exactly what `make install` installs (same PREFIX and DESTDIR), then
+## those of OWN_DIRS left empty.
 uninstall:
 	rm -f $(addprefix $(BINDIR)/,$(BINARIES) $(OPTIONAL_BINARIES))
 	rm -f $(addprefix $(EXTENSIONSDIR)/,$(notdir $(wildcard extensions/*.json)))
@@ -136,7 +142,11 @@ uninstall:
 	rm -f $(MAN1DIR)/share.1 $(MAN1DIR)/activity-broker.1 $(MAN5DIR)/activity-broker-manifest.5
 	rm -f $(BASHCOMPDIR)/share $(ZSHCOMPDIR)/_share $(DOCDIR)/LICENSE
 	rm -f $(DATADIR)/activity-broker/manifest.schema.json
-	-rmdir $(EXTENSIONSDIR) $(DATADIR)/activity-broker $(DOCDIR) 2>/dev/null
+	@for dir in $(OWN_DIRS); do \
+		if [ -d "$$dir" ] && [ -z "$$(ls -A "$$dir")" ]; then \
+			echo "rmdir $$dir"; rmdir "$$dir" || exit 1; \
+		fi; \
+	done
 
 ## make completions: regenerates completions/ from the built `share` (a test checks they match).
 completions:

@@ -13,11 +13,16 @@ import SystemSupport
 /// (`Broker1.ClearAttributions`), which holds the data in memory and would otherwise write
 /// it back at its next change.
 enum AttributionsCommand {
+    /// What `--clear --json` prints once the broker has cleared: one object, like the other
+    /// commands' `--json` outputs, so a script reads a result instead of an empty line (a
+    /// failure exits non-zero with the error on standard error, printing nothing here).
+    static let clearedJSON = #"{"cleared":true}"#
+
     static func run(json: Bool, clear: Bool, bus: BusAddress) async throws -> ShareExit {
         if clear {
             let broker = try BrokerProxy.connect(bus: bus)
             try await broker.clearAttributions()
-            if !json { Output.line("Click measurement data cleared.") }
+            Output.line(json ? clearedJSON : "Click measurement data cleared.")
             return .completed
         }
         let path = XDGPaths().stateHome + AttributionStoreFormat.pathInStateHome

@@ -72,7 +72,8 @@ enum HelpText {
         warnings for unknown top-level keys (they are ignored, e.g. a misspelt "catgory"),
         for an id an earlier FILE also defines, and for a name not ending in .json (the
         broker reads only *.json); FILE: ok (ID) for each valid file, and FILE: ok (empty:
-        masks …) for an empty or white-space file. Exits 2 when any file has an error, else 0.
+        masks …) for an empty or white-space file; a file over 1 MiB is an error, white space or
+        not (the broker skips it unread). Exits 2 when any file has an error, else 0.
         """,
         "browse": """
         share browse URL — browse an http(s) URL in the terminal, with an Action button
@@ -109,7 +110,8 @@ enum HelpText {
         which they go out). Read from $XDG_STATE_HOME/activity-broker/attribution.json.
 
         Options:
-          --json          print a JSON array of objects with "kind" ("click" or "report")
+          --json          print a JSON array of objects with "kind" ("click" or "report");
+                          with --clear, {"cleared":true} once they are forgotten
           --clear         forget every pending click and report (asks the broker)
         """,
         "help": """

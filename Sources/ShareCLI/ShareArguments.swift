@@ -33,14 +33,49 @@ public struct ShareArguments: Equatable, Sendable {
     /// `--bus ADDRESS`; nil is the session bus.
     public var bus: String?
 
+    /// Each command's own options, keyed as `HelpText.commands` ("share" is `share URL`), in
+    /// the order the completion scripts offer them. The parser accepts these and no others, and
+    /// the completion scripts offer exactly these, so neither can offer what the other refuses.
+    static let commandOptions: [(command: String, options: [String])] = [
+        ("share", ["--title", "--text", "--activity"]),
+        ("list", ["--title", "--json", "--locale"]),
+        ("activities", ["--json", "--locale", "--extensions-dir"]),
+        ("explain", ["--json"]),
+        ("check", []),
+        ("browse", []),
+        ("open", ["--json"]),
+        ("sheet", ["--title"]),
+        ("attributions", ["--json", "--clear"]),
+        ("help", []),
+    ]
+
+    /// What every command takes besides its own options (`--help` is answered before the command
+    /// is looked at, `--bus` kept aside from it).
+    static let commonOptions = ["--bus", "--help"]
+
+    /// The options that take a value, as `--NAME VALUE` or `--NAME=VALUE`.
+    static let valuedOptions = [
+        "--title", "--text", "--activity", "--locale", "--bus", "--completions", "--extensions-dir",
+    ]
+
+    /// `command`'s own options, in `commandOptions`' order; a name missing from the table is a
+    /// bug here.
+    static func ownOptions(of command: String) -> [String] {
+        guard let entry = commandOptions.first(where: { $0.command == command }) else {
+            preconditionFailure("no options listed for the command '\(command)'")
+        }
+        return entry.options
+    }
+
+    /// `command`'s own options, as the parser's allow-list.
+    static func options(of command: String) -> Set<String> { Set(ownOptions(of: command)) }
+
     /// Parses the arguments after the program name. Throws a message naming what is wrong.
     public static func parse(_ arguments: [String]) throws(ShareUsageError) -> ShareArguments {
         var flags: [String: String] = [:]
         var switches: Set<String> = []
         var positional: [String] = []
-        let valued: Set<String> = [
-            "--title", "--text", "--activity", "--locale", "--bus", "--completions", "--extensions-dir",
-        ]
+        let valued = Set(valuedOptions)
         var extensionDirectories: [String] = []
         let boolean: Set<String> = ["--json", "--help", "-h", "--version", "--clear"]
         var rest = arguments[...]
@@ -91,7 +126,9 @@ public struct ShareArguments: Equatable, Sendable {
         }
         // Like every other form, these two take nothing they would ignore.
         if switches.contains("--version") {
-            if let extra = positional.first { throw ShareUsageError("unexpected argument '\(extra)': share --version") }
+            if let extra = positional.first {
+                throw ShareUsageError("unexpected argument '\(extra)': share --version")
+            }
             return try done(.version, allowed: ["--version"])
         }
         if let shell = flags["--completions"] {
@@ -116,43 +153,45 @@ public struct ShareArguments: Equatable, Sendable {
                     "no help for '\(command)' (commands: \(HelpText.commands.keys.sorted().joined(separator: ", ")))"
                 )
             }
-            return try done(.help(command: command), allowed: [])
+            return try done(.help(command: command), allowed: options(of: "help"))
         case "check":
             guard positional.count > 1 else { throw ShareUsageError("missing argument: share check FILE…") }
-            return try done(.check(files: Array(positional.dropFirst())), allowed: [])
+            return try done(.check(files: Array(positional.dropFirst())), allowed: options(of: "check"))
         case "list":
             try expect(1, "share list URL [--json] [--locale L]")
             return try done(
                 .list(
                     url: positional[1], title: flags["--title"], json: switches.contains("--json"),
                     locale: flags["--locale"]),
-                allowed: ["--json", "--locale", "--title"])
+                allowed: options(of: "list"))
         case "activities":
             try expect(0, "share activities [--json] [--locale L] [--extensions-dir DIR]…")
             return try done(
                 .activities(
                     json: switches.contains("--json"), locale: flags["--locale"],
                     extensionDirectories: extensionDirectories),
-                allowed: ["--json", "--locale", "--extensions-dir"])
+                allowed: options(of: "activities"))
         case "explain":
             try expect(2, "share explain ID URL [--json]")
             return try done(
                 .explain(id: positional[1], url: positional[2], json: switches.contains("--json")),
-                allowed: ["--json"])
+                allowed: options(of: "explain"))
         case "browse":
             try expect(1, "share browse URL")
-            return try done(.browse(url: positional[1]), allowed: [])
+            return try done(.browse(url: positional[1]), allowed: options(of: "browse"))
         case "sheet":
             try expect(1, "share sheet URL [--title T]")
-            return try done(.sheet(url: positional[1], title: flags["--title"]), allowed: ["--title"])
+            return try done(
+                .sheet(url: positional[1], title: flags["--title"]), allowed: options(of: "sheet"))
         case "open":
             try expect(1, "share open URL [--json]")
-            return try done(.open(url: positional[1], json: switches.contains("--json")), allowed: ["--json"])
+            return try done(
+                .open(url: positional[1], json: switches.contains("--json")), allowed: options(of: "open"))
         case "attributions":
             try expect(0, "share attributions [--json] [--clear]")
             return try done(
                 .attributions(json: switches.contains("--json"), clear: switches.contains("--clear")),
-                allowed: ["--json", "--clear"])
+                allowed: options(of: "attributions"))
         case "__complete-ids":
             return try done(.completeIDs, allowed: [])
         default:
@@ -162,7 +201,7 @@ public struct ShareArguments: Equatable, Sendable {
             return try done(
                 .share(
                     url: first, title: flags["--title"], text: flags["--text"], activity: flags["--activity"]),
-                allowed: ["--title", "--text", "--activity"])
+                allowed: options(of: "share"))
         }
     }
 }

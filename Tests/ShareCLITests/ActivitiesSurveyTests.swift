@@ -1,4 +1,5 @@
 // `share activities` reports the manifest files the broker skipped and ids defined by two files.
+import ActivityKit
 import Foundation
 import TestSupport
 import Testing
@@ -60,5 +61,35 @@ import Testing
         #expect(run.status == 0)
         #expect(!run.output.contains("Broken manifest files"))
         #expect(!run.output.contains("more than one file"))
+    }
+
+    @Test(
+        "a white-space file over 1 MiB was surveyed as masking the built-in; the broker skips it for its size"
+    )
+    func oversizedWhiteSpaceFileIsBrokenNotAMask() async throws {
+        let broker = try await BrokerHarness(
+            bus: TestBus.start(),
+            manifests: [
+                "copy.json": """
+                {"id": "test.copy", "name": "Copy (builtin)", "category": "action",
+                 "perform": {"exec": ["/bin/true"]}}
+                """
+            ], start: false)
+        defer { broker.stopInBackground() }
+        let user = broker.layout.userExtensions
+        try FileManager.default.createDirectory(atPath: user, withIntermediateDirectories: true)
+        try String(repeating: " ", count: Manifest.maxFileSize + 1).write(
+            toFile: user + "/copy.json", atomically: true, encoding: .utf8)
+        try await broker.start()
+
+        let run = try await broker.share([
+            "activities", "--extensions-dir", broker.layout.extensionsDirectory,
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("Copy (builtin) [builtin]"), "the broker did not mask it: \(run.output)")
+        #expect(run.output.contains("Broken manifest files (skipped by the broker):"), "\(run.output)")
+        #expect(
+            run.output.contains("\(user)/copy.json:1:1: error: the file is larger than 1 MiB"),
+            "\(run.output)")
     }
 }

@@ -49,11 +49,28 @@ struct AttributionsCommandTests {
         try await broker.restart()
         let clear = try await broker.share(["attributions", "--clear"])
         #expect(clear.status == 0, "\(clear.errors)")
+        #expect(clear.lines == ["Click measurement data cleared."])
         let after = try await broker.share(["attributions", "--json"])
         #expect(after.lines == ["[]"])
         #expect(
             try String(contentsOfFile: path, encoding: .utf8) == #"{"version":1,"attributions":[]}"# + "\n")
         let none = try await broker.share(["attributions"])
         #expect(none.lines == ["No pending clicks or reports."])
+    }
+
+    @Test("--clear --json printed nothing when it succeeded: it prints {\"cleared\":true}")
+    func clearWithJSONPrintsWhatHappened() async throws {
+        let broker = try await shareTestBroker()
+        defer { broker.stopInBackground() }
+        let path = broker.environment["XDG_STATE_HOME"]! + "/activity-broker/attribution.json"
+        try AtomicFile.write(Array(Self.file.utf8), to: path)
+        try await broker.restart()
+        let clear = try await broker.share(["attributions", "--clear", "--json"])
+        #expect(clear.status == 0, "\(clear.errors)")
+        #expect(clear.lines == [#"{"cleared":true}"#])
+        let object = try JSONSerialization.jsonObject(with: Data(clear.output.utf8)) as? [String: Bool]
+        #expect(object == ["cleared": true])
+        let after = try await broker.share(["attributions", "--json"])
+        #expect(after.lines == ["[]"])
     }
 }

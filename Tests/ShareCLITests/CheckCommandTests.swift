@@ -1,4 +1,5 @@
 // `share check FILE…` end to end: located errors, warnings, exit statuses; no broker involved.
+import ActivityKit
 import Foundation
 import TestSupport
 import Testing
@@ -126,5 +127,25 @@ import Testing
         let run = try await runShare(["check"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(run.status == 2)
         #expect(run.errors.contains("share check FILE"))
+    }
+
+    @Test(
+        "a white-space file over 1 MiB passed as a mask; the broker skips it for its size, so it is an error")
+    func oversizedWhiteSpaceFileIsAnErrorNotAMask() async throws {
+        let limit = Manifest.maxFileSize
+        let (run, directory) = try await check([
+            ("big.json", String(repeating: " \n", count: limit / 2) + " "),
+            ("at-limit.json", String(repeating: " ", count: limit)),
+        ])
+        #expect(run.status == 2, "\(run.output)")
+        #expect(
+            run.lines == [
+                "\(directory)/big.json:1:1: error: the file is larger than 1 MiB",
+                "\(directory)/at-limit.json: ok (empty: masks a file of the same name in a lower directory)",
+            ])
+        // The same report as a file over the limit that is not white space.
+        let (json, jsonDirectory) = try await check([("big.json", "{" + String(repeating: " ", count: limit))]
+        )
+        #expect(json.lines == ["\(jsonDirectory)/big.json:1:1: error: the file is larger than 1 MiB"])
     }
 }

@@ -38,6 +38,34 @@ struct InstallTests {
         return files.sorted()
     }
 
+    /// Every directory below `root`, relative to it, sorted.
+    static func directories(below root: String) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        var directories: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
+                directories.append(path)
+            }
+        }
+        return directories.sorted()
+    }
+
+    /// The directories `make install PREFIX=/usr` creates that are ours alone (the Makefile's
+    /// OWN_DIRS): `make uninstall` removes them once empty.
+    static let ownDirectories = [
+        "usr/share/activity-broker/extensions", "usr/share/activity-broker", "usr/share/doc/activity-broker",
+    ]
+
+    /// Directories install creates that other packages own: uninstall leaves them, empty or not.
+    static let sharedDirectories = [
+        "usr/bin", "usr/lib/systemd/user", "usr/share/dbus-1/services", "usr/share/dbus-1/interfaces",
+        "usr/share/man/man1", "usr/share/man/man5", "usr/share/bash-completion/completions",
+        "usr/share/zsh/site-functions", "usr/share/doc",
+    ]
+
     /// What `make install PREFIX=/usr` must install from this tree.
     static func expectedFiles() throws -> [String] {
         let manifests = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/extensions")
@@ -132,7 +160,36 @@ struct InstallTests {
         let uninstall = try await Self.make("uninstall", destination: stage.path)
         #expect(uninstall.succeeded, "\(uninstall.transcript)")
         #expect(Self.files(below: stage.path) == [])
-        #expect(!FileManager.default.fileExists(atPath: stage.file("usr/share/activity-broker")))
+        // Nothing of ours is left: no directory names the project; the shared ones stay.
+        let left = Self.directories(below: stage.path)
+        #expect(left.filter { $0.contains("activity") }.isEmpty, "left behind: \(left)")
+        #expect(Set(Self.sharedDirectories).isSubset(of: left), "removed a shared directory: \(left)")
+    }
+
+    @Test(
+        "uninstall removes each directory of ours once it is empty, keeps one holding someone's file, and no shared one"
+    )
+    func uninstallRemovesOurDirectoriesOnlyWhenEmpty() async throws {
+        let stage = try TemporaryDirectory(prefix: "uninstall-dirs")
+        defer { stage.remove() }
+        let install = try await Self.make("install", destination: stage.path)
+        #expect(install.succeeded, "\(install.transcript)")
+        let left = Set(Self.directories(below: stage.path))
+        #expect(Set(Self.ownDirectories).isSubset(of: left), "install did not create: \(left)")
+        // A file someone else put in one of our directories keeps it and its parents, not the others.
+        let added = stage.file("usr/share/activity-broker/extensions/local.json")
+        try "{}".write(toFile: added, atomically: true, encoding: .utf8)
+        let first = try await Self.make("uninstall", destination: stage.path)
+        #expect(first.succeeded, "\(first.transcript)")
+        #expect(Self.files(below: stage.path) == ["usr/share/activity-broker/extensions/local.json"])
+        #expect(!FileManager.default.fileExists(atPath: stage.file("usr/share/doc/activity-broker")))
+        // Once it is gone, a second uninstall removes the rest and fails on nothing missing.
+        try FileManager.default.removeItem(atPath: added)
+        let second = try await Self.make("uninstall", destination: stage.path)
+        #expect(second.succeeded, "\(second.transcript)")
+        let after = Self.directories(below: stage.path)
+        #expect(Set(Self.ownDirectories).isDisjoint(with: after), "left behind: \(after)")
+        #expect(Set(Self.sharedDirectories).isSubset(of: after), "removed a shared directory: \(after)")
     }
 
     @Test(
