@@ -98,7 +98,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "activity-browser", dependencies: ["BrowserWindow", "UIServiceSupport"]),
-        .executableTarget(name: "activity-reading-list", dependencies: ["ActivityBrokerInterface", "DBus", "SystemSupport"]),
+        .executableTarget(
+            name: "activity-reading-list", dependencies: ["ActivityBrokerInterface", "DBus", "SystemSupport", "UIServiceSupport"]),
         .executableTarget(name: "example-provider", dependencies: ["ActivityBrokerClient", "DBus"]),
         .executableTarget(name: "activity-qr", dependencies: ["SystemSupport", "ActivityBrokerInterface"]),
         .target(name: "TestSupport", dependencies: ["DBus", "ActivityBrokerInterface", "SystemSupport", "Locking"]),

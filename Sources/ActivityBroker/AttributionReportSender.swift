@@ -16,9 +16,9 @@ struct AttributionReportSender: AttributionReportSending {
     var trustedCAFile: String?
     var connectTo: [String] = []
 
-    /// One queue, one report at a time: a restart finds every stored report due at once (up to
-    /// 1,024), and a POST may block its thread for its 30 s; one at a time, they never hold
-    /// more than one of the process's worker threads.
+    /// One queue, one report at a time: a POST may block its thread for its 30 s, and one at a
+    /// time they never hold more than one of the process's worker threads. (`Attributions`
+    /// hands over one report at a time anyway, written as sent before its POST.)
     private static let queue = DispatchQueue(label: "activity-broker.attribution-reports", qos: .utility)
 
     func send(

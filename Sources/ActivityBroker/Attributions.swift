@@ -11,6 +11,11 @@ import Glibc
 /// trigger and its report still sends it after a restart: at its `restartSendTime`, inside
 /// 24–48 h of the trigger, or late when that has passed. Each endpoint of a report is tracked
 /// on its own: a retry posts only to the one that did not answer.
+///
+/// At most once, as Private Click Measurement prefers: a report leaves the file (it is written
+/// as sent) before its POST starts, and only one is on its way at a time, so a broker killed
+/// during a POST has lost at most that one report rather than sending it again after a restart.
+/// The answer puts it back when it is to be retried (a network or TLS failure).
 /// When `AttributionSettings.isEnabled` is false nothing is kept and nothing is sent.
 /// Logs name session numbers and outcomes only: never a site, URL or time finer than a day.
 final class Attributions: @unchecked Sendable {
@@ -24,8 +29,9 @@ final class Attributions: @unchecked Sendable {
     private let clock: @Sendable () -> Timestamp
     private let sender: any AttributionReportSending
     private(set) var store = AttributionStore()
-    /// Reports handed to the sender and not yet answered.
-    private var sending: Set<AttributionSitePair> = []
+    /// The report handed to the sender and not yet answered: one at a time (see above). The
+    /// store keeps it, so that its answer is counted there; the file does not (`save`).
+    private var onItsWay: AttributionReport?
     private var timer: DispatchSourceTimer?
     /// Whether the file is known to hold no click or report (missing, read empty, or last
     /// written empty): `clear()` on an empty store then has nothing to write.
@@ -92,7 +98,10 @@ final class Attributions: @unchecked Sendable {
             return
         }
         // A report on its way carries the data it had when it left: both sites get the same.
-        guard !sending.contains(where: { $0.source == trigger.sourceSite && $0.destination == destination }) else {
+        let sameSites = onItsWay.map {
+            $0.sourceSite == trigger.sourceSite && $0.destinationSite == destination
+        }
+        guard sameSites != true else {
             log.debug("\(session): a trigger came while its report was being sent; it was ignored")
             return
         }
@@ -136,14 +145,22 @@ final class Attributions: @unchecked Sendable {
         return true
     }
 
-    /// Writes the store, and notes whether the file now holds nothing.
-    private func save() {
-        fileHoldsNothing = file.save(store) && store.isEmpty
+    /// Writes the store less the report on its way (written as sent before its POST), and
+    /// notes whether the file now holds nothing. Returns whether it was written.
+    @discardableResult
+    private func save() -> Bool {
+        // That very report: a trigger cannot change it on its way; one made anew for its pair
+        // after a clear meanwhile is another, and is kept.
+        let kept = AttributionStore(clicks: store.clicks, reports: store.reports.filter { $0 != onItsWay })
+        let written = file.save(kept)
+        fileHoldsNothing = written && kept.isEmpty
+        return written
     }
 
     // MARK: Scheduler
 
-    /// Sends every due report not already on its way, then sleeps until the next one.
+    /// Sends the first due report unless one is on its way (its answer schedules again), then
+    /// sleeps until the next one is due.
     private func schedule() {
         timer?.cancel()
         timer = nil
@@ -154,11 +171,11 @@ final class Attributions: @unchecked Sendable {
             return
         }
         let now = self.now
-        for report in store.dueReports(now: now) where !sending.contains(report.pair) {
-            send(report)
+        // A report that could not be written as sent is put off (`send`): the next one may go.
+        while onItsWay == nil, let report = store.dueReports(now: now).first {
+            send(report, now: now)
         }
-        let waiting = store.reports.filter { !sending.contains($0.pair) }.map(\.sendAfter)
-        guard let next = waiting.min() else { return }
+        guard onItsWay == nil, let next = store.nextSendTime else { return }
         let sleep = min(max(next - now, 1), Self.maximumSleep)
         let timer = DispatchSource.makeTimerSource(queue: queue)
         // Wall time: a suspended machine wakes to overdue reports, which go out at once.
@@ -168,8 +185,19 @@ final class Attributions: @unchecked Sendable {
         self.timer = timer
     }
 
-    private func send(_ report: AttributionReport) {
-        sending.insert(report.pair)
+    /// Writes `report` as sent, then hands it to the sender. When the file cannot be written
+    /// it is not sent (a crash could then send it twice): it counts as a failed attempt.
+    private func send(_ report: AttributionReport, now: Int) {
+        onItsWay = report
+        guard save() else {
+            onItsWay = nil
+            let outcome = store.answered(report.pair, by: [], now: now)
+            log.event(
+                "a click measurement report was not sent: it could not be written as sent first; "
+                    + (outcome == .dropped ? "it was dropped" : "it will be tried once more"))
+            save()
+            return
+        }
         log.debug("sending a click measurement report")
         sender.send(report) { [weak self] answered in
             guard let self else { return }
@@ -182,11 +210,13 @@ final class Attributions: @unchecked Sendable {
     /// report for the pair, which the old answer must not mark as delivered.
     private func finished(_ sent: AttributionReport, answered: Set<AttributionReport.Endpoint>) {
         let pair = sent.pair
-        sending.remove(pair)
+        onItsWay = nil
         guard
             let current = store.reports.first(where: { $0.pair == pair }), current.sourceID == sent.sourceID,
             current.triggerDay == sent.triggerDay, current.triggerData == sent.triggerData
         else {
+            // Cleared meanwhile; what replaced it may not have been written while it was on its way.
+            save()
             schedule()
             return
         }

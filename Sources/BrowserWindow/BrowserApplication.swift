@@ -32,16 +32,11 @@ public enum BrowserApplication {
         // The desktop's light/dark choice (the portal's color-scheme), before the first window.
         if displayError == nil { followDesktopColorScheme(on: connection) }
         let engine = displayError == nil ? WebEngine(environment: environment) : nil
-        let callers = BrokerCallers(connection: connection, interface: Browser1.interface)
+        let callers = BrokerCallers(
+            connection: connection, interface: Browser1.interface, log: BrowserLog.write)
         let registry = BrowserRegistry(
             engine: engine, displayError: displayError, opener: SystemURLOpener(command: arguments.opener),
-            idleExit: arguments.idleExit
-        ) {
-            callers.exitIfIdle {
-                BrowserLog.write("idle: exiting")
-                exit(0)
-            }
-        }
+            idleExit: arguments.idleExit, onIdle: callers.exitIfIdle)
         let service = BrowserService(connection: connection, registry: registry, callers: callers)
         do {
             try connection.export(Browser1.objectPath, interfaces: [service.interface()])

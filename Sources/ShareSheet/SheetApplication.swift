@@ -31,16 +31,10 @@ public enum SheetApplication {
         }
         // The desktop's light/dark choice (the portal's color-scheme), before the first window.
         if displayError == nil { followDesktopColorScheme(on: connection) }
-        let callers = BrokerCallers(connection: connection, interface: Sheet1.interface)
+        let callers = BrokerCallers(connection: connection, interface: Sheet1.interface, log: log)
         let registry = SheetRegistry(
             environment: ProcessInfo.processInfo.environment, displayError: displayError,
-            idleExit: arguments.idleExit
-        ) {
-            callers.exitIfIdle {
-                log("idle: exiting")
-                exit(0)
-            }
-        }
+            idleExit: arguments.idleExit, onIdle: callers.exitIfIdle)
         let service = SheetService(registry: registry, callers: callers)
         do {
             try connection.export(Sheet1.objectPath, interfaces: [service.interface()])
@@ -86,7 +80,7 @@ public enum SheetApplication {
     }
 }
 
-private func log(_ line: String) { SheetApplication.log(line) }
+@Sendable private func log(_ line: String) { SheetApplication.log(line) }
 
 /// Applies the portal's color scheme now (waiting at most 500 ms for it) and on each change.
 @MainActor

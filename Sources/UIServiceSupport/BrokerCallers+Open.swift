@@ -15,20 +15,20 @@ extension BrokerCallers {
     ) -> MethodHandler {
         .deferred { call, responder in
             // Counted until the main thread has run it (or it was refused): see `exitIfIdle`.
-            self.countOpening(1)
-            self.authorize(call, responder, refused: { self.countOpening(-1) }) {
+            self.quietExit.began()
+            self.authorize(call, responder, refused: { self.quietExit.ended() }) {
                 let request: Request
                 do {
                     request = try decode(call.body)
                 } catch {
-                    self.countOpening(-1)
+                    self.quietExit.ended()
                     return responder.fail(error)
                 }
                 let broker = call.sender
                 self.watch(broker) { registry.closeAll(openedBy: broker) }
                 DispatchQueue.main.async {
                     MainActor.assumeIsolated { open(request, broker, responder) }
-                    self.countOpening(-1)
+                    self.quietExit.ended()
                 }
             }
         }

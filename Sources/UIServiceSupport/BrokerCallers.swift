@@ -2,28 +2,32 @@
 import ActivityBrokerInterface
 import DBus
 import Dispatch
-import Synchronization
 
 /// The callers a UI service (`activity-sheet`, `activity-browser`) accepts: the current owner of
 /// `org.activitybroker.Broker1`, asked of the bus per call so that a replaced broker is refused
 /// at once; anyone else gets `org.activitybroker.Error.AccessDenied`. It also watches each broker
 /// connection that opened something, so that what it opened closes when it leaves.
 ///
+/// It also holds the service's `QuietExit`: the idle exit's `onIdle` is `exitIfIdle`, and the
+/// opening calls count there from their arrival until the main thread has run them.
+///
 /// `@unchecked Sendable`: used only on the connection's loop (`watch` checks with `assertOnLoop`),
-/// but for `exitIfIdle` on the main thread, which reads only the atomic `opening` and holds the loop.
+/// but for `exitIfIdle` on the main thread, which touches only the `Sendable` `quietExit`.
 public final class BrokerCallers: @unchecked Sendable {
     private let connection: Connection
     /// The service's interface, named in the AccessDenied message.
     private let interface: InterfaceName
     /// The broker connections being watched: one watch per connection, however many windows it opened.
     private var watched = Set<String>()
-    /// Opening calls (`Show`, `Open`) from their arrival on the loop until the main thread has
-    /// run them: the idle exit must not end the process under one (`exitIfIdle`).
-    private let opening = Atomic<Int>(0)
+    /// Counts the opening calls (`Show`, `Open`) from their arrival on the loop until the main
+    /// thread has run them: the idle exit must not end the process under one (`exitIfIdle`).
+    let quietExit: QuietExit
 
-    public init(connection: Connection, interface: InterfaceName) {
+    /// `log` writes the service's log line when it exits idle.
+    public init(connection: Connection, interface: InterfaceName, log: @escaping @Sendable (String) -> Void) {
         self.connection = connection
         self.interface = interface
+        quietExit = QuietExit(connection: connection, log: log)
     }
 
     /// Runs `body` on the loop if the caller owns the broker's name now; else replies
@@ -49,26 +53,15 @@ public final class BrokerCallers: @unchecked Sendable {
         }
     }
 
-    /// An opening call arrived (on the loop) or was run or refused (anywhere): see `opening`.
-    func countOpening(_ change: Int) {
-        opening.add(change, ordering: .sequentiallyConsistent)
-    }
-
-    /// Calls `exit` — which ends the process — with the D-Bus loop held, when no call is on its
-    /// way in: none read and unhandled, none between its owner check and the main thread, no
-    /// reply awaited (`Connection.whenQuiet`). Returns false when one is: the idle exit then
-    /// waits another round instead of dropping it. Main thread.
+    /// The idle exit's `onIdle` (`OpenSessions`): exits the process when no call is on its way
+    /// in, else returns false and the idle exit waits another round (`QuietExit.exitIfIdle`).
+    /// Main thread.
     ///
     /// Before, the idle timer could fire while a `Show` or `Open` waited for its owner check or
     /// its hop to the main thread: the process exited and the broker's call failed.
     @MainActor
-    public func exitIfIdle(_ exit: () -> Void) -> Bool {
-        var idle = false
-        let quiet = connection.whenQuiet {
-            idle = opening.load(ordering: .sequentiallyConsistent) == 0
-            if idle { exit() }
-        }
-        return quiet && idle
+    public func exitIfIdle() -> Bool {
+        quietExit.exitIfIdle()
     }
 
     /// Runs `onLeave` on the main thread when `sender` (a broker that opened something) leaves

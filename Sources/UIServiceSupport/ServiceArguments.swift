@@ -12,6 +12,10 @@ public struct ServiceUsageError: Error, CustomStringConvertible {
 /// Parsing of the options `activity-sheet` and `activity-browser` share; each service's own
 /// arguments type keeps its fields, defaults and usage text and asks here first.
 public enum ServiceArguments {
+    /// How long a D-Bus-activated service waits idle before it exits, unless `--idle-exit` says
+    /// otherwise: long enough that sharing a few pages in a row reuses one process.
+    public static let defaultIdleExit: Duration = .seconds(60)
+
     /// Takes `argument` (and its value, from `rest`) into `bus` or `idleExit` when it is
     /// `--bus ADDRESS` or `--idle-exit SECONDS` (0: never); false when it is neither.
     public static func take(
@@ -24,13 +28,18 @@ public enum ServiceArguments {
             }
             bus = value
         case "--idle-exit":
-            guard let value = rest.popFirst(), let seconds = Int(value), seconds >= 0 else {
-                throw ServiceUsageError(description: "--idle-exit needs a number of seconds")
-            }
-            idleExit = seconds == 0 ? nil : .seconds(seconds)
+            idleExit = try Self.idleExit(rest.popFirst())
         default:
             return false
         }
         return true
+    }
+
+    /// The value of `--idle-exit`: a whole number of seconds, 0 (nil) never exiting on its own.
+    public static func idleExit(_ value: String?) throws(ServiceUsageError) -> Duration? {
+        guard let value, let seconds = Int(value), seconds >= 0 else {
+            throw ServiceUsageError(description: "--idle-exit needs a number of seconds")
+        }
+        return seconds == 0 ? nil : .seconds(seconds)
     }
 }

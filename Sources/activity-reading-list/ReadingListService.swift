@@ -2,6 +2,7 @@
 import ActivityBrokerInterface
 import DBus
 import Foundation
+import UIServiceSupport
 
 /// Serves `Perform` for `org.activitybroker.reading-list` on the provider's connection.
 ///
@@ -15,6 +16,10 @@ import Foundation
 /// `ActivityProvider` makes the same caller check; the reading list exports `Provider1`
 /// itself so that a refused URL or a full list is a D-Bus error the broker passes on
 /// (`InvalidArgument`, `LimitExceeded`), where a handler's error would be a failed outcome.
+///
+/// Each `Perform` counts in `quietExit` from its arrival until it is answered, and `answered`
+/// runs after each answer (the idle wait starts again): the idle exit never ends the process
+/// under a call, though the add runs off the loop where `Connection.whenQuiet` cannot see it.
 final class ReadingListService: Sendable {
     static let activityID = "org.activitybroker.reading-list"
 
@@ -24,24 +29,46 @@ final class ReadingListService: Sendable {
     /// Handlers run concurrently; each read-modify-write of the file must not interleave with another.
     private let lock = NSLock()
     private let log: @Sendable (String) -> Void
+    private let quietExit: QuietExit
+    private let answered: @Sendable () -> Void
 
-    init(connection: Connection, objectPath: ObjectPath, list: ReadingList, log: @escaping @Sendable (String) -> Void) {
+    init(
+        connection: Connection, objectPath: ObjectPath, list: ReadingList, quietExit: QuietExit,
+        log: @escaping @Sendable (String) -> Void, answered: @escaping @Sendable () -> Void
+    ) {
         self.connection = connection
         self.objectPath = objectPath
         self.list = list
+        self.quietExit = quietExit
         self.log = log
+        self.answered = answered
     }
 
     /// Exports the object; throws the export's `DBusError`.
     func start() throws(DBusError) {
         let interface = Interface(
             Provider1.interface,
-            methods: [Provider1.perform.method(.deferred { [self] call, responder in perform(call, responder) })])
+            methods: [
+                Provider1.perform.method(.deferred { [self] call, responder in counted(call, responder) })
+            ])
         try connection.export(objectPath, interfaces: [interface])
     }
 
-    /// On the loop: checks the caller, then adds off the loop (the file is fsynced).
-    private func perform(_ call: MethodInvocation, _ responder: Responder) {
+    /// On the loop: `perform`, counted in `quietExit` from here until its answer was sent.
+    private func counted(_ call: MethodInvocation, _ responder: Responder) {
+        quietExit.began()
+        perform(call) { [self] answer in
+            answer(responder)
+            quietExit.ended()
+            answered()
+        }
+    }
+
+    /// On the loop: checks the caller, then adds off the loop (the file is fsynced); every path
+    /// ends in one call of `finish` with what answers the call.
+    private func perform(
+        _ call: MethodInvocation, finish: @escaping @Sendable (_ answer: (Responder) -> Void) -> Void
+    ) {
         let sender = call.sender
         let ownerQuery = MethodCall(
             destination: .bus, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -49,16 +76,18 @@ final class ReadingListService: Sendable {
         connection.call(ownerQuery, timeout: .seconds(5), autoStart: false) { [self] result in
             // No owner (the broker is gone) or no answer: nobody is the broker.
             guard case .success(let reply) = result, let owner = reply.first?.string, owner == sender else {
-                return responder.fail(ReadingListError.notTheBroker(sender))
+                return finish { $0.fail(ReadingListError.notTheBroker(sender)) }
             }
             let id = call.body[0].string ?? ""
-            guard id == Self.activityID else { return responder.fail(ReadingListError.unknownActivity(id)) }
+            guard id == Self.activityID else {
+                return finish { $0.fail(ReadingListError.unknownActivity(id)) }
+            }
             let items = call.body[1].vardict ?? [:]
             let url: String
             do {
                 url = try ReadingList.checkedURL(items[ItemKey.url]?.string ?? "")
             } catch {
-                return responder.fail(error)
+                return finish { $0.fail(error) }
             }
             let title = items[ItemKey.title]?.string
             Task { [self] in
@@ -66,17 +95,23 @@ final class ReadingListService: Sendable {
                     let count = try lock.withLock {
                         try list.add(url: url, title: title) { log("the list was unreadable; kept it as \($0)") }
                     }
-                    responder.reply([.string(JobState.completed.rawValue), .vardict(["count": .int64(Int64(count))])])
+                    finish {
+                        $0.reply([
+                            .string(JobState.completed.rawValue), .vardict(["count": .int64(Int64(count))]),
+                        ])
+                    }
                 } catch let error as ReadingListError {
-                    responder.fail(error)
+                    finish { $0.fail(error) }
                 } catch {
-                    responder.reply([
-                        .string(JobState.failed.rawValue),
-                        .vardict([
-                            ResultKey.error: .string(BrokerErrorName.providerFailed.rawValue),
-                            ResultKey.message: .string("\(error)"),
-                        ]),
-                    ])
+                    finish {
+                        $0.reply([
+                            .string(JobState.failed.rawValue),
+                            .vardict([
+                                ResultKey.error: .string(BrokerErrorName.providerFailed.rawValue),
+                                ResultKey.message: .string("\(error)"),
+                            ]),
+                        ])
+                    }
                 }
             }
         }

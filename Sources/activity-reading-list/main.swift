@@ -4,6 +4,7 @@
 import ActivityBrokerInterface
 import DBus
 import Foundation
+import UIServiceSupport
 
 let busName: BusName = "org.activitybroker.ReadingList"
 let objectPath: ObjectPath = "/org/activitybroker/ReadingList"
@@ -13,7 +14,10 @@ let readingList = ReadingList(path: ReadingList.defaultPath())
     FileHandle.standardError.write(Data("activity-reading-list: \(message)\n".utf8))
 }
 
+let usage = "usage: activity-reading-list [--list | --idle-exit SECONDS]"
 let arguments = Array(CommandLine.arguments.dropFirst())
+/// Exit after this long without a call (D-Bus activation starts it again), as the UI services do.
+var idleExit: Duration? = ServiceArguments.defaultIdleExit
 if arguments == ["--version"] {
     print(ProjectVersion.line(program: "activity-reading-list"))
     exit(0)
@@ -31,8 +35,15 @@ if arguments == ["--list"] {
         log((error as? ReadingListError)?.dbusError.message ?? "cannot read \(readingList.path): \(error)")
         exit(1)
     }
+} else if arguments.first == "--idle-exit", arguments.count == 2 {
+    do {
+        idleExit = try ServiceArguments.idleExit(arguments[1])
+    } catch {
+        log("\(error)\n\(usage)")
+        exit(2)
+    }
 } else if !arguments.isEmpty {
-    log("usage: activity-reading-list [--list]")
+    log(usage)
     exit(arguments == ["--help"] ? 0 : 2)
 }
 
@@ -40,9 +51,20 @@ if arguments == ["--list"] {
 // itself, dropping the name and the provider while the process lingers.
 let connection: Connection
 let service: ReadingListService
+// Exits when no call has come for `idleExit`, and only with none on its way in (`QuietExit`):
+// each answered call starts the wait again.
+let idle: IdleExit
 do {
     connection = try Connection(bus: .session)
-    service = ReadingListService(connection: connection, objectPath: objectPath, list: readingList, log: log)
+    let quietExit = QuietExit(connection: connection, log: log)
+    idle = IdleExit(after: idleExit, onIdle: quietExit.exitIfIdle)
+    let waitAgain: @MainActor () -> Void = { idle.schedule { quietExit.nothingInFlight } }
+    service = ReadingListService(
+        connection: connection, objectPath: objectPath, list: readingList, quietExit: quietExit, log: log
+    ) {
+        DispatchQueue.main.async { MainActor.assumeIsolated { waitAgain() } }
+    }
+    waitAgain()
     // Exit when the bus goes away; D-Bus activation starts a new instance when needed.
     connection.onDisconnect { exit(0) }
     try service.start()
@@ -55,5 +77,5 @@ do {
     log("\(error)")
     exit(1)
 }
-// Serve until the bus goes away.
+// Serve until idle or the bus goes away (the main queue runs the idle exit's timers meanwhile).
 while true { try await Task.sleep(for: .seconds(3600)) }

@@ -22,7 +22,8 @@ private struct ReadingListSetup {
         return environment
     }
 
-    init(existingList: String? = nil, broker: Bool = true) async throws {
+    /// `idleExit`: the provider's `--idle-exit` seconds; nil leaves its default (60 s).
+    init(existingList: String? = nil, broker: Bool = true, idleExit: Int? = nil) async throws {
         directory = try TemporaryDirectory(prefix: "reading-list-test").path
         let services = directory + "/services"
         try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
@@ -37,10 +38,11 @@ private struct ReadingListSetup {
         // wrapper script: one the test just wrote can fail to exec with ETXTBSY while a child
         // spawned meanwhile on another thread still holds its write fd.)
         let provider = try BuiltProducts.executable("activity-reading-list")
+        let options = idleExit.map { " --idle-exit \($0)" } ?? ""
         try """
         [D-BUS Service]
         Name=org.activitybroker.ReadingList
-        Exec=/usr/bin/env XDG_DATA_HOME=\(directory)/rl-data \(provider)
+        Exec=/usr/bin/env XDG_DATA_HOME=\(directory)/rl-data \(provider)\(options)
 
         """.write(
             toFile: services + "/org.activitybroker.ReadingList.service", atomically: true, encoding: .utf8)
@@ -156,6 +158,30 @@ private func errorName(_ body: () async throws(DBusError) -> [Value]) async -> S
         try await waitUntil("the provider to exit with its bus") {
             kill(pid_t(pid), 0) != 0 && errno == ESRCH
         }
+    }
+
+    /// Regression: the provider, started by D-Bus activation, never exited when idle. Now it
+    /// exits a period (`--idle-exit`, here 1 s) after its last answer, and the next call starts
+    /// it again; each call is answered.
+    @Test func theProviderExitsWhenIdleAndTheNextCallStartsItAgain() async throws {
+        let setup = try await ReadingListSetup(broker: false, idleExit: 1)
+        defer { setup.remove() }
+        let broker = try await setup.connectAsBroker()
+        defer { broker.close() }
+
+        let first = try await setup.performDirectly(on: broker, url: "https://example.org/first")
+        #expect(first == [.string("completed"), .vardict(["count": .int64(1)])], "\(setup.bus.daemonOutput)")
+        let pid = try await broker.unixProcessID(of: "org.activitybroker.ReadingList")
+        try await waitUntil("the idle provider to exit by itself", interval: .milliseconds(50)) {
+            kill(pid_t(pid), 0) != 0 && errno == ESRCH
+        }
+        let output = setup.bus.daemonOutput
+        #expect(output.contains("activity-reading-list: idle: exiting"), "\(output)")
+
+        let second = try await setup.performDirectly(on: broker, url: "https://example.org/second")
+        #expect(
+            second == [.string("completed"), .vardict(["count": .int64(2)])], "nothing lost with the process")
+        #expect(try await broker.unixProcessID(of: "org.activitybroker.ReadingList") != pid, "started again")
     }
 
     @Test func concurrentAddsLoseNothing() async throws {

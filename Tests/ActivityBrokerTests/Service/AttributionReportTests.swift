@@ -73,6 +73,41 @@ struct AttributionReportTests {
         #expect(server.requests.isEmpty)
     }
 
+    /// Regression: a report was written as sent only once its POST was answered, so a broker
+    /// that died in between had it still stored and sent it again after a restart. Private Click
+    /// Measurement prefers at most once: the file no longer holds it once its POST has started
+    /// (read while the server holds that POST unanswered), and a broker killed then sends it
+    /// never again.
+    @Test("Once a report's POST has started the store no longer holds it: killed during the POST, the broker never sends it again")
+    func reportIsWrittenAsSentBeforeItsPost() async throws {
+        let f = try await AttributionTests.start()
+        let server = try await AttributionReportServer(directory: f.root + "/https", sites: Self.sites)
+        defer { server.release() }
+        try await AttributionTests.reported(f, try await RecordingBrowser(bus: f.bus))
+        _ = try await f.stopBroker()
+        #expect(AttributionTests.stored(f).contains(#""kind":"report""#))
+        server.hold()
+        let overdue = ["--clock-offset", String(Self.overdue)] + server.brokerArguments(for: Self.sites)
+        try await f.startBroker(arguments: overdue)
+        try await waitUntil("the report's first POST, held", deadline: .seconds(30)) {
+            server.requests.count >= 1
+        }
+        let during = AttributionTests.stored(f)
+        #expect(!during.contains(#""kind":"report""#), "the file during the POST: \(during)")
+
+        f.broker.kill()
+        _ = try await f.broker.exit()
+        server.release()
+        // The scheduler runs before the broker asks for its name: a report still stored would
+        // have been handed to the sender (and logged) by the time it owns it.
+        try await f.startBroker(arguments: overdue)
+        try await f.settle()
+        #expect(
+            f.log.components(separatedBy: "sending a click measurement report").count == 2,
+            "sent by the first broker only")
+        #expect(server.requests.count == 1, "only the POST the killed broker began: \(server.requests)")
+    }
+
     /// Regression (a review found it): a trigger of higher priority that came while the report
     /// was on its way replaced the stored data under the send, so the sites could be told
     /// different data, or the new data was marked delivered unsent.
