@@ -49,14 +49,16 @@ public enum ManifestCheck {
     }
 
     /// Checks `data`; `fileName` is the name `Manifest.decode` puts in its messages.
+    /// The size comes first: the broker's reader skips a file over `Manifest.maxFileSize` unread,
+    /// so one of only white space that large masks nothing.
     public static func check(_ data: [UInt8], fileName: String, origin: ActivityOrigin = .user) -> Result {
-        if Manifest.isMask(data) { return Result(activity: nil, diagnostics: [], isMask: true) }
         if data.count > Manifest.maxFileSize {
             return failure(
                 ManifestDiagnostic(
                     severity: .error, line: 1, column: 1, field: "", message: "the file is larger than 1 MiB")
             )
         }
+        if Manifest.isMask(data) { return Result(activity: nil, diagnostics: [], isMask: true) }
         let json: JSONValue
         switch JSONValue.parseReportingError(data) {
         case .failure(let syntax):

@@ -6,7 +6,7 @@ public struct BrowserArguments: ServiceCommandArguments, Equatable {
     /// `session` (the default) or a D-Bus address (tests use a private bus).
     public var bus = "session"
     /// Exit after this long with no window open; nil never exits on its own.
-    public var idleExit: Duration? = .seconds(60)
+    public var idleExit: Duration? = ServiceArguments.defaultIdleExit
     /// The system opener for Open in Browser and for `mailto:`/`tel:` links, given the URL as
     /// its last argument.
     public var opener = ["xdg-open"]
@@ -15,7 +15,7 @@ public struct BrowserArguments: ServiceCommandArguments, Equatable {
         usage: activity-browser [--bus session|ADDRESS] [--idle-exit SECONDS] [--opener PROGRAM]
         The browser window service (org.activitybroker.Browser), normally started by D-Bus activation.
           --bus         the bus to serve on (default: session)
-          --idle-exit   exit after SECONDS without an open window (default 60; 0: never)
+          --idle-exit   exit after SECONDS without an open window (default \(ServiceArguments.defaultIdleExit.components.seconds); 0: never)
           --opener      the program that opens URLs outside (default: xdg-open)
         """
 

@@ -2,7 +2,7 @@
 import ActivityKit
 import Foundation
 
-/// Validates manifest files with the broker's own decoder (`ManifestCheck.checkAsRead` over `Manifest.decode`),
+/// Validates manifest files with the broker's own decoder (`ManifestCheck` over `Manifest.decode`),
 /// so that what passes here is what the broker loads. Needs no broker.
 enum CheckCommand {
     static func run(files: [String]) -> ShareExit {
@@ -18,7 +18,7 @@ enum CheckCommand {
                 continue
             }
             let name = (file as NSString).lastPathComponent
-            let result = ManifestCheck.checkAsRead(Array(data), fileName: name)
+            let result = ManifestCheck.check(Array(data), fileName: name)
             for diagnostic in result.diagnostics { Output.line(diagnostic.formatted(file: file)) }
             if result.isMask {
                 Output.line("\(file): ok (empty: masks a file of the same name in a lower directory)")

@@ -11,7 +11,7 @@ import SystemSupport
 /// directories given to `share activities` (built-in: the broker's own are not visible on the
 /// bus). Masking and collisions are resolved by the broker's own code, `Registry.setStaticLayers`
 /// (the higher directory wins; within one directory the file name that sorts first); validation
-/// is `ManifestCheck.checkAsRead`, i.e. `Manifest.decode` on what the broker reads.
+/// is `ManifestCheck`, i.e. `Manifest.decode`, on what the broker reads.
 struct ManifestSurvey {
     /// One line per broken file: `PATH:LINE:COLUMN: error: FIELD: MESSAGE`.
     var problems: [String] = []
@@ -42,7 +42,7 @@ struct ManifestSurvey {
                     problems.append("\(path): error: cannot read the file")
                     continue
                 }
-                let result = ManifestCheck.checkAsRead(Array(data), fileName: name, origin: origin)
+                let result = ManifestCheck.check(Array(data), fileName: name, origin: origin)
                 if result.isMask {
                     entries[name] = .masked
                 } else if let activity = result.activity {

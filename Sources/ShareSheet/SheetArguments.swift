@@ -6,13 +6,13 @@ public struct SheetArguments: ServiceCommandArguments, Equatable {
     /// `session` (the default) or a D-Bus address (tests use a private bus).
     public var bus = "session"
     /// Exit after this long with no sheet open; nil never exits on its own.
-    public var idleExit: Duration? = .seconds(60)
+    public var idleExit: Duration? = ServiceArguments.defaultIdleExit
 
     public static let usage = """
         usage: activity-sheet [--bus session|ADDRESS] [--idle-exit SECONDS]
         The share sheet service (org.activitybroker.Sheet), normally started by D-Bus activation.
           --bus         the bus to serve on (default: session)
-          --idle-exit   exit after SECONDS without an open sheet (default 60; 0: never)
+          --idle-exit   exit after SECONDS without an open sheet (default \(ServiceArguments.defaultIdleExit.components.seconds); 0: never)
         """
 
     public typealias UsageError = ServiceUsageError

@@ -1,4 +1,5 @@
 // Reads the *.json files of one manifest directory, each file's failure kept to itself.
+import ActivityKit
 import Dispatch
 import Glibc
 import SystemSupport
@@ -65,7 +66,7 @@ public struct ManifestDirectoryReader: Sendable {
     public var byteBudget: Int
 
     public init(
-        sizeLimit: Int = 1 << 20, nameLimit: Int = maximumNames, byteBudget: Int = maximumDirectoryBytes
+        sizeLimit: Int = Manifest.maxFileSize, nameLimit: Int = maximumNames, byteBudget: Int = maximumDirectoryBytes
     ) {
         self.sizeLimit = sizeLimit
         self.nameLimit = nameLimit
