@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks the layers of docs/architecture.md: every target imports only the project modules
-listed for it below (arrows point down only), CDBus only in DBus, CCurl only in TextPages (CCurlLoader in ReportTransport),
+listed for it below (arrows point down only), CDBus only in DBus, CCurl only in TextPages (CCurlLoader in ReportTransport, CEpoll in DescriptorEvents),
 CGtk/CWebKit only in the UI targets, the client never the service, the domain uses no D-Bus and no process APIs,
 and no module of the daemon imports Foundation or FoundationEssentials.
 Run by `make test`; exits 1 naming each import that breaks a rule."""
@@ -17,12 +17,15 @@ ALLOWED = {
     "CWebKit": set(),
     "CCurl": set(),
     "CCurlLoader": set(),
+    "CEpoll": set(),
     "GtkSupport": {"CGtk"},
     # The one mutex and a value behind it: the bottom utility layer, importable by every layer.
     "Locking": set(),
     "DBus": {"CDBus", "Locking"},
     "ActivityKit": set(),
-    "SystemSupport": {"Locking"},
+    # Descriptors' readiness from one epoll thread of our own (children's pipes and pidfds).
+    "DescriptorEvents": {"CEpoll", "Locking"},
+    "SystemSupport": {"Locking", "DescriptorEvents"},
     "ActivityBrokerInterface": {"DBus", "ActivityKit"},
     # The broker's one network call (click measurement reports), libcurl behind one file.
     "ReportTransport": {"CCurlLoader"},
@@ -47,7 +50,8 @@ ALLOWED = {
     "share": {"ShareCLI"},
     "activity-sheet": {"ShareSheet", "UIServiceSupport"},
     "activity-browser": {"BrowserWindow", "UIServiceSupport"},
-    "activity-reading-list": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "SystemSupport"},
+    "activity-reading-list": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus", "SystemSupport",
+                              "UIServiceSupport"},
     "activity-qr": {"SystemSupport", "ActivityBrokerInterface"},
     "example-provider": {"ActivityBrokerClient", "ActivityBrokerInterface", "DBus"},
     "activity-fuzz": {"ActivityFuzzing"},
