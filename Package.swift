@@ -125,7 +125,7 @@ let package = Package(
         ),
         .testTarget(name: "ActivityFuzzingTests", dependencies: ["ActivityFuzzing", "ActivityKit", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "SystemSupport", "TestSupport"]),
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "DescriptorEvents", "DBus", "TestSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "DescriptorEvents", "DBus", "Locking", "TestSupport"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "TestSupport"]),
         .testTarget(
             name: "ActivityBrokerTests",

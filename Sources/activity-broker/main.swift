@@ -23,8 +23,8 @@ do {
     exit(0)
 }
 
-// Signals are blocked before any other thread starts, so every thread inherits the mask
-// and SIGTERM/SIGINT arrive only through the watcher.
+// SIGTERM and SIGINT are handled from here on (the watcher's handler is installed before it
+// returns), so neither can end the broker without its shutdown.
 // The broker, for the signal handler on its own queue: behind a lock (a plain global was a
 // data race, ThreadSanitizer under `make sanitize`). Set before `start`: clients see the name
 // before `start` returns, and a signal in between exited without ending jobs or writing the
