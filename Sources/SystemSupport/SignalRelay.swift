@@ -70,10 +70,11 @@ final class SignalRelay: Sendable {
     }
 
     /// Stops handing `signals` to `watcher`; a signal nobody watches any more gets `disposition`.
+    /// Does nothing for a watcher already removed.
     func remove(_ watcher: ObjectIdentifier, for signals: [Int32], leaving disposition: sighandler_t?) {
         watches.withLock { watches in
             for number in signals {
-                watches[number]?[watcher] = nil
+                guard watches[number]?.removeValue(forKey: watcher) != nil else { continue }
                 guard watches[number]?.isEmpty ?? true else { continue }
                 watches[number] = nil
                 _ = signal(number, disposition)

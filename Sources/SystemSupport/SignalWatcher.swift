@@ -24,11 +24,14 @@ public final class SignalWatcher: @unchecked Sendable {
         case temporary
     }
 
-    // Invariant: `cancelled` is read and written on `queue` only.
+    /// Whether `cancel` ran: read and written on `queue` only. Its own object, held by the
+    /// relay's handler, so that a delivery queued before the watcher went away reads live memory.
+    private final class Cancelled: @unchecked Sendable { var value = false }
+
     private let queue: DispatchQueue
     private let signals: [Int32]
     private let scope: Scope
-    private var cancelled = false
+    private let cancelled = Cancelled()
 
     /// Starts delivering `signals` to `handler` on `queue`, one call per delivery burst.
     public init(
@@ -39,27 +42,27 @@ public final class SignalWatcher: @unchecked Sendable {
         self.signals = signals
         self.scope = scope
         if scope == .process { Self.ignoreSIGPIPE() }
-        // Unowned: the relay's table must not keep the watcher (deinit removes it); a call
-        // queued before `cancel` finds `cancelled` and does nothing.
-        let watch = SignalRelay.Watch(queue: queue) { [unowned(unsafe) self] number in
-            guard !self.cancelled else { return }
+        // Not `self`: the relay's table must not keep the watcher (deinit removes it). A
+        // delivery queued before `cancel` finds `cancelled` set and does nothing.
+        let cancelled = cancelled
+        let watch = SignalRelay.Watch(queue: queue) { number in
+            guard !cancelled.value else { return }
             handler(number)
         }
         SignalRelay.shared.add(ObjectIdentifier(self), watch, for: signals)
     }
 
+    /// A watcher not cancelled stops here (one cancelled is no longer in the relay's table).
     deinit {
-        if !cancelled {
-            SignalRelay.shared.remove(ObjectIdentifier(self), for: signals, leaving: disposition)
-        }
+        SignalRelay.shared.remove(ObjectIdentifier(self), for: signals, leaving: disposition)
     }
 
     /// Stops delivering; with the `.temporary` scope the signals get their default action
     /// back. Call on the queue.
     public func cancel() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard !cancelled else { return }
-        cancelled = true
+        guard !cancelled.value else { return }
+        cancelled.value = true
         SignalRelay.shared.remove(ObjectIdentifier(self), for: signals, leaving: disposition)
     }
 
