@@ -10,7 +10,9 @@ import Testing
          "perform": {"exec": ["/bin/true"]}}
         """
 
-    @Test func brokenFilesAndCollisionsAreListedWithTheWinner() async throws {
+    /// A broker not yet started whose built-in `copy.json` defines `test.copy`, with the user's
+    /// manifest directory made.
+    private static func brokerWithBuiltinCopy() async throws -> BrokerHarness {
         let broker = try await BrokerHarness(
             bus: TestBus.start(),
             manifests: [
@@ -19,9 +21,20 @@ import Testing
                  "perform": {"exec": ["/bin/true"]}}
                 """
             ], start: false)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: broker.layout.userExtensions, withIntermediateDirectories: true)
+        } catch {
+            broker.stopInBackground()
+            throw error
+        }
+        return broker
+    }
+
+    @Test func brokenFilesAndCollisionsAreListedWithTheWinner() async throws {
+        let broker = try await Self.brokerWithBuiltinCopy()
         defer { broker.stopInBackground() }
         let user = broker.layout.userExtensions
-        try FileManager.default.createDirectory(atPath: user, withIntermediateDirectories: true)
         // Another file name, same id: the user's file wins over the built-in one.
         try Self.copy.write(toFile: user + "/my-copy.json", atomically: true, encoding: .utf8)
         try "{\n  \"id\": \"test.broken\",\n  \"name\": [\"x\"]\n}".write(
@@ -67,17 +80,9 @@ import Testing
         "a white-space file over 1 MiB was surveyed as masking the built-in; the broker skips it for its size"
     )
     func oversizedWhiteSpaceFileIsBrokenNotAMask() async throws {
-        let broker = try await BrokerHarness(
-            bus: TestBus.start(),
-            manifests: [
-                "copy.json": """
-                {"id": "test.copy", "name": "Copy (builtin)", "category": "action",
-                 "perform": {"exec": ["/bin/true"]}}
-                """
-            ], start: false)
+        let broker = try await Self.brokerWithBuiltinCopy()
         defer { broker.stopInBackground() }
         let user = broker.layout.userExtensions
-        try FileManager.default.createDirectory(atPath: user, withIntermediateDirectories: true)
         try String(repeating: " ", count: Manifest.maxFileSize + 1).write(
             toFile: user + "/copy.json", atomically: true, encoding: .utf8)
         try await broker.start()
