@@ -14,7 +14,7 @@ import TerminalUI
 /// was written (the job would run on; seen in CI with a stopped broker). Flushing waits for our
 /// own socket only, never for the broker. With a `spinner`, its line is erased before each
 /// signal's effect, so the message and the shell's prompt after exit start a line of their own.
-/// `stop()` gives both signals their default action back.
+/// `stop()` gives both signals back the action they had before (the default, or raw mode's handler).
 final class InterruptHandler: Sendable {
     private let queue = DispatchQueue(label: "share.interrupt")
     private let watcher: SignalWatcher

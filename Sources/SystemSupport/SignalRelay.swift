@@ -37,8 +37,21 @@ final class SignalRelay: Sendable {
         let handler: @Sendable (Int32) -> Void
     }
 
-    /// The watches per signal number, keyed by their watcher.
-    private let watches = Locked<[Int32: [ObjectIdentifier: Watch]]>([:])
+    /// What a signal gets back once no watcher is left for it.
+    enum Afterwards {
+        /// The action it had before the first watcher came (a caller's own handler, say the
+        /// terminal's raw mode's, or the default): for a command's temporary watch.
+        case previous
+        /// Ignored: for a daemon that must not die of a late signal while it finishes.
+        case ignored
+    }
+
+    /// The watches per signal number, keyed by their watcher, and the action each watched
+    /// signal had before its first watcher.
+    private let watches = Locked<
+        (bySignal: [Int32: [ObjectIdentifier: Watch]], previous: [Int32: sigaction])
+    >(
+        ([:], [:]))
     private let source: DescriptorSource
 
     private init() {
@@ -59,35 +72,46 @@ final class SignalRelay: Sendable {
         source.start { [unowned self] in deliver(readingFrom: readEnd) }
     }
 
-    /// Starts handing `signals` to `watch`; installs the relay's handler for each before it returns.
+    /// Starts handing `signals` to `watch`; installs the relay's handler for each before it
+    /// returns, keeping the action it replaces.
     func add(_ watcher: ObjectIdentifier, _ watch: Watch, for signals: [Int32]) {
         watches.withLock { watches in
             for number in signals {
-                watches[number, default: [:]][watcher] = watch
-                install(relaySignal, for: number)
+                if watches.bySignal[number] == nil {
+                    var action = sigaction()
+                    action.__sigaction_handler.sa_handler = relaySignal
+                    action.sa_flags = SA_RESTART
+                    sigemptyset(&action.sa_mask)
+                    var previous = sigaction()
+                    _ = sigaction(number, &action, &previous)
+                    watches.previous[number] = previous
+                }
+                watches.bySignal[number, default: [:]][watcher] = watch
             }
         }
     }
 
-    /// Stops handing `signals` to `watcher`; a signal nobody watches any more gets `disposition`.
-    /// Does nothing for a watcher already removed.
-    func remove(_ watcher: ObjectIdentifier, for signals: [Int32], leaving disposition: sighandler_t?) {
+    /// Stops handing `signals` to `watcher`; a signal nobody watches any more gets what
+    /// `afterwards` says. Does nothing for a watcher already removed.
+    func remove(_ watcher: ObjectIdentifier, for signals: [Int32], afterwards: Afterwards) {
         watches.withLock { watches in
             for number in signals {
-                guard watches[number]?.removeValue(forKey: watcher) != nil else { continue }
-                guard watches[number]?.isEmpty ?? true else { continue }
-                watches[number] = nil
-                _ = signal(number, disposition)
+                guard watches.bySignal[number]?.removeValue(forKey: watcher) != nil else { continue }
+                guard watches.bySignal[number]?.isEmpty ?? true else { continue }
+                watches.bySignal[number] = nil
+                let previous = watches.previous.removeValue(forKey: number)
+                switch afterwards {
+                case .previous:
+                    if var previous {
+                        _ = sigaction(number, &previous, nil)
+                    } else {
+                        _ = signal(number, SIG_DFL)
+                    }
+                case .ignored:
+                    _ = signal(number, SIG_IGN)
+                }
             }
         }
-    }
-
-    private func install(_ handler: @convention(c) (Int32) -> Void, for number: Int32) {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = handler
-        action.sa_flags = SA_RESTART
-        sigemptyset(&action.sa_mask)
-        _ = sigaction(number, &action, nil)
     }
 
     /// Reads what the handler wrote; each signal found is handed once to each of its watchers.
@@ -107,7 +131,7 @@ final class SignalRelay: Sendable {
             }
         }
         for number in numbers {
-            let targets = watches.withLock { Array(($0[number] ?? [:]).values) }
+            let targets = watches.withLock { Array(($0.bySignal[number] ?? [:]).values) }
             for watch in targets { watch.queue.async { watch.handler(number) } }
         }
     }

@@ -10,8 +10,8 @@ import Glibc
 /// ignored (a late SIGTERM must not kill the process while it finishes its state writes), and
 /// SIGPIPE is ignored for the whole process too (writes to closed pipes and sockets return EPIPE
 /// instead). `.temporary` (a command waiting on something it can cancel, e.g. `share` waiting for
-/// a job): `cancel` gives the signals their default action back, so the next Ctrl-C ends the
-/// command. Children started by `ProcessSpawner` get default signal handling back.
+/// a job): `cancel` gives the signals the action they had before (the default, so that the next
+/// Ctrl-C ends the command, or the terminal's raw mode's handler when it was watched inside it). Children started by `ProcessSpawner` get default signal handling back.
 ///
 /// The handler is a real one (`SA_RESTART`), so a call in another thread that a signal
 /// interrupts and that does not restart (`poll`, `epoll_wait`, sleeps) returns `EINTR` once.
@@ -20,7 +20,7 @@ public final class SignalWatcher: @unchecked Sendable {
     public enum Scope: Sendable {
         /// For the rest of the process: ignored after `cancel`.
         case process
-        /// For a while: default actions back on `cancel`.
+        /// For a while: the previous actions back on `cancel`.
         case temporary
     }
 
@@ -54,20 +54,20 @@ public final class SignalWatcher: @unchecked Sendable {
 
     /// A watcher not cancelled stops here (one cancelled is no longer in the relay's table).
     deinit {
-        SignalRelay.shared.remove(ObjectIdentifier(self), for: signals, leaving: disposition)
+        SignalRelay.shared.remove(ObjectIdentifier(self), for: signals, afterwards: afterwards)
     }
 
-    /// Stops delivering; with the `.temporary` scope the signals get their default action
+    /// Stops delivering; with the `.temporary` scope the signals get their previous action
     /// back. Call on the queue.
     public func cancel() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !cancelled.value else { return }
         cancelled.value = true
-        SignalRelay.shared.remove(ObjectIdentifier(self), for: signals, leaving: disposition)
+        SignalRelay.shared.remove(ObjectIdentifier(self), for: signals, afterwards: afterwards)
     }
 
     /// What a signal gets once no watcher is left for it.
-    private var disposition: __sighandler_t? { scope == .temporary ? SIG_DFL : SIG_IGN }
+    private var afterwards: SignalRelay.Afterwards { scope == .temporary ? .previous : .ignored }
 
     /// Sets SIGPIPE to ignored for the process.
     public static func ignoreSIGPIPE() {

@@ -44,6 +44,25 @@ import Testing
         #expect(handler == 0, "SIG_DFL is the null handler")
     }
 
+    /// Regression: a temporary watch ended with the default action, whatever the signal had
+    /// before; inside the terminal's raw mode that dropped its handler, which gives the terminal
+    /// back before the process dies.
+    @Test func aTemporaryWatchGivesBackTheActionItReplaced() {
+        // SIGURG: ignored by default, used by nothing else in the test process.
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        var original = sigaction()
+        _ = sigaction(SIGURG, &ignore, &original)
+        defer { _ = sigaction(SIGURG, &original, nil) }
+        let queue = DispatchQueue(label: "SignalWatcherTests.previous")
+        let watcher = SignalWatcher(signals: [SIGURG], queue: queue, scope: .temporary) { _ in }
+        queue.sync { watcher.cancel() }
+        var now = sigaction()
+        _ = sigaction(SIGURG, nil, &now)
+        let handler = now.__sigaction_handler.sa_handler.map { unsafeBitCast($0, to: Int.self) } ?? 0
+        #expect(handler == 1, "SIG_IGN, as before the watch")
+    }
+
     @Test func nothingIsDeliveredAfterCancel() async throws {
         let queue = DispatchQueue(label: "SignalWatcherTests.cancel")
         let late = Locked(0)
